@@ -1,0 +1,97 @@
+// The seam between a design and the platform it runs on (ARCHITECTURE.md, "The seam").
+//
+// Every design in core/ is a template over a platform P that satisfies `Platform`. The
+// simulator's P turns each call into a scheduling point and a costed machine access; the
+// native P inlines each call to the plain operation, so native code pays nothing for it
+// (the seed's "inline with const arguments" trick, done with templates as in folly's
+// DeterministicSchedule).
+#pragma once
+
+#include <atomic>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <string_view>
+#include <utility>
+
+namespace lockstep {
+
+using CpuId = int;
+using NodeId = int;
+
+// Work the simulator cannot see, charged by kind so that designs name what they do and the
+// machine configuration says what it costs (ARCHITECTURE.md: P::charge).
+enum class Work : std::uint8_t {
+  hash,           // hashing a key (jhash2 and friends)
+  syscall_entry,  // entering the kernel
+  syscall_exit,   // returning to user space
+  compute,        // anything else, in units of one simple instruction
+};
+inline constexpr int kWorkKinds = 4;
+
+// The read-modify-write operations an atomic word supports.
+enum class RmwOp : std::uint8_t { exchange, compare_exchange, fetch_add, fetch_sub, fetch_or, fetch_and };
+
+// What an atomic word must offer a design.
+template <class A, class T>
+concept AtomicWord = requires(A a, const A ca, T v, T& expected, std::memory_order o) {
+  { ca.load(o) } -> std::same_as<T>;
+  { a.store(v, o) } -> std::same_as<void>;
+  { a.exchange(v, o) } -> std::same_as<T>;
+  { a.compare_exchange_strong(expected, v, o) } -> std::same_as<bool>;
+  { a.fetch_add(v, o) } -> std::same_as<T>;
+  { a.fetch_sub(v, o) } -> std::same_as<T>;
+  { a.fetch_or(v, o) } -> std::same_as<T>;
+  { a.fetch_and(v, o) } -> std::same_as<T>;
+};
+
+// What a plain (non-atomic) shared location must offer: explicit loads and stores, so the
+// simulator can cost them and check them for data races.
+template <class S, class T>
+concept SharedCell = requires(S s, const S cs, T v) {
+  { cs.load() } -> std::same_as<T>;
+  { s.store(v) } -> std::same_as<void>;
+};
+
+template <class P>
+concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId cpu, void* ptr,
+                            std::string_view text, std::memory_order order) {
+  typename P::Thread;  // a handle that unpark() accepts; copyable, comparable
+  requires AtomicWord<typename P::template Atomic<std::uint64_t>, std::uint64_t>;
+  requires AtomicWord<typename P::template Atomic<std::uint32_t>, std::uint32_t>;
+  requires SharedCell<typename P::template Shared<std::uint64_t>, std::uint64_t>;
+  { P::fence(order) } -> std::same_as<void>;
+  { P::cpu_relax() } -> std::same_as<void>;
+  { P::park() } -> std::same_as<void>;
+  { P::unpark(thread) } -> std::same_as<void>;
+  { P::self() } -> std::same_as<typename P::Thread>;
+  { P::allocate(bytes, bytes, NodeId{0}) } -> std::same_as<void*>;
+  { P::deallocate(ptr, bytes) } -> std::same_as<void>;
+  { P::this_cpu() } -> std::same_as<CpuId>;
+  { P::node_of(cpu) } -> std::same_as<NodeId>;
+  { P::charge(Work::hash, 1U) } -> std::same_as<void>;
+  { P::now() } -> std::same_as<std::uint64_t>;  // nanoseconds, virtual or steady_clock
+  // Names a region for traces and diagnostics; free natively.
+  { P::label(ptr, bytes, text) } -> std::same_as<void>;
+  // Reports that a property failed. The simulator stops the execution and reports it;
+  // natively the first report is kept and the run goes on.
+  { P::violation(text, text) } -> std::same_as<void>;
+};
+
+// Allocates and constructs one T in platform memory on `node`, aligned to `align` bytes.
+template <class P, class T, class... Args>
+T* make_on(NodeId node, std::size_t align, Args&&... args) {
+  void* raw = P::allocate(sizeof(T), align < alignof(T) ? alignof(T) : align, node);
+  return new (raw) T(std::forward<Args>(args)...);
+}
+
+template <class P, class T>
+void destroy_on(T* object) {
+  object->~T();
+  P::deallocate(object, sizeof(T));
+}
+
+inline constexpr std::size_t kCacheLineBytes = 64;
+
+}  // namespace lockstep

@@ -1,0 +1,42 @@
+// Ticket spinlock: FIFO hand-off through two counters. The Linux x86 spinlock from 2.6.25
+// until queued spinlocks (4.2); the futex wake fast path of b0c29f79 relied on its
+// spin_is_locked() being exact (REFERENCE.md section 1).
+#pragma once
+
+#include <cstdint>
+
+#include "core/platform.hpp"
+
+namespace lockstep {
+
+template <Platform P>
+class TicketLock {
+ public:
+  void lock() {
+    const std::uint32_t ticket = next_.fetch_add(1, std::memory_order_relaxed);
+    while (serving_.load(std::memory_order_acquire) != ticket) P::cpu_relax();
+  }
+
+  bool try_lock() {
+    std::uint32_t serving = serving_.load(std::memory_order_relaxed);
+    std::uint32_t expected = serving;
+    return next_.compare_exchange_strong(expected, serving + 1, std::memory_order_acquire);
+  }
+
+  void unlock() {
+    // Only the holder writes serving_, so a plain increment by load+store is enough.
+    const std::uint32_t serving = serving_.load(std::memory_order_relaxed);
+    serving_.store(serving + 1, std::memory_order_release);
+  }
+
+  // True while some thread holds or waits for the lock.
+  bool is_locked() const {
+    return next_.load(std::memory_order_relaxed) != serving_.load(std::memory_order_relaxed);
+  }
+
+ private:
+  typename P::template Atomic<std::uint32_t> next_{0};
+  typename P::template Atomic<std::uint32_t> serving_{0};
+};
+
+}  // namespace lockstep

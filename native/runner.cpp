@@ -1,0 +1,62 @@
+#include "native/runner.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <thread>
+
+namespace lockstep::native {
+
+std::vector<CpuId> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<CpuId> cpus;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  if (cpus.empty()) cpus.push_back(0);
+  return cpus;
+}
+
+void NativeRunner::spawn(std::string name, CpuId cpu, std::function<void()> body) {
+  specs_.push_back(Spec{std::move(name), cpu, std::move(body)});
+}
+
+NativeRunResult NativeRunner::run() {
+  const std::vector<CpuId> cpus = allowed_cpus();
+  std::deque<Parker> parkers(specs_.size());  // stable addresses, alive until every thread joined
+  std::atomic<std::size_t> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  threads.reserve(specs_.size());
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    threads.emplace_back([&, i] {
+      const CpuId host_cpu = cpus[static_cast<std::size_t>(specs_[i].cpu) % cpus.size()];
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(host_cpu, &set);
+      pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+      set_current_parker(&parkers[i]);
+      ready.fetch_add(1);
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+      specs_[i].body();
+      set_current_parker(nullptr);
+    });
+  }
+  while (ready.load() != specs_.size()) std::this_thread::yield();
+  const auto start = std::chrono::steady_clock::now();
+  go.store(true, std::memory_order_release);
+  for (auto& t : threads) t.join();
+  NativeRunResult result;
+  result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  NativeViolation v;
+  if (take_violation(v)) result.violation = std::move(v);
+  specs_.clear();
+  return result;
+}
+
+}  // namespace lockstep::native

@@ -1,0 +1,38 @@
+// Runs a workload's threads natively: one std::thread each, pinned, released together.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/platform.hpp"
+#include "native/native_platform.hpp"
+
+namespace lockstep::native {
+
+// The CPUs this process may run on, in order; CPU i of a scenario maps to entry i % size.
+std::vector<CpuId> allowed_cpus();
+
+struct NativeRunResult {
+  std::optional<NativeViolation> violation;
+  double elapsed_s = 0;
+};
+
+class NativeRunner {
+ public:
+  void spawn(std::string name, CpuId cpu, std::function<void()> body);
+  // Starts every spawned thread at once, joins them, and returns the first violation.
+  NativeRunResult run();
+  std::size_t threads() const { return specs_.size(); }
+
+ private:
+  struct Spec {
+    std::string name;
+    CpuId cpu;
+    std::function<void()> body;
+  };
+  std::vector<Spec> specs_;
+};
+
+}  // namespace lockstep::native

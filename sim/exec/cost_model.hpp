@@ -1,0 +1,78 @@
+// What each simulated operation costs in virtual time.
+//
+// The foundation's model is flat: one latency per access kind, whatever the address or the
+// CPU. The machine-model issue replaces it with caches, coherence, links and DRAM behind
+// the same interface, which is why an access carries its CPU, address and start time.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/platform.hpp"
+#include "sim/scheduler.hpp"
+
+namespace lockstep::sim {
+
+struct Access {
+  OpKind kind = OpKind::load;
+  CpuId cpu = 0;
+  std::uint64_t addr = 0;
+  std::uint8_t size = 0;
+  std::uint64_t start_ns = 0;
+};
+
+class CostModel {
+ public:
+  virtual ~CostModel() = default;
+  // Forgets per-execution state (cache contents, queues).
+  virtual void reset() = 0;
+  // Latency of a load, store or read-modify-write.
+  virtual std::uint64_t access_ns(const Access& access) = 0;
+  virtual std::uint64_t fence_ns(CpuId cpu) = 0;
+  virtual std::uint64_t pause_ns(CpuId cpu) = 0;
+  // Latency from an unpark on `from` to the parked thread being runnable on `to` (an IPI).
+  virtual std::uint64_t wake_ns(CpuId from, CpuId to) = 0;
+  // What the waker itself spends to make a thread runnable (try_to_wake_up).
+  virtual std::uint64_t unpark_ns(CpuId cpu) = 0;
+  virtual std::uint64_t context_switch_ns() = 0;
+  virtual std::uint64_t time_slice_ns() = 0;
+  virtual std::uint64_t work_ns(Work kind, std::uint32_t units) = 0;
+};
+
+// Flat costs. Defaults are guesses of the order of a ~2.7 GHz x86 core (REFERENCE.md
+// section 4 gives L1 hits of 3-4 cycles); each is overridable in a scenario's machine.
+struct FlatCosts {
+  std::uint64_t load_ns = 2;             // [guess] an L1 hit
+  std::uint64_t store_ns = 2;            // [guess] into the store buffer
+  std::uint64_t rmw_ns = 8;              // [guess] a locked instruction, ~20 cycles
+  std::uint64_t plain_ns = 2;            // [guess] as load/store
+  std::uint64_t fence_ns = 12;           // [guess] mfence, ~30 cycles
+  std::uint64_t pause_ns = 4;            // [guess] pause on Nehalem, ~10 cycles
+  std::uint64_t wake_ns = 2000;          // [guess] IPI and wakeup of an idle CPU
+  std::uint64_t unpark_ns = 300;         // [guess] the waker's share of a wakeup
+  std::uint64_t context_switch_ns = 1500;  // [guess] a Linux context switch
+  std::uint64_t time_slice_ns = 3'000'000;  // [guess] CFS's slice at a few runnable tasks
+  std::array<std::uint64_t, kWorkKinds> work_ns{20, 50, 50, 1};  // [guess] hash, entry, exit, compute
+};
+
+class FlatCostModel final : public CostModel {
+ public:
+  explicit FlatCostModel(const FlatCosts& costs) : costs_(costs) {}
+  void reset() override {}
+  std::uint64_t access_ns(const Access& access) override;
+  std::uint64_t fence_ns(CpuId) override { return costs_.fence_ns; }
+  std::uint64_t pause_ns(CpuId) override { return costs_.pause_ns; }
+  std::uint64_t wake_ns(CpuId, CpuId) override { return costs_.wake_ns; }
+  std::uint64_t unpark_ns(CpuId) override { return costs_.unpark_ns; }
+  std::uint64_t context_switch_ns() override { return costs_.context_switch_ns; }
+  std::uint64_t time_slice_ns() override { return costs_.time_slice_ns; }
+  std::uint64_t work_ns(Work kind, std::uint32_t units) override {
+    return costs_.work_ns[static_cast<std::size_t>(kind)] * units;
+  }
+  const FlatCosts& costs() const { return costs_; }
+
+ private:
+  FlatCosts costs_;
+};
+
+}  // namespace lockstep::sim

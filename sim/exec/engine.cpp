@@ -1,0 +1,308 @@
+// Engine: executions, fibers and the choice of the next step. Memory operations are in
+// engine_ops.cpp; CPUs, run queues and virtual time in engine_cpus.cpp.
+#include "sim/exec/engine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/exec/engine_state.hpp"
+
+namespace lockstep::sim {
+
+namespace {
+thread_local Engine* tls_engine = nullptr;
+
+// Hands the engine's fixed, pre-reserved stacks to Boost.Context: creating a fiber
+// allocates nothing, and a stack's addresses are the same in every execution.
+class ArenaStack {
+ public:
+  explicit ArenaStack(void* base) : base_(static_cast<char*>(base)) {}
+  boost::context::stack_context allocate() {
+    boost::context::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = base_ + kStackBytes;
+    return sc;
+  }
+  void deallocate(boost::context::stack_context&) noexcept {}
+
+ private:
+  char* base_;
+};
+}  // namespace
+
+int MachineShape::nodes() const {
+  return node_of_cpu.empty() ? 0 : *std::max_element(node_of_cpu.begin(), node_of_cpu.end()) + 1;
+}
+
+const char* name_of(OpKind kind) {
+  switch (kind) {
+    case OpKind::load: return "load";
+    case OpKind::store: return "store";
+    case OpKind::rmw: return "rmw";
+    case OpKind::fence: return "fence";
+    case OpKind::pause: return "pause";
+    case OpKind::park: return "park";
+    case OpKind::unpark: return "unpark";
+    case OpKind::plain_load: return "plain_load";
+    case OpKind::plain_store: return "plain_store";
+    case OpKind::start: return "start";
+  }
+  return "?";
+}
+
+Engine::Engine(MachineShape shape, CostModel& costs, EngineLimits limits)
+    : shape_(std::move(shape)), costs_(costs), limits_(limits) {
+  if (shape_.cpus() < 1) throw std::invalid_argument("a simulated machine needs at least one CPU");
+  if (shape_.nodes() > kMaxNodes)
+    throw std::invalid_argument(fmt::format("a simulated machine has at most {} nodes", kMaxNodes));
+}
+
+Engine::~Engine() = default;
+
+Engine* Engine::current() { return tls_engine; }
+
+ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) {
+  if (!on_host()) throw std::logic_error("threads are spawned during setup only");
+  if (threads_.size() >= kMaxThreads)
+    throw std::length_error(fmt::format("at most {} simulated threads", kMaxThreads));
+  if (cpu < 0 || cpu >= shape_.cpus())
+    throw std::out_of_range(fmt::format("thread '{}' is pinned to CPU {}, but the machine has {} CPUs", name, cpu,
+                                        shape_.cpus()));
+  const auto id = static_cast<ThreadId>(threads_.size());
+  SimThread& t = threads_.emplace_back();
+  t.name = std::move(name);
+  t.cpu = cpu;
+  t.body = std::move(body);
+  if (trace_ != nullptr) trace_->thread(0, id, t.name, cpu);
+  return id;
+}
+
+ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecorder* trace,
+                            std::uint64_t execution_index) {
+  Engine* outer = std::exchange(tls_engine, this);
+  threads_.clear();
+  cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
+  fibers_.clear();
+  heap_.clear();
+  schedule_.clear();
+  memory_.reset();
+  costs_.reset();
+  oracle_ = &oracle;
+  trace_ = trace;
+  mode_ = oracle.mode();
+  current_ = previous_ = kHostId;
+  now_ns_ = 0;
+  steps_ = 0;
+  spin_blocked_ = 0;
+  violation_.reset();
+  internal_error_.clear();
+
+  oracle.begin_execution(execution_index);
+  workload.setup(*this);
+  fibers_.resize(threads_.size() + 1);
+  start_cpus();
+
+  const ThreadId first = pick_next();
+  if (first != kHostId) switch_to(first);
+
+  // Back on the host: every thread finished, or nothing can run, or the execution stopped.
+  if (!internal_error_.empty()) {
+    fibers_.clear();
+    tls_engine = outer;
+    throw std::runtime_error(internal_error_);
+  }
+  const bool all_finished = std::all_of(threads_.begin(), threads_.end(),
+                                        [](const SimThread& t) { return t.state == ThreadRunState::finished; });
+  if (!violation_ && !all_finished) record_violation("deadlock", describe_blocked());
+  fibers_.clear();  // unwinds threads that did not finish; their P:: calls run directly now
+  if (!violation_) workload.check(*this);
+
+  ExecutionResult result;
+  result.violation = violation_;
+  result.steps = steps_;
+  result.virtual_time_ns = now();
+  result.schedule = std::move(schedule_);
+  if (trace_ != nullptr) trace_->end(result.virtual_time_ns, steps_, violation_ ? "violation" : "pass");
+  trace_ = nullptr;
+  oracle_ = nullptr;
+  tls_engine = outer;
+  return result;
+}
+
+// --- choosing the next step ---------------------------------------------------------------
+
+void Engine::yield_for(const PendingOp& op) {
+  SimThread& t = threads_[current_];
+  t.last_op = t.pending;
+  t.pending = op;
+  if (mode_ == EngineMode::timed) {
+    maybe_preempt(t);
+    if (t.state == ThreadRunState::running) heap_push(current_);
+  }
+  const ThreadId next = pick_next();
+  if (next != current_) switch_to(next);
+}
+
+ThreadId Engine::pick_next() {
+  if (violation_) return kHostId;
+  if (mode_ == EngineMode::timed) return pick_timed();
+  gather_explore_candidates();
+  if (candidates_.empty()) return kHostId;
+  std::size_t index = 0;
+  if (candidates_.size() > 1) {
+    index = oracle_->pick(candidates_);
+    if (index >= candidates_.size()) throw std::logic_error("scheduler picked a candidate that does not exist");
+    schedule_.push_back(candidates_[index].choice);
+  }
+  return candidates_[index].choice.thread;
+}
+
+void Engine::gather_explore_candidates() {
+  candidates_.clear();
+  for (ThreadId id = 0; id < threads_.size(); ++id) {
+    const SimThread& t = threads_[id];
+    if (t.state != ThreadRunState::running) continue;
+    candidates_.push_back(Candidate{Choice{Choice::Kind::step, id}, t.cpu, now_ns_, t.pending});
+  }
+}
+
+ThreadId Engine::pick_timed() {
+  if (heap_.empty()) return kHostId;
+  auto later = [this](ThreadId a, ThreadId b) {
+    const std::uint64_t ca = threads_[a].clock_ns;
+    const std::uint64_t cb = threads_[b].clock_ns;
+    return ca != cb ? ca > cb : a > b;
+  };
+  std::pop_heap(heap_.begin(), heap_.end(), later);
+  const ThreadId first = heap_.back();
+  heap_.pop_back();
+  const std::uint64_t clock = threads_[first].clock_ns;
+  if (heap_.empty() || threads_[heap_.front()].clock_ns != clock) return first;
+
+  // Several threads are ready at the same instant: the oracle breaks the tie.
+  ties_.assign(1, first);
+  while (!heap_.empty() && threads_[heap_.front()].clock_ns == clock) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    ties_.push_back(heap_.back());
+    heap_.pop_back();
+  }
+  candidates_.clear();
+  for (ThreadId id : ties_) {
+    const SimThread& t = threads_[id];
+    candidates_.push_back(Candidate{Choice{Choice::Kind::step, id}, t.cpu, t.clock_ns, t.pending});
+  }
+  const std::size_t index = oracle_->pick(candidates_);
+  if (index >= ties_.size()) throw std::logic_error("scheduler picked a candidate that does not exist");
+  for (std::size_t i = 0; i < ties_.size(); ++i)
+    if (i != index) heap_push(ties_[i]);
+  return ties_[index];
+}
+
+void Engine::heap_push(ThreadId id) {
+  heap_.push_back(id);
+  std::push_heap(heap_.begin(), heap_.end(), [this](ThreadId a, ThreadId b) {
+    const std::uint64_t ca = threads_[a].clock_ns;
+    const std::uint64_t cb = threads_[b].clock_ns;
+    return ca != cb ? ca > cb : a > b;
+  });
+}
+
+// --- fibers ---------------------------------------------------------------------------------
+
+boost::context::fiber& Engine::slot(ThreadId id) { return id == kHostId ? fibers_.back() : fibers_[id]; }
+
+void Engine::ensure_started(ThreadId id) {
+  if (id == kHostId || threads_[id].started) return;
+  threads_[id].started = true;
+  fibers_[id] = boost::context::fiber(std::allocator_arg, ArenaStack(memory_.stack_base(id)),
+                                      [this, id](boost::context::fiber&& from) {
+                                        slot(previous_) = std::move(from);
+                                        thread_main(id);
+                                        const ThreadId next = on_thread_exit(id);
+                                        ensure_started(next);
+                                        previous_ = id;
+                                        current_ = next;
+                                        return std::move(slot(next));
+                                      });
+}
+
+void Engine::switch_to(ThreadId next) {
+  ensure_started(next);
+  previous_ = current_;
+  current_ = next;
+  boost::context::fiber from = std::move(slot(next)).resume();
+  // Resumed: whoever switched here left its continuation; a finished fiber leaves none.
+  if (from) slot(previous_) = std::move(from);
+}
+
+void Engine::thread_main(ThreadId id) {
+  SimThread& t = threads_[id];
+  if (trace_ != nullptr) trace_->state(start_time(), id, ThreadRunState::running);
+  bool threw = false;
+  try {
+    t.body();
+  } catch (const std::exception& e) {
+    // A design or workload threw: an internal error, not a property violation. The switch
+    // away happens outside the handler, since the C++ runtime's record of the exception
+    // being handled belongs to the host thread, not to the fiber.
+    internal_error_ = fmt::format("thread '{}' threw: {}", t.name, e.what());
+    threw = true;
+  }
+  if (threw) abort_execution();
+}
+
+ThreadId Engine::on_thread_exit(ThreadId id) {
+  SimThread& t = threads_[id];
+  set_state(t, ThreadRunState::finished, t.clock_ns);
+  t.body = nullptr;
+  if (mode_ == EngineMode::timed) leave_cpu(t);
+  return pick_next();
+}
+
+void Engine::abort_execution() {
+  switch_to(kHostId);
+  // The host never resumes an aborted thread; it destroys the fiber, which unwinds it.
+  throw std::logic_error("an aborted simulated thread was resumed");
+}
+
+// --- violations -----------------------------------------------------------------------------
+
+void Engine::record_violation(std::string_view property, std::string_view message) {
+  if (violation_) return;
+  const ThreadId who = on_host() ? kNoThread : current_;
+  violation_ = Violation{std::string(property), std::string(message), who, now(), steps_};
+  if (trace_ != nullptr) trace_->violation(now(), who, property, message);
+}
+
+void Engine::violation(std::string_view property, std::string_view message) {
+  record_violation(property, message);
+  if (!on_host()) abort_execution();
+}
+
+std::string Engine::describe_op(const PendingOp& op) const {
+  if (op.addr == 0) return name_of(op.kind);
+  return fmt::format("{} of {}", name_of(op.kind), memory_.describe(op.addr));
+}
+
+std::string Engine::describe_blocked() const {
+  std::string out = "no thread can run:";
+  for (ThreadId id = 0; id < threads_.size(); ++id) {
+    const SimThread& t = threads_[id];
+    if (t.state == ThreadRunState::finished) continue;
+    if (t.state == ThreadRunState::parked) {
+      out += fmt::format(" thread '{}' is parked (after {});", t.name, describe_op(t.last_op));
+    } else if (t.state == ThreadRunState::spinning) {
+      std::string watched;
+      for (const SpinRead& r : t.spin_watch) watched += (watched.empty() ? "" : ", ") + memory_.describe(r.addr);
+      out += fmt::format(" thread '{}' spins waiting for a write to {};", t.name, watched);
+    } else {
+      out += fmt::format(" thread '{}' is {} (at {});", t.name, name_of(t.state), describe_op(t.pending));
+    }
+  }
+  if (!out.empty() && out.back() == ';') out.pop_back();
+  return out;
+}
+
+}  // namespace lockstep::sim

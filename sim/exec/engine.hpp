@@ -1,0 +1,179 @@
+// The deterministic execution engine: simulated threads as fibers, simulated CPUs with run
+// queues, virtual time, and a scheduling point at every visible operation.
+//
+// A thread runs host code freely between visible operations. At each one (every P:: call
+// on shared state) it stops and the engine asks the Scheduler oracle which candidate acts
+// next; the chosen thread then performs its operation atomically, so an execution is a
+// sequence of steps fully decided by the oracle's answers. Switching is symmetric
+// (fiber to fiber, one context switch per change of thread) and the oracle is consulted only
+// when more than one candidate exists.
+#pragma once
+
+#include <boost/context/fiber.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/platform.hpp"
+#include "sim/exec/cost_model.hpp"
+#include "sim/exec/memory.hpp"
+#include "sim/exec/trace.hpp"
+#include "sim/scheduler.hpp"
+
+namespace lockstep::sim {
+
+// The part of a machine the engine needs: how many CPUs and which node each is on.
+struct MachineShape {
+  std::vector<NodeId> node_of_cpu{0};
+  int cpus() const { return static_cast<int>(node_of_cpu.size()); }
+  int nodes() const;
+};
+
+struct EngineLimits {
+  std::uint64_t max_steps = 1'000'000;  // visible operations per execution
+  // Longest watch list a spinning thread may have before it is no longer blocked
+  // (explore mode): loops reading more than this are simply re-run.
+  static constexpr std::size_t kMaxSpinWatch = 8;
+};
+
+struct Violation {
+  std::string property;
+  std::string message;
+  ThreadId thread = kNoThread;  // kNoThread: found at the end of the execution
+  std::uint64_t time_ns = 0;
+  std::uint64_t step = 0;
+};
+
+struct ExecutionResult {
+  std::optional<Violation> violation;
+  std::uint64_t steps = 0;
+  std::uint64_t virtual_time_ns = 0;
+  Schedule schedule;
+};
+
+class Engine;
+
+// What a workload does before and after its threads run, on the host side of the engine
+// (no scheduling points): allocate and label shared state, spawn threads; check final state.
+class SimWorkload {
+ public:
+  virtual ~SimWorkload() = default;
+  virtual void setup(Engine& engine) = 0;
+  virtual void check(Engine& engine) = 0;
+};
+
+class Engine {
+ public:
+  Engine(MachineShape shape, CostModel& costs, EngineLimits limits = {});
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Runs one execution from scratch. `trace` may be null.
+  ExecutionResult run(SimWorkload& workload, Scheduler& oracle, TraceRecorder* trace,
+                      std::uint64_t execution_index = 0);
+
+  // The engine running on this host thread, or null.
+  static Engine* current();
+
+  // --- setup (host side) ---
+  ThreadId spawn(std::string name, CpuId cpu, std::function<void()> body);
+  const MachineShape& shape() const { return shape_; }
+  SimMemory& memory() { return memory_; }
+
+  // --- the platform's operations (SimPlatform forwards here) ---
+  std::uint64_t load(const void* host, unsigned size, std::memory_order order, bool plain);
+  void store(void* host, unsigned size, std::uint64_t value, std::memory_order order, bool plain);
+  std::uint64_t rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
+                    std::memory_order order, bool* success);
+  void fence(std::memory_order order);
+  void pause();
+  void park();
+  void unpark(ThreadId target);
+  ThreadId self() const { return current_; }
+  void* allocate(std::size_t bytes, std::size_t align, NodeId node);
+  CpuId this_cpu() const;
+  NodeId node_of(CpuId cpu) const;
+  void charge(Work kind, std::uint32_t units);
+  std::uint64_t now() const;
+  void label(const void* host, std::size_t bytes, std::string_view name);
+  // Reports a violated property. From a simulated thread it ends the execution and does not
+  // return; from the host side (a workload's final check) it records the first one.
+  void violation(std::string_view property, std::string_view message);
+
+  bool on_host() const { return current_ == kHostId; }
+
+  // Accesses outside any execution (a test reading a result after the run): plain reads
+  // and writes of the host bytes, no scheduling, no cost.
+  static std::uint64_t direct_load(const void* host, unsigned size);
+  static void direct_store(void* host, unsigned size, std::uint64_t value);
+  static std::uint64_t direct_rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
+                                  bool* success);
+  std::uint64_t steps() const { return steps_; }
+
+ private:
+  struct SimThread;
+  struct SimCpu;
+  static constexpr ThreadId kHostId = kNoThread;
+
+  // scheduling
+  void yield_for(const PendingOp& op);
+  ThreadId pick_next();
+  void gather_explore_candidates();
+  ThreadId pick_timed();
+  void switch_to(ThreadId next);
+  boost::context::fiber& slot(ThreadId id);
+  void ensure_started(ThreadId id);
+  void thread_main(ThreadId id);
+  ThreadId on_thread_exit(ThreadId id);
+  [[noreturn]] void abort_execution();
+
+  // CPUs and virtual time
+  void start_cpus();
+  void leave_cpu(SimThread& t);
+  void dispatch(SimCpu& cpu, std::uint64_t at_ns);
+  void make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu);
+  void maybe_preempt(SimThread& t);
+  std::uint64_t start_time() const;
+  void finish_step(std::uint64_t latency_ns);
+  void set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns);
+  void heap_push(ThreadId id);
+
+  // explore-mode spin blocking
+  void note_write(std::uint64_t addr);
+  void note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value);
+  bool spin_reads_unchanged(const SimThread& t) const;
+
+  void record_violation(std::string_view property, std::string_view message);
+  std::string describe_blocked() const;
+  std::string describe_op(const PendingOp& op) const;
+
+  MachineShape shape_;
+  CostModel& costs_;
+  EngineLimits limits_;
+  SimMemory memory_;
+
+  // per-execution state
+  std::vector<SimThread> threads_;
+  std::vector<SimCpu> cpus_;
+  std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
+  std::vector<Candidate> candidates_;
+  std::vector<ThreadId> heap_;  // timed mode: threads on a CPU, min (clock, id) first
+  std::vector<ThreadId> ties_;
+  Scheduler* oracle_ = nullptr;
+  TraceRecorder* trace_ = nullptr;
+  EngineMode mode_ = EngineMode::explore;
+  ThreadId current_ = kHostId;
+  ThreadId previous_ = kHostId;
+  std::uint64_t now_ns_ = 0;  // explore mode's global clock
+  std::uint64_t steps_ = 0;
+  std::size_t spin_blocked_ = 0;
+  std::optional<Violation> violation_;
+  std::string internal_error_;
+  Schedule schedule_;
+};
+
+}  // namespace lockstep::sim

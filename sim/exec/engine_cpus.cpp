@@ -1,0 +1,144 @@
+// Engine: simulated CPUs, run queues and virtual time.
+//
+// Timed mode: each thread has a clock (when its next operation can start); a CPU runs one
+// thread at a time, round robin over its run queue with a time slice and a context-switch
+// cost; park takes a thread off its CPU, unpark puts it back after a wake latency. The next
+// step is the running thread with the earliest clock.
+//
+// Explore mode: CPUs do not restrict which thread goes next (any preemption is possible on a
+// real machine); one global clock advances by each operation's latency.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/exec/engine.hpp"
+#include "sim/exec/engine_state.hpp"
+
+namespace lockstep::sim {
+
+void Engine::start_cpus() {
+  const std::uint64_t slice = costs_.time_slice_ns();
+  for (ThreadId id = 0; id < threads_.size(); ++id) {
+    SimThread& t = threads_[id];
+    t.pending = PendingOp{OpKind::start};
+    if (mode_ == EngineMode::explore) {
+      t.state = ThreadRunState::running;
+      continue;
+    }
+    SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
+    if (cpu.running == kNoThread) {
+      cpu.running = id;
+      cpu.slice_end_ns = slice;
+      t.state = ThreadRunState::running;
+      heap_push(id);
+      if (trace_ != nullptr) trace_->cpu(0, t.cpu, id);
+    } else {
+      t.state = ThreadRunState::ready;
+      cpu.queue.push_back(id);
+    }
+  }
+}
+
+std::uint64_t Engine::start_time() const {
+  return mode_ == EngineMode::timed ? threads_[current_].clock_ns : now_ns_;
+}
+
+std::uint64_t Engine::now() const {
+  if (!on_host()) return start_time();
+  if (mode_ == EngineMode::explore) return now_ns_;
+  std::uint64_t latest = 0;
+  for (const SimThread& t : threads_) latest = std::max(latest, t.clock_ns);
+  return latest;
+}
+
+void Engine::set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns) {
+  t.state = state;
+  if (trace_ != nullptr) trace_->state(at_ns, static_cast<ThreadId>(&t - threads_.data()), state);
+}
+
+void Engine::finish_step(std::uint64_t latency_ns) {
+  SimThread& t = threads_[current_];
+  if (mode_ == EngineMode::timed) {
+    t.clock_ns += latency_ns;
+  } else {
+    now_ns_ += latency_ns;
+    t.clock_ns = now_ns_;
+  }
+  if (++steps_ > limits_.max_steps)
+    violation("bound_exceeded",
+              fmt::format("the execution ran past {} steps (strategy.max_steps): a livelock or an unbounded loop",
+                          limits_.max_steps));
+}
+
+void Engine::maybe_preempt(SimThread& t) {
+  SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
+  if (cpu.queue.empty() || t.clock_ns < cpu.slice_end_ns) {
+    if (t.clock_ns >= cpu.slice_end_ns) cpu.slice_end_ns = t.clock_ns + costs_.time_slice_ns();
+    return;
+  }
+  set_state(t, ThreadRunState::ready, t.clock_ns);
+  cpu.queue.push_back(current_);
+  cpu.running = kNoThread;
+  dispatch(cpu, t.clock_ns);
+}
+
+void Engine::leave_cpu(SimThread& t) {
+  SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
+  cpu.running = kNoThread;
+  if (cpu.queue.empty()) {
+    cpu.idle_since_ns = t.clock_ns;
+    if (trace_ != nullptr) trace_->cpu(t.clock_ns, t.cpu, kNoThread);
+    return;
+  }
+  dispatch(cpu, t.clock_ns);
+}
+
+// Puts the head of `cpu`'s run queue on it at `at_ns`, after a context switch.
+void Engine::dispatch(SimCpu& cpu, std::uint64_t at_ns) {
+  const ThreadId id = cpu.queue.front();
+  cpu.queue.pop_front();
+  SimThread& next = threads_[id];
+  next.clock_ns = std::max(next.clock_ns, at_ns) + costs_.context_switch_ns();
+  cpu.running = id;
+  cpu.slice_end_ns = next.clock_ns + costs_.time_slice_ns();
+  set_state(next, ThreadRunState::running, next.clock_ns);
+  if (trace_ != nullptr) trace_->cpu(next.clock_ns, next.cpu, id);
+  heap_push(id);
+}
+
+// A parked or spinning thread can run again, from `at_ns` on.
+void Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu) {
+  const auto id = static_cast<ThreadId>(&t - threads_.data());
+  if (mode_ == EngineMode::explore) {
+    set_state(t, ThreadRunState::running, now_ns_);
+    return;
+  }
+  SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
+  t.clock_ns = std::max(t.clock_ns, at_ns + costs_.wake_ns(waker_cpu, t.cpu));
+  if (cpu.running == kNoThread) {
+    cpu.queue.push_front(id);
+    dispatch(cpu, std::max(t.clock_ns, cpu.idle_since_ns));
+  } else {
+    set_state(t, ThreadRunState::ready, t.clock_ns);
+    cpu.queue.push_back(id);
+  }
+}
+
+CpuId Engine::this_cpu() const { return on_host() ? 0 : threads_[current_].cpu; }
+
+NodeId Engine::node_of(CpuId cpu) const {
+  if (cpu < 0 || cpu >= shape_.cpus()) throw std::out_of_range("node_of: no such CPU");
+  return shape_.node_of_cpu[static_cast<std::size_t>(cpu)];
+}
+
+void Engine::charge(Work kind, std::uint32_t units) {
+  if (on_host()) return;
+  const std::uint64_t cost = costs_.work_ns(kind, units);
+  if (mode_ == EngineMode::timed) {
+    threads_[current_].clock_ns += cost;
+  } else {
+    now_ns_ += cost;
+  }
+}
+
+}  // namespace lockstep::sim

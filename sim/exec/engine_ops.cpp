@@ -1,0 +1,236 @@
+// Engine: the platform's operations. Each one on shared state is a scheduling point
+// (yield_for), then runs atomically: read or write the host bytes, cost it, trace it.
+// On the host side (setup, final checks, unwinding an aborted thread) they act directly.
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/exec/engine.hpp"
+#include "sim/exec/engine_state.hpp"
+
+namespace lockstep::sim {
+
+namespace {
+
+// Values travel as the low `size` bytes of a 64-bit word (hosts are little-endian).
+std::uint64_t read_bits(const void* host, unsigned size) {
+  std::uint64_t value = 0;
+  std::memcpy(&value, host, size);
+  return value;
+}
+
+void write_bits(void* host, unsigned size, std::uint64_t value) { std::memcpy(host, &value, size); }
+
+std::uint64_t size_mask(unsigned size) { return size >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * size)) - 1; }
+
+std::uint64_t apply_rmw(RmwOp op, std::uint64_t old_value, std::uint64_t operand, std::uint64_t desired, unsigned size,
+                        bool* success) {
+  *success = true;
+  switch (op) {
+    case RmwOp::exchange: return operand & size_mask(size);
+    case RmwOp::compare_exchange:
+      *success = old_value == (operand & size_mask(size));
+      return *success ? desired & size_mask(size) : old_value;
+    case RmwOp::fetch_add: return (old_value + operand) & size_mask(size);
+    case RmwOp::fetch_sub: return (old_value - operand) & size_mask(size);
+    case RmwOp::fetch_or: return old_value | (operand & size_mask(size));
+    case RmwOp::fetch_and: return old_value & operand;
+  }
+  throw std::logic_error("unknown read-modify-write operation");
+}
+
+void check_size(unsigned size) {
+  if (size != 1 && size != 2 && size != 4 && size != 8) throw std::logic_error("access size must be 1, 2, 4 or 8");
+}
+
+}  // namespace
+
+std::uint64_t Engine::direct_load(const void* host, unsigned size) {
+  check_size(size);
+  return read_bits(host, size);
+}
+
+void Engine::direct_store(void* host, unsigned size, std::uint64_t value) {
+  check_size(size);
+  write_bits(host, size, value & size_mask(size));
+}
+
+std::uint64_t Engine::direct_rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
+                                 bool* success) {
+  check_size(size);
+  bool ok = true;
+  const std::uint64_t old_value = read_bits(host, size);
+  write_bits(host, size, apply_rmw(op, old_value, operand, desired, size, &ok));
+  if (success != nullptr) *success = ok;
+  return old_value;
+}
+
+std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order order, bool plain) {
+  if (on_host()) return direct_load(host, size);
+  check_size(size);
+  const std::uint64_t addr = memory_.address_of(host);
+  const OpKind kind = plain ? OpKind::plain_load : OpKind::load;
+  yield_for(PendingOp{kind, static_cast<std::uint8_t>(size), order, addr});
+  const SimThread& t = threads_[current_];
+  const std::uint64_t start = start_time();
+  const std::uint64_t value = read_bits(host, size);
+  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start});
+  if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
+  note_read(addr, host, size, value);
+  finish_step(latency);
+  return value;
+}
+
+void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_order order, bool plain) {
+  if (on_host()) return direct_store(host, size, value);
+  check_size(size);
+  value &= size_mask(size);
+  const std::uint64_t addr = memory_.address_of(host);
+  const OpKind kind = plain ? OpKind::plain_store : OpKind::store;
+  yield_for(PendingOp{kind, static_cast<std::uint8_t>(size), order, addr});
+  const SimThread& t = threads_[current_];
+  const std::uint64_t start = start_time();
+  write_bits(host, size, value);
+  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start});
+  if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
+  note_write(addr);
+  finish_step(latency);
+}
+
+std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
+                          std::memory_order order, bool* success) {
+  if (on_host()) return direct_rmw(host, size, op, operand, desired, success);
+  check_size(size);
+  bool ok = true;
+  const std::uint64_t addr = memory_.address_of(host);
+  yield_for(PendingOp{OpKind::rmw, static_cast<std::uint8_t>(size), order, addr});
+  const SimThread& t = threads_[current_];
+  const std::uint64_t start = start_time();
+  const std::uint64_t old_value = read_bits(host, size);
+  const std::uint64_t new_value = apply_rmw(op, old_value, operand, desired, size, &ok);
+  write_bits(host, size, new_value);
+  const std::uint64_t latency =
+      costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start});
+  if (trace_ != nullptr) trace_->rmw(start, current_, t.cpu, op, addr, size, old_value, new_value, ok, latency);
+  // An RMW that leaves the value as it was (a failed CAS, exchanging 1 for 1) only read it,
+  // as far as a spinning thread can tell.
+  if (new_value != old_value) {
+    note_write(addr);
+  } else {
+    note_read(addr, host, size, old_value);
+  }
+  finish_step(latency);
+  if (success != nullptr) *success = ok;
+  return old_value;
+}
+
+void Engine::fence(std::memory_order order) {
+  if (on_host()) return;
+  yield_for(PendingOp{OpKind::fence, 0, order, 0});
+  const SimThread& t = threads_[current_];
+  const std::uint64_t latency = costs_.fence_ns(t.cpu);
+  if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::fence, latency);
+  finish_step(latency);
+}
+
+void Engine::pause() {
+  if (on_host()) return;
+  yield_for(PendingOp{OpKind::pause});
+  SimThread& t = threads_[current_];
+  const std::uint64_t latency = costs_.pause_ns(t.cpu);
+  if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::pause, latency);
+  finish_step(latency);
+  // Explore mode: a spin-loop iteration that only read, and found nothing to do, would find
+  // the same again until another thread writes what it read. Block it until then, so spin
+  // loops neither hide deadlocks nor make executions unbounded.
+  const bool block = mode_ == EngineMode::explore && !t.spin_wrote && !t.spin_overflow && !t.spin_watch.empty() &&
+                     spin_reads_unchanged(t);
+  if (block) {
+    set_state(t, ThreadRunState::spinning, now_ns_);
+    ++spin_blocked_;
+    switch_to(pick_next());
+  }
+  t.spin_watch.clear();
+  t.spin_wrote = false;
+  t.spin_overflow = false;
+}
+
+void Engine::note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value) {
+  if (mode_ != EngineMode::explore) return;
+  SimThread& t = threads_[current_];
+  for (const SpinRead& r : t.spin_watch)
+    if (r.addr == addr && r.size == size && r.value == value) return;
+  if (t.spin_watch.size() >= EngineLimits::kMaxSpinWatch) {
+    t.spin_overflow = true;
+    return;
+  }
+  t.spin_watch.push_back(SpinRead{addr, host, static_cast<std::uint8_t>(size), value});
+}
+
+// A write that landed between the iteration's read and its pause woke nobody (the thread
+// was not spinning yet), so blocking is only right if memory still holds what was read.
+bool Engine::spin_reads_unchanged(const SimThread& t) const {
+  for (const SpinRead& r : t.spin_watch)
+    if (direct_load(r.host, r.size) != r.value) return false;
+  return true;
+}
+
+void Engine::note_write(std::uint64_t addr) {
+  if (mode_ != EngineMode::explore) return;
+  threads_[current_].spin_wrote = true;
+  if (spin_blocked_ == 0) return;
+  for (SimThread& s : threads_) {
+    if (s.state != ThreadRunState::spinning) continue;
+    for (const SpinRead& r : s.spin_watch) {
+      if (r.addr != addr) continue;
+      --spin_blocked_;
+      make_runnable(s, now_ns_, threads_[current_].cpu);
+      break;
+    }
+  }
+}
+
+void Engine::park() {
+  if (on_host()) throw std::logic_error("park() outside a simulated thread");
+  yield_for(PendingOp{OpKind::park});
+  SimThread& t = threads_[current_];
+  if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::park, 0);
+  finish_step(0);
+  if (t.permit) {
+    t.permit = false;
+    return;
+  }
+  set_state(t, ThreadRunState::parked, start_time());
+  if (mode_ == EngineMode::timed) leave_cpu(t);
+  switch_to(pick_next());
+}
+
+void Engine::unpark(ThreadId target) {
+  if (on_host()) throw std::logic_error("unpark() outside a simulated thread");
+  if (target >= threads_.size()) throw std::out_of_range(fmt::format("unpark of thread {}, which does not exist", target));
+  yield_for(PendingOp{OpKind::unpark, 0, std::memory_order_seq_cst, 0, target});
+  const SimThread& t = threads_[current_];
+  SimThread& u = threads_[target];
+  const std::uint64_t start = start_time();
+  const std::uint64_t latency = costs_.unpark_ns(t.cpu);
+  const bool was_parked = u.state == ThreadRunState::parked;
+  if (was_parked) {
+    make_runnable(u, start + latency, t.cpu);
+  } else {
+    u.permit = true;
+  }
+  if (trace_ != nullptr) trace_->unpark(start, current_, t.cpu, target, was_parked);
+  finish_step(latency);
+}
+
+void* Engine::allocate(std::size_t bytes, std::size_t align, NodeId node) {
+  return memory_.allocate(bytes, align, node);
+}
+
+void Engine::label(const void* host, std::size_t bytes, std::string_view name) {
+  memory_.label(host, bytes, name);
+  if (trace_ != nullptr) trace_->label(memory_.address_of(host), bytes, name);
+}
+
+}  // namespace lockstep::sim

@@ -1,0 +1,89 @@
+#include "sim/exec/memory.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace lockstep::sim {
+
+namespace {
+constexpr std::size_t kStackSlotBytes = kStackBytes + kPageBytes;  // guard page below each stack
+constexpr std::size_t kStacksBytes = kStackSlotBytes * kMaxThreads;
+constexpr std::size_t kHeapsBytes = kNodeHeapBytes * kMaxNodes;
+}  // namespace
+
+SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kHeapsBytes) {
+  void* p = mmap(nullptr, arena_bytes_, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::runtime_error("simulated memory: mmap of the arena failed");
+  arena_ = static_cast<std::byte*>(p);
+  stacks_ = arena_;
+  heaps_ = arena_ + kStacksBytes;
+  for (std::size_t i = 0; i < kMaxThreads; ++i)
+    if (mprotect(stacks_ + i * kStackSlotBytes, kPageBytes, PROT_NONE) != 0)
+      throw std::runtime_error("simulated memory: cannot protect a stack guard page");
+}
+
+SimMemory::~SimMemory() { munmap(arena_, arena_bytes_); }
+
+void SimMemory::reset() {
+  used_.fill(0);
+  regions_.clear();
+}
+
+void* SimMemory::allocate(std::size_t bytes, std::size_t align, NodeId node) {
+  if (node < 0 || node >= kMaxNodes)
+    throw std::invalid_argument(fmt::format("allocation on node {} (the simulator has {} at most)", node, kMaxNodes));
+  if (align == 0 || (align & (align - 1)) != 0)
+    throw std::invalid_argument(fmt::format("alignment {} is not a power of two", align));
+  const auto n = static_cast<std::size_t>(node);
+  const std::size_t start = (used_[n] + align - 1) & ~(align - 1);
+  if (start + bytes > kNodeHeapBytes)
+    throw std::length_error(fmt::format("node {} is out of simulated heap ({} bytes)", node, kNodeHeapBytes));
+  used_[n] = start + bytes;
+  std::byte* p = heaps_ + n * kNodeHeapBytes + start;
+  std::memset(p, 0, bytes);
+  return p;
+}
+
+void* SimMemory::stack_base(std::size_t index) const {
+  return stacks_ + index * kStackSlotBytes + kPageBytes;
+}
+
+std::uint64_t SimMemory::address_of(const void* host) const {
+  const auto* p = static_cast<const std::byte*>(host);
+  if (p >= heaps_ && p < heaps_ + kHeapsBytes) {
+    const auto offset = static_cast<std::uint64_t>(p - heaps_);
+    const std::uint64_t node = offset / kNodeHeapBytes;
+    return (node << kNodeAddressShift) + offset % kNodeHeapBytes;
+  }
+  if (p >= stacks_ && p < stacks_ + kStacksBytes) return kStackAddressBase + static_cast<std::uint64_t>(p - stacks_);
+  throw std::logic_error(
+      "a shared object lives outside simulated memory: allocate it with P::allocate or keep it on a simulated thread's stack");
+}
+
+NodeId SimMemory::node_of_address(std::uint64_t addr) const {
+  if (addr >= kStackAddressBase) return 0;
+  return static_cast<NodeId>(addr >> kNodeAddressShift);
+}
+
+void SimMemory::label(const void* host, std::size_t bytes, std::string_view name) {
+  regions_.push_back(Region{address_of(host), bytes, std::string(name)});
+}
+
+std::string SimMemory::describe(std::uint64_t addr) const {
+  // Later labels win: an inner object labeled after its container names itself.
+  for (auto it = regions_.rbegin(); it != regions_.rend(); ++it) {
+    if (addr >= it->addr && addr < it->addr + std::max<std::uint64_t>(it->bytes, 1)) {
+      const std::uint64_t off = addr - it->addr;
+      return off == 0 ? it->name : fmt::format("{}+{}", it->name, off);
+    }
+  }
+  return fmt::format("{:#x}", addr);
+}
+
+}  // namespace lockstep::sim

@@ -1,0 +1,77 @@
+// Simulated physical memory: where designs' shared objects and threads' stacks live.
+//
+// Objects are real host objects (the design's code reads and writes them through P), but
+// every host byte in the arena has a simulated physical address, so that alignment and
+// placement are real in the simulation: a packed bucket array shares cachelines and an
+// aligned one does not, and memory allocated on node 1 has node 1's addresses.
+//
+// The arena is reserved once per engine and reused by every execution; resetting a run is
+// resetting the bump pointers, so a run starts in microseconds (ARCHITECTURE.md,
+// "Determinism rules": exploration is stateless).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/platform.hpp"
+
+namespace lockstep::sim {
+
+inline constexpr int kMaxNodes = 16;
+inline constexpr std::size_t kNodeHeapBytes = std::size_t{64} << 20;
+inline constexpr std::size_t kMaxThreads = 1024;
+inline constexpr std::size_t kStackBytes = std::size_t{128} << 10;
+inline constexpr std::size_t kPageBytes = 4096;
+// Simulated physical layout: node n's memory starts at n << kNodeAddressShift; stacks sit
+// in their own range above every node's.
+inline constexpr int kNodeAddressShift = 36;
+inline constexpr std::uint64_t kStackAddressBase = std::uint64_t{kMaxNodes} << kNodeAddressShift;
+static_assert(kNodeHeapBytes <= (std::uint64_t{1} << kNodeAddressShift));
+static_assert(kStackBytes % kPageBytes == 0);
+
+struct Region {
+  std::uint64_t addr = 0;
+  std::uint64_t bytes = 0;
+  std::string name;
+};
+
+class SimMemory {
+ public:
+  SimMemory();
+  ~SimMemory();
+  SimMemory(const SimMemory&) = delete;
+  SimMemory& operator=(const SimMemory&) = delete;
+
+  // Forgets every allocation and label of the previous execution.
+  void reset();
+
+  // Zeroed memory on `node`, aligned to `align` (a power of two).
+  void* allocate(std::size_t bytes, std::size_t align, NodeId node);
+
+  // The usable stack of thread `index` (a guard page sits below it).
+  void* stack_base(std::size_t index) const;
+
+  // The simulated address of a host pointer into the arena. A pointer outside it is a
+  // design bug (shared state the simulator cannot see), reported by an exception.
+  std::uint64_t address_of(const void* host) const;
+  NodeId node_of_address(std::uint64_t addr) const;
+
+  void label(const void* host, std::size_t bytes, std::string_view name);
+  // The label covering `addr`, as "name" or "name+offset"; hex address when unlabeled.
+  std::string describe(std::uint64_t addr) const;
+  const std::vector<Region>& regions() const { return regions_; }
+
+ private:
+  std::byte* arena_ = nullptr;
+  std::size_t arena_bytes_ = 0;
+  std::byte* stacks_ = nullptr;
+  std::byte* heaps_ = nullptr;
+  std::array<std::size_t, kMaxNodes> used_{};
+  std::vector<Region> regions_;
+};
+
+}  // namespace lockstep::sim

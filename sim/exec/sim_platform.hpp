@@ -1,0 +1,146 @@
+// SimPlatform: the Platform of core/platform.hpp on the simulator. Each call on shared state
+// becomes a scheduling point and a costed access on the engine running this host thread.
+#pragma once
+
+#include <bit>
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "core/platform.hpp"
+#include "sim/exec/engine.hpp"
+
+namespace lockstep::sim {
+
+namespace detail {
+template <class T>
+std::uint64_t to_bits(T value) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+template <class T>
+T from_bits(std::uint64_t bits) {
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+inline Engine& engine() { return *Engine::current(); }
+// Outside an execution (reading a result after the run) accesses go straight to the bytes.
+inline std::uint64_t load(const void* host, unsigned size, std::memory_order order, bool plain) {
+  Engine* e = Engine::current();
+  return e != nullptr ? e->load(host, size, order, plain) : Engine::direct_load(host, size);
+}
+inline void store(void* host, unsigned size, std::uint64_t value, std::memory_order order, bool plain) {
+  Engine* e = Engine::current();
+  if (e != nullptr) {
+    e->store(host, size, value, order, plain);
+  } else {
+    Engine::direct_store(host, size, value);
+  }
+}
+inline std::uint64_t rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
+                         std::memory_order order, bool* success) {
+  Engine* e = Engine::current();
+  return e != nullptr ? e->rmw(host, size, op, operand, desired, order, success)
+                      : Engine::direct_rmw(host, size, op, operand, desired, success);
+}
+}  // namespace detail
+
+struct SimPlatform {
+  using Thread = ThreadId;
+
+  template <class T>
+  class Atomic {
+    static_assert(std::is_trivially_copyable_v<T> && std::has_single_bit(sizeof(T)) && sizeof(T) <= 8,
+                  "simulated atomics hold trivially copyable values of 1, 2, 4 or 8 bytes");
+
+   public:
+    constexpr Atomic() noexcept : value_{} {}
+    constexpr Atomic(T value) noexcept : value_(value) {}  // NOLINT(google-explicit-constructor)
+    Atomic(const Atomic&) = delete;
+    Atomic& operator=(const Atomic&) = delete;
+
+    T load(std::memory_order order = std::memory_order_seq_cst) const {
+      return detail::from_bits<T>(detail::load(&value_, sizeof(T), order, false));
+    }
+    void store(T value, std::memory_order order = std::memory_order_seq_cst) {
+      detail::store(&value_, sizeof(T), detail::to_bits(value), order, false);
+    }
+    T exchange(T value, std::memory_order order = std::memory_order_seq_cst) {
+      return rmw(RmwOp::exchange, value, order);
+    }
+    bool compare_exchange_strong(T& expected, T desired, std::memory_order order = std::memory_order_seq_cst) {
+      bool ok = false;
+      const std::uint64_t old = detail::rmw(&value_, sizeof(T), RmwOp::compare_exchange,
+                                                     detail::to_bits(expected), detail::to_bits(desired), order, &ok);
+      if (!ok) expected = detail::from_bits<T>(old);
+      return ok;
+    }
+    T fetch_add(T v, std::memory_order order = std::memory_order_seq_cst) requires std::integral<T> {
+      return rmw(RmwOp::fetch_add, v, order);
+    }
+    T fetch_sub(T v, std::memory_order order = std::memory_order_seq_cst) requires std::integral<T> {
+      return rmw(RmwOp::fetch_sub, v, order);
+    }
+    T fetch_or(T v, std::memory_order order = std::memory_order_seq_cst) requires std::integral<T> {
+      return rmw(RmwOp::fetch_or, v, order);
+    }
+    T fetch_and(T v, std::memory_order order = std::memory_order_seq_cst) requires std::integral<T> {
+      return rmw(RmwOp::fetch_and, v, order);
+    }
+
+   private:
+    T rmw(RmwOp op, T operand, std::memory_order order) {
+      return detail::from_bits<T>(
+          detail::rmw(&value_, sizeof(T), op, detail::to_bits(operand), 0, order, nullptr));
+    }
+    alignas(sizeof(T)) T value_;
+  };
+
+  // Plain shared data: explicit loads and stores, costed and (in the model checker) checked
+  // for data races.
+  template <class T>
+  class Shared {
+    static_assert(std::is_trivially_copyable_v<T> && std::has_single_bit(sizeof(T)) && sizeof(T) <= 8,
+                  "simulated shared cells hold trivially copyable values of 1, 2, 4 or 8 bytes");
+
+   public:
+    constexpr Shared() noexcept : value_{} {}
+    constexpr Shared(T value) noexcept : value_(value) {}  // NOLINT(google-explicit-constructor)
+    T load() const {
+      return detail::from_bits<T>(detail::load(&value_, sizeof(T), std::memory_order_relaxed, true));
+    }
+    void store(T value) {
+      detail::store(&value_, sizeof(T), detail::to_bits(value), std::memory_order_relaxed, true);
+    }
+
+   private:
+    alignas(sizeof(T)) T value_;
+  };
+
+  static void fence(std::memory_order order) { detail::engine().fence(order); }
+  static void cpu_relax() { detail::engine().pause(); }
+  static void park() { detail::engine().park(); }
+  static void unpark(Thread thread) { detail::engine().unpark(thread); }
+  static Thread self() { return detail::engine().self(); }
+  static void* allocate(std::size_t bytes, std::size_t align, NodeId node) {
+    return detail::engine().allocate(bytes, align, node);
+  }
+  static void deallocate(void*, std::size_t) {}  // the arena is reset with each execution
+  static CpuId this_cpu() { return detail::engine().this_cpu(); }
+  static NodeId node_of(CpuId cpu) { return detail::engine().node_of(cpu); }
+  static void charge(Work kind, std::uint32_t units) { detail::engine().charge(kind, units); }
+  static std::uint64_t now() { return detail::engine().now(); }
+  static void label(const void* ptr, std::size_t bytes, std::string_view name) {
+    detail::engine().label(ptr, bytes, name);
+  }
+  static void violation(std::string_view property, std::string_view message) {
+    detail::engine().violation(property, message);
+  }
+};
+
+static_assert(Platform<SimPlatform>);
+
+}  // namespace lockstep::sim

@@ -1,0 +1,110 @@
+#include "sim/exec/trace.hpp"
+
+#include <fmt/format.h>
+
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+namespace lockstep::sim {
+
+namespace {
+std::string quoted(std::string_view s) { return nlohmann::json(std::string(s)).dump(); }
+long long thread_field(ThreadId id) { return id == kNoThread ? -1 : static_cast<long long>(id); }
+}  // namespace
+
+const char* name_of(ThreadRunState state) {
+  switch (state) {
+    case ThreadRunState::running: return "running";
+    case ThreadRunState::ready: return "ready";
+    case ThreadRunState::parked: return "parked";
+    case ThreadRunState::spinning: return "spinning";
+    case ThreadRunState::finished: return "finished";
+  }
+  return "?";
+}
+
+const char* name_of(RmwOp op) {
+  switch (op) {
+    case RmwOp::exchange: return "exchange";
+    case RmwOp::compare_exchange: return "cas";
+    case RmwOp::fetch_add: return "fetch_add";
+    case RmwOp::fetch_sub: return "fetch_sub";
+    case RmwOp::fetch_or: return "fetch_or";
+    case RmwOp::fetch_and: return "fetch_and";
+  }
+  return "?";
+}
+
+TraceRecorder::TraceRecorder(std::string_view header_fields) {
+  auto out = std::back_inserter(text_);
+  fmt::format_to(out, R"({{"format":"lockstep-trace","version":{})", kTraceVersion);
+  if (!header_fields.empty()) fmt::format_to(out, ",{}", header_fields);
+  text_ += "}\n";
+}
+
+void TraceRecorder::label(std::uint64_t addr, std::uint64_t bytes, std::string_view name) {
+  fmt::format_to(std::back_inserter(text_), R"({{"t":0,"ev":"label","addr":"{:#x}","size":{},"name":{}}})"
+                 "\n", addr, bytes, quoted(name));
+  ++events_;
+}
+
+void TraceRecorder::thread(std::uint64_t t_ns, ThreadId id, std::string_view name, CpuId cpu) {
+  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"thread","th":{},"name":{},"cpu":{}}})"
+                 "\n", t_ns, id, quoted(name), cpu);
+  ++events_;
+}
+
+void TraceRecorder::cpu(std::uint64_t t_ns, CpuId cpu, ThreadId running) {
+  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"cpu","cpu":{},"th":{}}})"
+                 "\n", t_ns, cpu, thread_field(running));
+  ++events_;
+}
+
+void TraceRecorder::state(std::uint64_t t_ns, ThreadId id, ThreadRunState state) {
+  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"state","th":{},"state":"{}"}})"
+                 "\n", t_ns, id, name_of(state));
+  ++events_;
+}
+
+void TraceRecorder::access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr,
+                           unsigned size, std::uint64_t value, std::uint64_t latency_ns) {
+  fmt::format_to(std::back_inserter(text_),
+                 R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","addr":"{:#x}","size":{},"val":{},"lat":{}}})"
+                 "\n", t_ns, id, cpu, name_of(kind), addr, size, value, latency_ns);
+  ++events_;
+}
+
+void TraceRecorder::rmw(std::uint64_t t_ns, ThreadId id, CpuId cpu, RmwOp op, std::uint64_t addr, unsigned size,
+                        std::uint64_t old_value, std::uint64_t new_value, bool success, std::uint64_t latency_ns) {
+  fmt::format_to(std::back_inserter(text_),
+                 R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"rmw","rmw":"{}","addr":"{:#x}","size":{},"old":{},"val":{},"ok":{},"lat":{}}})"
+                 "\n", t_ns, id, cpu, name_of(op), addr, size, old_value, new_value, success, latency_ns);
+  ++events_;
+}
+
+void TraceRecorder::simple(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t latency_ns) {
+  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","lat":{}}})"
+                 "\n", t_ns, id, cpu, name_of(kind), latency_ns);
+  ++events_;
+}
+
+void TraceRecorder::unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId target, bool was_parked) {
+  fmt::format_to(std::back_inserter(text_),
+                 R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"unpark","target":{},"woke":{}}})"
+                 "\n", t_ns, id, cpu, target, was_parked);
+  ++events_;
+}
+
+void TraceRecorder::violation(std::uint64_t t_ns, ThreadId id, std::string_view property, std::string_view message) {
+  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"violation","th":{},"property":{},"msg":{}}})"
+                 "\n", t_ns, thread_field(id), quoted(property), quoted(message));
+  ++events_;
+}
+
+void TraceRecorder::end(std::uint64_t t_ns, std::uint64_t steps, std::string_view outcome) {
+  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"end","steps":{},"outcome":{}}})"
+                 "\n", t_ns, steps, quoted(outcome));
+  ++events_;
+}
+
+}  // namespace lockstep::sim

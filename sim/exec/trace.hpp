@@ -1,0 +1,49 @@
+// The trace of one execution, as JSON lines (docs/traces.md). The first line is a header
+// naming the format and version; each following line is one event with its virtual time.
+// Nothing host-dependent (host time, host addresses) is written, so the same scenario,
+// seed and build give the same bytes, and `trace_sha256` identifies a run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/platform.hpp"
+#include "sim/scheduler.hpp"
+
+namespace lockstep::sim {
+
+inline constexpr int kTraceVersion = 1;
+
+enum class ThreadRunState : std::uint8_t { running, ready, parked, spinning, finished };
+const char* name_of(ThreadRunState state);
+
+class TraceRecorder {
+ public:
+  // `header_fields` are extra JSON members for the header (without braces), from the caller.
+  explicit TraceRecorder(std::string_view header_fields = {});
+
+  void label(std::uint64_t addr, std::uint64_t bytes, std::string_view name);
+  void thread(std::uint64_t t_ns, ThreadId id, std::string_view name, CpuId cpu);
+  void cpu(std::uint64_t t_ns, CpuId cpu, ThreadId running);  // kNoThread: idle
+  void state(std::uint64_t t_ns, ThreadId id, ThreadRunState state);
+  void access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr,
+              unsigned size, std::uint64_t value, std::uint64_t latency_ns);
+  void rmw(std::uint64_t t_ns, ThreadId id, CpuId cpu, RmwOp op, std::uint64_t addr, unsigned size,
+           std::uint64_t old_value, std::uint64_t new_value, bool success, std::uint64_t latency_ns);
+  void simple(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t latency_ns);
+  void unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId target, bool was_parked);
+  void violation(std::uint64_t t_ns, ThreadId id, std::string_view property, std::string_view message);
+  void end(std::uint64_t t_ns, std::uint64_t steps, std::string_view outcome);
+
+  const std::string& text() const { return text_; }
+  std::uint64_t events() const { return events_; }
+
+ private:
+  std::string text_;
+  std::uint64_t events_ = 0;
+};
+
+const char* name_of(RmwOp op);
+
+}  // namespace lockstep::sim

@@ -1,0 +1,33 @@
+// Runs a platform-generic workload (core/workloads/) on the simulator: a fresh workload
+// object for each execution, its threads spawned as fibers.
+#pragma once
+
+#include <optional>
+#include <utility>
+
+#include "sim/exec/engine.hpp"
+#include "sim/exec/sim_platform.hpp"
+
+namespace lockstep::sim {
+
+template <class W, class Params>
+class SimWorkloadOf final : public SimWorkload {
+ public:
+  explicit SimWorkloadOf(Params params) : params_(std::move(params)) {}
+
+  void setup(Engine& engine) override {
+    workload_.reset();
+    workload_.emplace(params_);
+    workload_->setup([&engine](std::string name, CpuId cpu, std::function<void()> body) {
+      engine.spawn(std::move(name), cpu, std::move(body));
+    });
+  }
+  void check(Engine&) override { workload_->check(); }
+  W& workload() { return *workload_; }
+
+ private:
+  Params params_;
+  std::optional<W> workload_;
+};
+
+}  // namespace lockstep::sim

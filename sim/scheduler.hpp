@@ -1,0 +1,80 @@
+// The scheduler oracle (ARCHITECTURE.md, "The scheduler oracle").
+//
+// The simulator never decides an interleaving by itself: at every scheduling point it asks
+// the oracle which candidate goes next. Every strategy (timed, random, replay, and the
+// model checker's dfs, bounded and pct) is an oracle; the recorded answers are the schedule.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/platform.hpp"
+
+namespace lockstep::sim {
+
+using ThreadId = std::uint32_t;
+inline constexpr ThreadId kNoThread = ~ThreadId{0};
+
+enum class OpKind : std::uint8_t {
+  load,
+  store,
+  rmw,
+  fence,
+  pause,  // cpu_relax()
+  park,
+  unpark,
+  plain_load,   // P::Shared
+  plain_store,  // P::Shared
+  start,        // a thread's first step
+};
+const char* name_of(OpKind kind);
+
+// The next visible operation of a thread: what DPOR needs to know which choices commute.
+struct PendingOp {
+  OpKind kind = OpKind::start;
+  std::uint8_t size = 0;
+  std::memory_order order = std::memory_order_seq_cst;
+  std::uint64_t addr = 0;        // simulated address, 0 when none
+  ThreadId target = kNoThread;   // unpark's target
+};
+
+// One thing the oracle may choose. `step` runs a thread's pending operation; the
+// machine-model issue adds store-buffer drains as a second kind.
+struct Choice {
+  enum class Kind : std::uint8_t { step };
+  Kind kind = Kind::step;
+  ThreadId thread = kNoThread;
+  friend bool operator==(const Choice&, const Choice&) = default;
+};
+
+struct Candidate {
+  Choice choice;
+  CpuId cpu = 0;
+  std::uint64_t ready_ns = 0;  // when the candidate can act (timed mode)
+  PendingOp op;
+};
+
+// How the engine offers candidates. Timed oracles see only the candidates tied for the
+// earliest virtual time on their CPUs; exploring oracles see every enabled thread, whatever
+// its CPU, because any preemption is possible on a real machine.
+enum class EngineMode : std::uint8_t { timed, explore };
+
+class Scheduler {
+ public:
+  virtual ~Scheduler() = default;
+  virtual EngineMode mode() const = 0;
+  // A new execution starts; `index` counts executions from 0.
+  virtual void begin_execution(std::uint64_t index) = 0;
+  // Returns an index into `candidates` (never empty, at least two entries). Candidates are
+  // ordered by thread id, so an answer is stable across runs.
+  virtual std::size_t pick(std::span<const Candidate> candidates) = 0;
+  // Short strategy name for results and schedule files.
+  virtual std::string name() const = 0;
+};
+
+// The answers of one execution, in order: only decisions with more than one candidate.
+using Schedule = std::vector<Choice>;
+
+}  // namespace lockstep::sim

@@ -1,0 +1,23 @@
+// `timed`: earliest virtual time first (the engine orders by clock); ties between threads
+// ready at the same instant are broken by the run's seeded PRNG. For performance runs.
+#pragma once
+
+#include "sim/rng.hpp"
+#include "sim/scheduler.hpp"
+
+namespace lockstep::sim {
+
+class TimedStrategy final : public Scheduler {
+ public:
+  explicit TimedStrategy(std::uint64_t seed) : seed_(seed), rng_(seed) {}
+  EngineMode mode() const override { return EngineMode::timed; }
+  void begin_execution(std::uint64_t index) override { rng_.reseed(Rng::derive(seed_, index)); }
+  std::size_t pick(std::span<const Candidate> candidates) override { return rng_.below(candidates.size()); }
+  std::string name() const override { return "timed"; }
+
+ private:
+  std::uint64_t seed_;
+  Rng rng_;
+};
+
+}  // namespace lockstep::sim
