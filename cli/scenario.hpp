@@ -1,0 +1,93 @@
+// A scenario, validated: what one row of a scenario file asks for (docs/scenarios.md).
+// A file with a `sweep` gives one Scenario per combination of the swept values.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/sync/spinlock.hpp"
+#include "core/workloads/lock_counter.hpp"
+#include "core/workloads/program.hpp"
+#include "sim/exec/cost_model.hpp"
+
+namespace lockstep::cli {
+
+// Bad input: the message starts with "file:line:col: " wherever a place is known.
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct MachineSpec {
+  std::string preset = "flat";
+  std::vector<NodeId> node_of_cpu;  // one entry per CPU
+  sim::FlatCosts costs;
+  int cpus() const { return static_cast<int>(node_of_cpu.size()); }
+};
+
+enum class MemoryModel : std::uint8_t { sc };
+
+struct DesignSpec {
+  std::string family = "spinlock";
+  SpinlockKind spinlock = SpinlockKind::ticket;
+};
+
+enum class WorkloadKind : std::uint8_t { lock_counter, program };
+
+struct WorkloadSpec {
+  WorkloadKind kind = WorkloadKind::program;
+  LockCounterParams lock_counter;                    // kind == lock_counter
+  std::shared_ptr<const program::Program> program;  // kind == program
+};
+
+enum class StrategyKind : std::uint8_t { timed, random };
+
+struct StrategySpec {
+  StrategyKind kind = StrategyKind::random;
+  std::uint64_t seed = 1;
+  std::uint64_t executions = 1000;  // random: executions to try
+  std::uint64_t max_steps = 1'000'000;
+};
+
+struct Expectation {
+  bool pass = true;
+  std::string property;  // when !pass: the property expected to be violated
+};
+
+struct Scenario {
+  std::string path;  // the file, as given
+  std::string name;
+  std::string description;
+  MachineSpec machine;
+  MemoryModel memory_model = MemoryModel::sc;
+  DesignSpec design;
+  WorkloadSpec workload;
+  std::vector<std::string> properties;  // checked properties; a violation of another is ignored
+  StrategySpec strategy;
+  Expectation expect;
+  std::vector<std::pair<std::string, std::string>> params;  // this sweep row's values, "path" -> "value"
+};
+
+struct ScenarioFile {
+  std::string path;
+  std::string sha256;  // of the file's bytes
+  bool swept = false;
+  std::vector<Scenario> rows;  // one unless swept
+};
+
+// Reads, parses and validates a scenario file. Throws ScenarioError.
+ScenarioFile load_scenario_file(const std::string& path);
+
+// One row of `path` with the given sweep values (from a schedule file). Throws ScenarioError.
+Scenario load_scenario_row(const std::string& path, const std::vector<std::pair<std::string, std::string>>& params);
+
+// What `lockstep list` shows and validation accepts.
+std::vector<std::string> machine_presets();
+std::vector<std::string> workload_kinds();
+std::vector<std::string> builtin_properties();
+
+}  // namespace lockstep::cli

@@ -1,0 +1,89 @@
+// Thread programs in the scenario op language (docs/scenarios.md, "threads"): the parsed
+// form, independent of the platform. cli/ builds it from YAML; ProgramWorkload<P> runs it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/platform.hpp"
+#include "core/sync/spinlock.hpp"
+
+namespace lockstep::program {
+
+// Expressions are kept in reverse Polish order: evaluation is a loop over a small stack.
+enum class ExprOp : std::uint8_t {
+  constant,
+  reg,         // a register of the running thread (index)
+  var,         // a variable's final value (final conditions only)
+  thread_reg,  // thread.register (final conditions only)
+  neg, lnot, bnot,
+  add, sub, mul, div, mod,
+  band, bor, bxor, shl, shr,
+  eq, ne, lt, le, gt, ge,
+  land, lor,
+};
+
+struct ExprNode {
+  ExprOp op = ExprOp::constant;
+  std::int64_t value = 0;
+  int index = -1;
+  int thread = -1;
+};
+
+struct Expr {
+  std::vector<ExprNode> code;
+  std::string text;  // as written, for messages
+  bool empty() const { return code.empty(); }
+};
+
+enum class OpKind : std::uint8_t { load, store, rmw, fence, pause, set, if_, loop, while_, assert_, lock, unlock };
+
+struct Op {
+  OpKind kind = OpKind::fence;
+  std::string where;  // "file:line:col" of the op, for messages
+  int var = -1;       // load, store, rmw
+  int reg = -1;       // destination register: load, rmw, set (-1: none)
+  int lock = -1;      // lock, unlock
+  RmwOp rmw = RmwOp::fetch_add;
+  std::memory_order order = std::memory_order_seq_cst;
+  Expr value;     // store, rmw operand, set
+  Expr expected;  // cas
+  Expr cond;      // if, while, assert
+  std::uint64_t count = 0;  // loop: times; while: most iterations
+  std::vector<Op> body;       // if (then), loop, while
+  std::vector<Op> else_body;  // if
+};
+
+struct Variable {
+  std::string name;
+  std::uint64_t init = 0;
+  bool atomic = true;  // plain variables are P::Shared: load and store only
+  NodeId node = 0;
+  std::uint64_t align = 8;
+};
+
+struct ThreadProgram {
+  std::string name;
+  CpuId cpu = 0;
+  std::vector<std::string> registers;
+  std::vector<Op> body;
+};
+
+// A final-state condition (herd's `forall`): must hold at the end of every execution.
+struct FinalCondition {
+  std::string property;
+  Expr expr;
+  std::string where;
+};
+
+struct Program {
+  std::vector<Variable> variables;
+  std::vector<std::string> locks;
+  SpinlockKind lock_kind = SpinlockKind::ticket;
+  std::vector<ThreadProgram> threads;
+  std::vector<FinalCondition> forall;
+};
+
+}  // namespace lockstep::program

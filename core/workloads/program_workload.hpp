@@ -1,0 +1,195 @@
+// The program interpreter: runs a scenario's thread programs (program.hpp) on any platform.
+// Each variable is a P::Atomic or P::Shared word in platform memory, each lock an
+// AnySpinlock of the design's kind; registers are thread-private host memory.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/platform.hpp"
+#include "core/sync/spinlock.hpp"
+#include "core/workloads/expr_eval.hpp"
+#include "core/workloads/program.hpp"
+#include "core/workloads/spawn.hpp"
+
+namespace lockstep {
+
+template <Platform P>
+class ProgramWorkload {
+ public:
+  explicit ProgramWorkload(std::shared_ptr<const program::Program> program) : program_(std::move(program)) {}
+  ~ProgramWorkload() { release(); }
+  ProgramWorkload(const ProgramWorkload&) = delete;
+  ProgramWorkload& operator=(const ProgramWorkload&) = delete;
+
+  void setup(const SpawnFn& spawn) {
+    const program::Program& prog = *program_;
+    for (const program::Variable& v : prog.variables) {
+      Cell cell;
+      if (v.atomic) {
+        cell.atomic = make_on<P, Atomic>(v.node, v.align, v.init);
+        P::label(cell.atomic, sizeof(Atomic), v.name);
+      } else {
+        cell.plain = make_on<P, Plain>(v.node, v.align, v.init);
+        P::label(cell.plain, sizeof(Plain), v.name);
+      }
+      cells_.push_back(cell);
+    }
+    for (const std::string& name : prog.locks) {
+      locks_.push_back(make_on<P, AnySpinlock<P>>(0, kCacheLineBytes, prog.lock_kind));
+      P::label(locks_.back(), sizeof(AnySpinlock<P>), name);
+    }
+    registers_.resize(prog.threads.size());
+    for (std::size_t i = 0; i < prog.threads.size(); ++i) {
+      const program::ThreadProgram& t = prog.threads[i];
+      registers_[i].assign(t.registers.size(), 0);
+      spawn(t.name, t.cpu, [this, i] { run(program_->threads[i].body, registers_[i]); });
+    }
+  }
+
+  // Final-state conditions, evaluated after every thread finished.
+  void check() const {
+    for (const program::FinalCondition& c : program_->forall) {
+      const std::int64_t holds = program::evaluate(c.expr, [this](const program::ExprNode& n) { return final_leaf(n); });
+      if (holds == 0)
+        P::violation(c.property, fmt::format("{}: final state fails '{}' ({})", c.where, c.expr.text, final_state()));
+    }
+  }
+
+  std::uint64_t value_of(std::size_t var) const { return load(var); }
+  std::int64_t register_of(std::size_t thread, std::size_t reg) const { return registers_[thread][reg]; }
+
+ private:
+  using Atomic = typename P::template Atomic<std::uint64_t>;
+  using Plain = typename P::template Shared<std::uint64_t>;
+  struct Cell {
+    Atomic* atomic = nullptr;
+    Plain* plain = nullptr;
+  };
+
+  void release() {
+    for (Cell& c : cells_) {
+      if (c.atomic != nullptr) destroy_on<P>(c.atomic);
+      if (c.plain != nullptr) destroy_on<P>(c.plain);
+    }
+    for (AnySpinlock<P>* l : locks_) destroy_on<P>(l);
+    cells_.clear();
+    locks_.clear();
+  }
+
+  std::uint64_t load(std::size_t var, std::memory_order order = std::memory_order_seq_cst) const {
+    const Cell& c = cells_[var];
+    return c.atomic != nullptr ? c.atomic->load(order) : c.plain->load();
+  }
+
+  void run(const std::vector<program::Op>& block, std::vector<std::int64_t>& regs) {
+    for (const program::Op& op : block) step(op, regs);
+  }
+
+  std::int64_t eval(const program::Expr& e, const std::vector<std::int64_t>& regs) const {
+    return program::evaluate(e, [&regs](const program::ExprNode& n) { return regs[static_cast<std::size_t>(n.index)]; });
+  }
+
+  static void assign(std::vector<std::int64_t>& regs, int reg, std::uint64_t value) {
+    if (reg >= 0) regs[static_cast<std::size_t>(reg)] = static_cast<std::int64_t>(value);
+  }
+
+  void step(const program::Op& op, std::vector<std::int64_t>& regs) {
+    using program::OpKind;
+    switch (op.kind) {
+      case OpKind::load: assign(regs, op.reg, load(static_cast<std::size_t>(op.var), op.order)); return;
+      case OpKind::store: store(op, static_cast<std::uint64_t>(eval(op.value, regs))); return;
+      case OpKind::rmw: assign(regs, op.reg, rmw(op, regs)); return;
+      case OpKind::fence: P::fence(op.order); return;
+      case OpKind::pause: P::cpu_relax(); return;
+      case OpKind::set: assign(regs, op.reg, static_cast<std::uint64_t>(eval(op.value, regs))); return;
+      case OpKind::if_: run(eval(op.cond, regs) != 0 ? op.body : op.else_body, regs); return;
+      case OpKind::loop:
+        for (std::uint64_t i = 0; i < op.count; ++i) run(op.body, regs);
+        return;
+      case OpKind::while_: run_while(op, regs); return;
+      case OpKind::assert_:
+        if (eval(op.cond, regs) == 0)
+          P::violation("assertion", fmt::format("{}: assert '{}' failed ({})", op.where, op.cond.text, show(regs, op)));
+        return;
+      case OpKind::lock: locks_[static_cast<std::size_t>(op.lock)]->lock(); return;
+      case OpKind::unlock: locks_[static_cast<std::size_t>(op.lock)]->unlock(); return;
+    }
+  }
+
+  void store(const program::Op& op, std::uint64_t value) {
+    Cell& c = cells_[static_cast<std::size_t>(op.var)];
+    if (c.atomic != nullptr) {
+      c.atomic->store(value, op.order);
+    } else {
+      c.plain->store(value);
+    }
+  }
+
+  std::uint64_t rmw(const program::Op& op, const std::vector<std::int64_t>& regs) {
+    Atomic& a = *cells_[static_cast<std::size_t>(op.var)].atomic;
+    const auto operand = static_cast<std::uint64_t>(eval(op.value, regs));
+    switch (op.rmw) {
+      case RmwOp::exchange: return a.exchange(operand, op.order);
+      case RmwOp::fetch_add: return a.fetch_add(operand, op.order);
+      case RmwOp::fetch_sub: return a.fetch_sub(operand, op.order);
+      case RmwOp::fetch_or: return a.fetch_or(operand, op.order);
+      case RmwOp::fetch_and: return a.fetch_and(operand, op.order);
+      case RmwOp::compare_exchange: {
+        // The destination register receives the value found, as with C11's `expected`.
+        auto expected = static_cast<std::uint64_t>(eval(op.expected, regs));
+        a.compare_exchange_strong(expected, operand, op.order);
+        return expected;
+      }
+    }
+    return 0;
+  }
+
+  void run_while(const program::Op& op, std::vector<std::int64_t>& regs) {
+    for (std::uint64_t i = 0;; ++i) {
+      if (eval(op.cond, regs) == 0) return;
+      if (i == op.count) {
+        P::violation("bound_exceeded", fmt::format("{}: loop ran past its bound of {} iterations", op.where, op.count));
+        return;
+      }
+      run(op.body, regs);
+    }
+  }
+
+  std::string show(const std::vector<std::int64_t>& regs, const program::Op&) const {
+    std::string out;
+    const auto& names = program_->threads[thread_of(regs)].registers;
+    for (std::size_t i = 0; i < names.size(); ++i) out += fmt::format("{}{}={}", i == 0 ? "" : " ", names[i], regs[i]);
+    return out;
+  }
+
+  std::size_t thread_of(const std::vector<std::int64_t>& regs) const {
+    return static_cast<std::size_t>(&regs - registers_.data());
+  }
+
+  std::int64_t final_leaf(const program::ExprNode& n) const {
+    if (n.op == program::ExprOp::var) return static_cast<std::int64_t>(load(static_cast<std::size_t>(n.index)));
+    return registers_[static_cast<std::size_t>(n.thread)][static_cast<std::size_t>(n.index)];
+  }
+
+  std::string final_state() const {
+    std::string out;
+    for (std::size_t v = 0; v < cells_.size(); ++v)
+      out += fmt::format("{}{}={}", out.empty() ? "" : " ", program_->variables[v].name, load(v));
+    for (std::size_t t = 0; t < registers_.size(); ++t)
+      for (std::size_t r = 0; r < registers_[t].size(); ++r)
+        out += fmt::format(" {}.{}={}", program_->threads[t].name, program_->threads[t].registers[r], registers_[t][r]);
+    return out;
+  }
+
+  std::shared_ptr<const program::Program> program_;
+  std::vector<Cell> cells_;
+  std::vector<AnySpinlock<P>*> locks_;
+  std::vector<std::vector<std::int64_t>> registers_;
+};
+
+}  // namespace lockstep
