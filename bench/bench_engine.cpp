@@ -1,0 +1,94 @@
+// Engine speed: the cost of a fiber switch, of a simulated step, and how many executions of
+// a small scenario run per second (exploration is stateless: every execution starts over,
+// so this is the model checker's ceiling).
+#include <benchmark/benchmark.h>
+
+#include <boost/context/fiber.hpp>
+
+#include "core/workloads/lock_counter.hpp"
+#include "model/random_strategy.hpp"
+#include "sim/exec/sim_platform.hpp"
+#include "sim/exec/workload_adapter.hpp"
+
+using namespace lockstep;
+using namespace lockstep::sim;
+
+namespace {
+
+// Raw Boost.Context: one resume there and back is two switches.
+void BM_BoostFiberSwitch(benchmark::State& state) {
+  namespace ctx = boost::context;
+  bool done = false;
+  ctx::fiber f{[&done](ctx::fiber&& back) {
+    while (!done) back = std::move(back).resume();
+    return std::move(back);
+  }};
+  for (auto _ : state) f = std::move(f).resume();
+  done = true;
+  f = std::move(f).resume();
+  state.SetItemsProcessed(state.iterations() * 2);
+}
+BENCHMARK(BM_BoostFiberSwitch);
+
+// Always picks the candidate after the current one: every step switches threads.
+class Alternate final : public Scheduler {
+ public:
+  EngineMode mode() const override { return EngineMode::explore; }
+  void begin_execution(std::uint64_t) override { last_ = 0; }
+  std::size_t pick(std::span<const Candidate> c) override {
+    last_ = (last_ + 1) % c.size();
+    return last_;
+  }
+  std::string name() const override { return "alternate"; }
+
+ private:
+  std::size_t last_ = 0;
+};
+
+class Loads final : public SimWorkload {
+ public:
+  explicit Loads(int per_thread) : per_thread_(per_thread) {}
+  void setup(Engine& e) override {
+    auto* x = make_on<SimPlatform, SimPlatform::Atomic<std::uint64_t>>(0, 8);
+    for (int t = 0; t < 2; ++t)
+      e.spawn("t", t, [x, n = per_thread_] {
+        for (int i = 0; i < n; ++i) benchmark::DoNotOptimize(x->load(std::memory_order_relaxed));
+      });
+  }
+  void check(Engine&) override {}
+
+ private:
+  int per_thread_;
+};
+
+// A simulated step that switches threads every time: switch + scheduling + op + cost.
+void BM_SimStepWithSwitch(benchmark::State& state) {
+  FlatCostModel costs{FlatCosts{}};
+  Engine engine(MachineShape{{0, 0}}, costs);
+  Loads w(10'000);
+  Alternate oracle;
+  std::uint64_t steps = 0;
+  for (auto _ : state) steps += engine.run(w, oracle, nullptr, 0).steps;
+  state.SetItemsProcessed(static_cast<std::int64_t>(steps));
+}
+BENCHMARK(BM_SimStepWithSwitch)->Unit(benchmark::kMillisecond);
+
+// Executions per second of a 2-thread scenario: two threads, one lock-protected increment
+// each (about 12 steps an execution), random schedule.
+void BM_ExecutionsTwoThreads(benchmark::State& state) {
+  FlatCostModel costs{FlatCosts{}};
+  Engine engine(MachineShape{{0, 0}}, costs);
+  SimWorkloadOf<LockCounter<SimPlatform>, LockCounterParams> w(
+      LockCounterParams{SpinlockKind::ticket, 2, static_cast<int>(state.range(0)), 2});
+  model::RandomStrategy oracle(1);
+  std::uint64_t i = 0;
+  std::uint64_t steps = 0;
+  for (auto _ : state) steps += engine.run(w, oracle, nullptr, i++).steps;
+  state.SetItemsProcessed(static_cast<std::int64_t>(i));
+  state.counters["steps_per_execution"] = static_cast<double>(steps) / static_cast<double>(i);
+}
+BENCHMARK(BM_ExecutionsTwoThreads)->Arg(1)->Arg(10);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds and runs the engine benchmarks; prints Google Benchmark's table.
+# items_per_second is: switches/s (BM_BoostFiberSwitch), simulated steps/s
+# (BM_SimStepWithSwitch), executions/s (BM_ExecutionsTwoThreads).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake --preset release >/dev/null
+cmake --build --preset release --target lockstep_bench_engine >/dev/null
+build/bin/lockstep_bench_engine --benchmark_min_time=0.5 "$@"

@@ -1,0 +1,195 @@
+// lockstep: the command line. Exit codes: 0 every outcome matched its `expect`; 1 some did
+// not; 2 bad input or usage.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/files.hpp"
+#include "cli/junit.hpp"
+#include "cli/result_json.hpp"
+#include "cli/runner.hpp"
+#include "cli/scenario.hpp"
+#include "cli/summary_table.hpp"
+#include "cli/sweep_csv.hpp"
+#include "model/replay_strategy.hpp"
+#include "model/schedule_file.hpp"
+
+namespace lockstep::cli {
+namespace {
+
+constexpr int kExitMatched = 0;
+constexpr int kExitMismatch = 1;
+constexpr int kExitBadInput = 2;
+
+struct Outputs {
+  std::string json;
+  std::string junit;
+  std::string csv;
+  bool quiet = false;
+  bool verbose = false;
+};
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void add_common(CLI::App& cmd, RunOptions& run, Outputs& out) {
+  cmd.add_option("--seed", run.seed, "Seed of the run's PRNG (overrides the scenario's)");
+  cmd.add_option("--json", out.json, "Write the result JSON here (docs/results.md)");
+  cmd.add_option("--junit", out.junit, "Write a JUnit XML report here, for CI systems");
+  cmd.add_option("--trace", run.trace_path, "Write the trace of the reported execution here (one scenario)");
+  cmd.add_option("--chrome-trace", run.chrome_trace_path,
+                 "Write the trace as Chrome trace-event JSON (Perfetto opens it) here (one scenario)");
+  cmd.add_option("--out-dir", run.out_dir, "Directory for schedules and saved traces")->capture_default_str();
+  cmd.add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
+  cmd.add_flag("--verbose,-v", out.verbose, "Print violation details and output paths");
+}
+
+void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) {
+  std::string params;
+  for (const auto& [path, value] : r.params) params += fmt::format(" {}={}", path, value);
+  std::string outcome = r.result == "pass" ? "pass" : fmt::format("violation: {}", r.property);
+  fmt::print("{}{}: {} (expected {}){}\n", s.name, params, outcome, r.expected, r.matched ? "" : "  MISMATCH");
+  if (r.result != "pass") fmt::print("  {}\n", r.message);
+  if (!r.schedule_path.empty()) fmt::print("  schedule: {}\n  replay:   {}\n", r.schedule_path, r.replay_command);
+  if (out.verbose) {
+    fmt::print("  {} executions, {} steps, {} ns virtual, {:.3f} s, trace sha256 {}\n", r.executions, r.steps,
+               r.virtual_time_ns, r.elapsed_s, r.trace_sha256);
+    if (!r.trace_path.empty()) fmt::print("  trace: {}\n", r.trace_path);
+    if (!r.chrome_trace_path.empty()) fmt::print("  chrome trace: {}\n", r.chrome_trace_path);
+  }
+}
+
+void write_outputs(const std::vector<ScenarioReport>& reports, const RunOptions& run, const Outputs& out) {
+  if (!out.json.empty()) write_file_atomically(out.json, results_json(reports));
+  if (!out.junit.empty()) write_file_atomically(out.junit, junit_xml(reports));
+  for (const ScenarioReport& r : reports) {
+    if (!r.swept) continue;
+    const std::string path =
+        !out.csv.empty() ? out.csv
+                         : fmt::format("{}/{}.csv", run.out_dir, std::filesystem::path(r.scenario).stem().string());
+    write_file_atomically(path, sweep_csv(r));
+  }
+  if (out.quiet) return;
+  if (reports.size() == 1) {
+    for (const RowReport& row : reports.front().rows) print_row(reports.front(), row, out);
+  } else {
+    if (out.verbose)
+      for (const ScenarioReport& s : reports)
+        for (const RowReport& row : s.rows) print_row(s, row, out);
+    fmt::print("{}", summary_table(reports, isatty(STDOUT_FILENO) != 0));
+  }
+}
+
+int exit_code(const std::vector<ScenarioReport>& reports) {
+  for (const ScenarioReport& r : reports)
+    if (!r.matched()) return kExitMismatch;
+  return kExitMatched;
+}
+
+int run_files(const std::vector<std::string>& paths, RunOptions run, const Outputs& out) {
+  // Validate every file before running any, so bad input never leaves partial results.
+  std::vector<ScenarioFile> files;
+  std::size_t rows = 0;
+  for (const std::string& path : paths) {
+    files.push_back(load_scenario_file(path));
+    rows += files.back().rows.size();
+  }
+  if (rows > 1 && (!run.trace_path.empty() || !run.chrome_trace_path.empty()))
+    throw UsageError("--trace and --chrome-trace take a single scenario row; use --save-traces for several");
+  if (!out.csv.empty() && files.size() > 1) throw UsageError("--csv takes a single scenario file");
+  run.progress = !out.quiet && isatty(STDERR_FILENO) != 0;
+  std::vector<ScenarioReport> reports;
+  for (const ScenarioFile& file : files) reports.push_back(run_scenario_file(file, run));
+  write_outputs(reports, run, out);
+  return exit_code(reports);
+}
+
+int replay(const std::string& path, const RunOptions& run, const Outputs& out) {
+  const model::ScheduleFile schedule = model::parse_schedule(read_file(path), path);
+  std::vector<ScenarioReport> reports{replay_schedule(schedule, path, run)};
+  write_outputs(reports, run, out);
+  return exit_code(reports);
+}
+
+void list() {
+  auto line = [](const char* what, const std::vector<std::string>& items) {
+    fmt::print("{:<14} {}\n", what, fmt::join(items, ", "));
+  };
+  line("presets", machine_presets());
+  line("designs", {"spinlock: ticket, ttas"});
+  line("workloads", workload_kinds());
+  line("properties", builtin_properties());
+  line("strategies", {"timed", "random", "replay"});
+  line("memory models", {"sc"});
+}
+
+int main_impl(int argc, char** argv) {
+  CLI::App app{"lockstep: a deterministic simulator and model checker for synchronization designs"};
+  app.require_subcommand(1);
+  RunOptions run;
+  Outputs out;
+  std::vector<std::string> files;
+  std::string schedule;
+
+  CLI::App* run_cmd = app.add_subcommand("run", "Timed simulation of scenarios on their simulated machine");
+  run_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
+  add_common(*run_cmd, run, out);
+  CLI::App* check_cmd = app.add_subcommand("check", "Explore interleavings of scenarios and check their properties");
+  check_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
+  check_cmd->add_option("--executions", run.executions, "Executions to explore (overrides the scenario's)");
+  check_cmd->add_flag("--save-traces", run.save_traces, "Write every scenario's trace and Chrome trace to --out-dir");
+  check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
+  add_common(*check_cmd, run, out);
+  CLI::App* replay_cmd = app.add_subcommand("replay", "Replay a schedule file and report what it shows");
+  replay_cmd->add_option("schedule", schedule, "Schedule file")->required()->check(CLI::ExistingFile);
+  add_common(*replay_cmd, run, out);
+  CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitMatched : kExitBadInput;
+  }
+
+  if (list_cmd->parsed()) {
+    list();
+    return kExitMatched;
+  }
+  if (replay_cmd->parsed()) {
+    run.command = Command::replay;
+    return replay(schedule, run, out);
+  }
+  run.command = run_cmd->parsed() ? Command::run : Command::check;
+  return run_files(files, run, out);
+}
+
+}  // namespace
+}  // namespace lockstep::cli
+
+int main(int argc, char** argv) {
+  using namespace lockstep;
+  try {
+    return cli::main_impl(argc, argv);
+  } catch (const cli::ScenarioError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+  } catch (const model::ScheduleParseError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+  } catch (const model::ScheduleMismatch& e) {
+    std::fprintf(stderr, "schedule does not fit the scenario: %s\n", e.what());
+  } catch (const cli::UsageError& e) {
+    std::fprintf(stderr, "usage: %s\n", e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+  }
+  return cli::kExitBadInput;
+}

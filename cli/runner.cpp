@@ -1,0 +1,337 @@
+#include "cli/runner.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/chrome_trace.hpp"
+#include "cli/files.hpp"
+#include "core/workloads/lock_counter.hpp"
+#include "core/workloads/program_workload.hpp"
+#include "model/random_strategy.hpp"
+#include "model/replay_strategy.hpp"
+#include "sim/exec/workload_adapter.hpp"
+#include "sim/timed_strategy.hpp"
+
+namespace lockstep::cli {
+
+const char* name_of(Command command) {
+  switch (command) {
+    case Command::run: return "run";
+    case Command::check: return "check";
+    case Command::replay: return "replay";
+  }
+  return "?";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
+  switch (s.workload.kind) {
+    case WorkloadKind::lock_counter:
+      return std::make_unique<sim::SimWorkloadOf<LockCounter<sim::SimPlatform>, LockCounterParams>>(
+          s.workload.lock_counter);
+    case WorkloadKind::program:
+      return std::make_unique<
+          sim::SimWorkloadOf<ProgramWorkload<sim::SimPlatform>, std::shared_ptr<const program::Program>>>(
+          s.workload.program);
+  }
+  throw std::logic_error("unknown workload kind");
+}
+
+std::string expected_text(const Expectation& e) { return e.pass ? "pass" : "violation: " + e.property; }
+
+bool is_checked(const Scenario& s, const std::string& property) {
+  return std::find(s.properties.begin(), s.properties.end(), property) != s.properties.end();
+}
+
+// A violation counts only when the scenario checks that property.
+std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::ExecutionResult& r) {
+  if (r.violation && is_checked(s, r.violation->property)) return r.violation;
+  return std::nullopt;
+}
+
+// The per-row context: one engine (its arena reserved once), one cost model, one workload.
+class RowRunner {
+ public:
+  RowRunner(const ScenarioFile& file, const Scenario& scenario, std::size_t row, const RunOptions& options)
+      : file_(file),
+        s_(scenario),
+        row_(row),
+        options_(options),
+        costs_(scenario.machine.costs),
+        engine_(sim::MachineShape{scenario.machine.node_of_cpu}, costs_, sim::EngineLimits{scenario.strategy.max_steps}),
+        workload_(make_workload(scenario)) {}
+
+  RowReport run(Command command);
+  RowReport replay(const model::ScheduleFile& schedule);
+
+ private:
+  std::uint64_t seed() const { return options_.seed.value_or(s_.strategy.seed); }
+  std::string stem() const;
+  std::string trace_header(const std::string& strategy, std::uint64_t execution) const;
+  RowReport explore(std::uint64_t executions);
+  RowReport timed();
+  void finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t execution,
+              const std::optional<sim::Violation>& expected_violation);
+  void write_schedule(RowReport& report, const sim::Schedule& schedule, sim::EngineMode mode,
+                      std::uint64_t execution, const std::string& strategy);
+  void write_trace_outputs(RowReport& report, const std::string& trace_text) const;
+  void progress(std::uint64_t done, std::uint64_t total, Clock::time_point start, bool final_line) const;
+
+  const ScenarioFile& file_;
+  const Scenario& s_;
+  std::size_t row_;
+  const RunOptions& options_;
+  sim::FlatCostModel costs_;
+  sim::Engine engine_;
+  std::unique_ptr<sim::SimWorkload> workload_;
+};
+
+std::string RowRunner::stem() const {
+  std::string base = std::filesystem::path(s_.path).stem().string();
+  return file_.swept ? fmt::format("{}-row{}", base, row_ + 1) : base;
+}
+
+std::string RowRunner::trace_header(const std::string& strategy, std::uint64_t execution) const {
+  nlohmann::ordered_json h;
+  h["scenario"] = s_.path;
+  h["name"] = s_.name;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& [path, value] : s_.params) params[path] = value;
+  h["params"] = params;
+  h["strategy"] = strategy;
+  h["seed"] = seed();
+  h["execution"] = execution;
+  h["memory_model"] = "sc";
+  h["cpus"] = s_.machine.cpus();
+  nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
+  for (NodeId n : s_.machine.node_of_cpu) nodes.push_back(n);
+  h["node_of_cpu"] = nodes;
+  const std::string text = h.dump();
+  return text.substr(1, text.size() - 2);  // the members, without braces
+}
+
+RowReport RowRunner::run(Command command) {
+  if (command == Command::run || s_.strategy.kind == StrategyKind::timed) return timed();
+  return explore(options_.executions.value_or(s_.strategy.executions));
+}
+
+RowReport RowRunner::timed() {
+  RowReport report;
+  report.strategy = "timed";
+  report.seed = seed();
+  const auto start = Clock::now();
+  sim::TimedStrategy oracle(seed());
+  sim::TraceRecorder trace(trace_header("timed", 0));
+  const sim::ExecutionResult r = engine_.run(*workload_, oracle, &trace, 0);
+  report.elapsed_s = seconds_since(start);
+  report.executions = 1;
+  report.sim_ops = r.steps;
+  report.steps = r.steps;
+  report.virtual_time_ns = r.virtual_time_ns;
+  const auto violation = checked_violation(s_, r);
+  if (violation) {
+    report.result = "violation";
+    report.property = violation->property;
+    report.message = violation->message;
+    write_schedule(report, {}, sim::EngineMode::timed, 0, "timed");
+  } else {
+    report.result = "pass";
+  }
+  report.trace_sha256 = sha256_hex(trace.text());
+  write_trace_outputs(report, trace.text());
+  return report;
+}
+
+RowReport RowRunner::explore(std::uint64_t executions) {
+  RowReport report;
+  report.strategy = "random";
+  report.seed = seed();
+  const auto start = Clock::now();
+  model::RandomStrategy oracle(seed());
+  std::optional<sim::Violation> found;
+  sim::Schedule schedule;
+  std::uint64_t index = 0;
+  for (; index < executions; ++index) {
+    sim::ExecutionResult r = engine_.run(*workload_, oracle, nullptr, index);
+    report.sim_ops += r.steps;
+    if (auto v = checked_violation(s_, r)) {
+      found = std::move(v);
+      schedule = std::move(r.schedule);
+      break;
+    }
+    if (options_.progress && (index & 1023) == 1023) progress(index + 1, executions, start, false);
+  }
+  report.executions = found ? index + 1 : executions;
+  report.elapsed_s = seconds_since(start);
+  if (options_.progress) progress(report.executions, executions, start, true);
+
+  if (found) {
+    report.result = "violation";
+    report.property = found->property;
+    report.message = found->message;
+    write_schedule(report, schedule, sim::EngineMode::explore, index, "random");
+    // The reported trace comes from replaying the schedule: every counterexample is checked
+    // to replay before it is shown.
+    model::ReplayStrategy replay(schedule, sim::EngineMode::explore);
+    finish(report, replay, index, found);
+  } else {
+    report.result = "pass";
+    finish(report, oracle, 0, std::nullopt);
+  }
+  return report;
+}
+
+// Runs the reported execution again with a trace, checks it agrees, writes trace outputs.
+void RowRunner::finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t execution,
+                       const std::optional<sim::Violation>& expected_violation) {
+  sim::TraceRecorder trace(trace_header(report.strategy, execution));
+  const sim::ExecutionResult r = engine_.run(*workload_, oracle, &trace, execution);
+  const auto violation = checked_violation(s_, r);
+  const bool agrees = expected_violation ? (violation && violation->property == expected_violation->property)
+                                         : !violation;
+  if (!agrees) throw std::logic_error(fmt::format("{}: the traced re-run of execution {} did not reproduce its outcome",
+                                                  s_.path, execution));
+  report.steps = r.steps;
+  report.virtual_time_ns = r.virtual_time_ns;
+  report.trace_sha256 = sha256_hex(trace.text());
+  write_trace_outputs(report, trace.text());
+}
+
+// --trace and --chrome-trace name files for a single row; --save-traces puts every row's
+// traces in the output directory.
+void RowRunner::write_trace_outputs(RowReport& report, const std::string& trace_text) const {
+  const bool want_trace = !options_.trace_path.empty() || options_.save_traces;
+  const bool want_chrome = !options_.chrome_trace_path.empty() || options_.save_traces;
+  if (want_trace) {
+    report.trace_path =
+        !options_.trace_path.empty() ? options_.trace_path : fmt::format("{}/{}.trace.jsonl", options_.out_dir, stem());
+    write_file_atomically(report.trace_path, trace_text);
+  }
+  if (want_chrome) {
+    report.chrome_trace_path = !options_.chrome_trace_path.empty()
+                                   ? options_.chrome_trace_path
+                                   : fmt::format("{}/{}.chrome.json", options_.out_dir, stem());
+    write_file_atomically(report.chrome_trace_path, chrome_trace_json(trace_text));
+  }
+}
+
+void RowRunner::write_schedule(RowReport& report, const sim::Schedule& schedule, sim::EngineMode mode,
+                               std::uint64_t execution, const std::string& strategy) {
+  model::ScheduleFile file;
+  file.scenario = s_.path;
+  file.scenario_sha256 = file_.sha256;
+  file.params = s_.params;
+  file.seed = seed();
+  file.mode = mode;
+  file.strategy = strategy;
+  file.execution = execution;
+  file.property = report.property;
+  file.choices = schedule;
+  report.schedule_path = fmt::format("{}/{}.schedule", options_.out_dir, stem());
+  write_file_atomically(report.schedule_path, model::format_schedule(file));
+  report.replay_command = fmt::format("lockstep replay {}", report.schedule_path);
+}
+
+void RowRunner::progress(std::uint64_t done, std::uint64_t total, Clock::time_point start, bool final_line) const {
+  const double elapsed = seconds_since(start);
+  if (elapsed < 1.0) return;
+  std::fprintf(stderr, "\r%s: %llu/%llu executions, %.1f s%s", s_.name.c_str(),
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), elapsed,
+               final_line ? "\n" : "");
+  std::fflush(stderr);
+}
+
+RowReport RowRunner::replay(const model::ScheduleFile& schedule) {
+  RowReport report;
+  report.strategy = "replay";
+  report.seed = schedule.seed;
+  const auto start = Clock::now();
+  std::unique_ptr<sim::Scheduler> oracle;
+  if (schedule.mode == sim::EngineMode::timed) {
+    oracle = std::make_unique<sim::TimedStrategy>(schedule.seed);
+  } else {
+    oracle = std::make_unique<model::ReplayStrategy>(schedule.choices, sim::EngineMode::explore);
+  }
+  sim::TraceRecorder trace(trace_header(schedule.strategy, schedule.execution));
+  const sim::ExecutionResult r = engine_.run(*workload_, *oracle, &trace, schedule.execution);
+  if (auto* replay = dynamic_cast<model::ReplayStrategy*>(oracle.get()); replay != nullptr && !replay->consumed())
+    throw model::ScheduleMismatch("the execution ended before the schedule did: it does not fit this scenario");
+  report.elapsed_s = seconds_since(start);
+  report.executions = 1;
+  report.sim_ops = r.steps;
+  report.steps = r.steps;
+  report.virtual_time_ns = r.virtual_time_ns;
+  const auto violation = checked_violation(s_, r);
+  report.result = violation ? "violation" : "pass";
+  if (violation) {
+    report.property = violation->property;
+    report.message = violation->message;
+  }
+  report.trace_sha256 = sha256_hex(trace.text());
+  write_trace_outputs(report, trace.text());
+  return report;
+}
+
+void judge(RowReport& report, const Scenario& s) {
+  report.expected = expected_text(s.expect);
+  report.matched = s.expect.pass ? report.result == "pass"
+                                 : report.result == "violation" && report.property == s.expect.property;
+}
+
+}  // namespace
+
+ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& options) {
+  ScenarioReport report;
+  report.scenario = file.path;
+  report.name = file.rows.empty() ? "" : file.rows.front().name;
+  report.command = name_of(options.command);
+  report.swept = file.swept;
+  for (std::size_t i = 0; i < file.rows.size(); ++i) {
+    const Scenario& s = file.rows[i];
+    RowRunner runner(file, s, i, options);
+    RowReport row = runner.run(options.command);
+    row.params = s.params;
+    judge(row, s);
+    report.rows.push_back(std::move(row));
+  }
+  return report;
+}
+
+ScenarioReport replay_schedule(const model::ScheduleFile& schedule, const std::string& schedule_path,
+                               const RunOptions& options) {
+  const Scenario scenario = load_scenario_row(schedule.scenario, schedule.params);
+  const std::string sha = sha256_hex(read_file(schedule.scenario));
+  if (!schedule.scenario_sha256.empty() && sha != schedule.scenario_sha256)
+    std::fprintf(stderr, "%s: warning: %s changed since this schedule was recorded\n", schedule_path.c_str(),
+                 schedule.scenario.c_str());
+  ScenarioFile file;
+  file.path = schedule.scenario;
+  file.sha256 = sha;
+  file.swept = !schedule.params.empty();
+  ScenarioReport report;
+  report.scenario = schedule.scenario;
+  report.name = scenario.name;
+  report.command = "replay";
+  report.swept = false;
+  RowRunner runner(file, scenario, 0, options);
+  RowReport row = runner.replay(schedule);
+  row.params = scenario.params;
+  judge(row, scenario);
+  report.rows.push_back(std::move(row));
+  return report;
+}
+
+}  // namespace lockstep::cli

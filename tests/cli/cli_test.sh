@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# End-to-end tests of the lockstep executable: exit codes, determinism of trace hashes,
+# schedules that replay, errors with file:line:col. Usage: cli_test.sh LOCKSTEP SOURCE_DIR
+set -uo pipefail
+lockstep=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$src" || exit 1
+failures=0
+passes=0
+
+pass() { passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+json_field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d=d[0] if isinstance(d,list) else d; print(d$2)" "$1"; }
+
+# Every bundled scenario: exit code agrees with `matched`, and two runs give the same trace hash.
+while IFS= read -r f; do
+  "$lockstep" check "$f" --quiet --out-dir "$work/a" --json "$work/a.json"; code_a=$?
+  "$lockstep" check "$f" --quiet --out-dir "$work/b" --json "$work/b.json"; code_b=$?
+  matched=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['matched'])" "$work/a.json")
+  if [[ $matched == True && $code_a -ne 0 ]] || [[ $matched == False && $code_a -ne 1 ]]; then
+    fail "$f: exit code $code_a but matched=$matched"
+  else pass; fi
+  [[ $code_a -eq 0 ]] || fail "$f: the bundled scenario does not match its expect (exit $code_a)"
+  hashes_a=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print([r['trace_sha256'] for r in d.get('rows',[d])])" "$work/a.json")
+  hashes_b=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print([r['trace_sha256'] for r in d.get('rows',[d])])" "$work/b.json")
+  if [[ "$hashes_a" == "$hashes_b" ]]; then pass; else fail "$f: trace hashes differ between two runs"; fi
+  [[ $code_b -eq $code_a ]] || fail "$f: exit codes differ between two runs"
+done < <(find scenarios -name '*.yaml' | sort)
+
+# The racy counter: exit 1 when expecting pass is not the point; its expect is the violation,
+# so check gives 0, result violation, a schedule; replay reproduces it with the same hash.
+"$lockstep" check scenarios/basics/racy-counter.yaml --quiet --out-dir "$work/racy" --json "$work/racy.json"
+code=$?
+[[ $code -eq 0 ]] && pass || fail "racy counter: exit $code, expected 0 (the violation is expected)"
+[[ $(json_field "$work/racy.json" "['result']") == violation ]] && pass || fail "racy counter: result is not violation"
+schedule=$(json_field "$work/racy.json" "['schedule']")
+[[ -s $schedule ]] && pass || fail "racy counter: no schedule file at '$schedule'"
+hash=$(json_field "$work/racy.json" "['trace_sha256']")
+"$lockstep" replay "$schedule" --quiet --json "$work/replay.json"; code=$?
+[[ $code -eq 0 ]] && pass || fail "replay: exit $code"
+[[ $(json_field "$work/replay.json" "['result']") == violation ]] && pass || fail "replay: no violation"
+[[ $(json_field "$work/replay.json" "['trace_sha256']") == "$hash" ]] && pass || fail "replay: trace hash differs"
+
+# A scenario whose expect disagrees with what happens exits 1.
+sed 's/expect: {violation: lost_update}/expect: pass/' scenarios/basics/racy-counter.yaml >"$work/racy-expect-pass.yaml"
+"$lockstep" check "$work/racy-expect-pass.yaml" --quiet --out-dir "$work/x" --json "$work/x.json"; code=$?
+[[ $code -eq 1 ]] && pass || fail "mismatched expect: exit $code, expected 1"
+[[ $(json_field "$work/x.json" "['matched']") == False ]] && pass || fail "mismatched expect: matched is not false"
+
+# Bad input: exit 2 and a file:line:col message.
+bad() {  # name, yaml, expected-prefix-regex
+  printf '%s\n' "$2" >"$work/$1.yaml"
+  out=$("$lockstep" check "$work/$1.yaml" --quiet 2>&1); code=$?
+  if [[ $code -ne 2 ]]; then fail "$1: exit $code, expected 2 ($out)"; return; fi
+  if [[ ! $out =~ $3 ]]; then fail "$1: message '$out' does not match '$3'"; return; fi
+  pass
+}
+bad bad-yaml $'name: x\nexpect: [pass' "bad-yaml.yaml:[0-9]+:[0-9]+: "
+bad unknown-key $'name: x\nworkload: {kind: lock-counter}\nexpect: pass\ncolour: red' "unknown-key.yaml:4:1: .*colour"
+bad wrong-type $'name: x\nworkload: {kind: lock-counter, threads: many}\nexpect: pass' "wrong-type.yaml:2:[0-9]+: "
+bad unknown-preset $'name: x\nmachine: {preset: cray-1}\nworkload: {kind: lock-counter}\nexpect: pass' "unknown-preset.yaml:2:[0-9]+: .*cray-1"
+out=$("$lockstep" check 2>&1); code=$?
+[[ $code -eq 2 ]] && pass || fail "usage error: exit $code, expected 2"
+printf 'not a schedule\n' >"$work/bad.schedule"
+out=$("$lockstep" replay "$work/bad.schedule" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ bad.schedule:1:1 ]] && pass || fail "bad schedule: exit $code, '$out'"
+
+# Outputs are written whole: the JUnit report parses.
+"$lockstep" check scenarios/litmus/sb-sc.yaml --quiet --out-dir "$work/j" --junit "$work/j.xml" \
+  --chrome-trace "$work/sb.chrome.json" --trace "$work/sb.trace.jsonl"
+python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" "$work/j.xml" && pass || fail "junit does not parse"
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/sb.chrome.json" && pass || fail "chrome trace does not parse"
+head -1 "$work/sb.trace.jsonl" | grep -q '"format":"lockstep-trace"' && pass || fail "trace header missing"
+
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]
