@@ -1,0 +1,103 @@
+#include "cli/result_json.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace lockstep::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Host time varies from run to run anyway; microseconds are all a reader can use.
+double rounded_seconds(double s) { return std::round(s * 1e6) / 1e6; }
+
+void put_if(Json& out, const char* key, const std::string& value) {
+  if (!value.empty()) out[key] = value;
+}
+
+void put_outcome(Json& out, const RowReport& r) {
+  out["result"] = r.result;
+  if (r.result == "violation") {
+    out["property"] = r.property;
+    out["message"] = r.message;
+  }
+  out["expected"] = r.expected;
+  out["matched"] = r.matched;
+}
+
+void put_counts(Json& out, const RowReport& r) {
+  out["strategy"] = r.strategy;
+  out["seed"] = r.seed;
+  out["executions"] = r.executions;
+  out["exhaustive"] = r.exhaustive;
+  out["sim_ops"] = r.sim_ops;
+  out["steps"] = r.steps;
+  out["virtual_time_ns"] = r.virtual_time_ns;
+  out["elapsed_s"] = rounded_seconds(r.elapsed_s);
+}
+
+void put_outputs(Json& out, const RowReport& r) {
+  out["trace_sha256"] = r.trace_sha256;
+  put_if(out, "trace", r.trace_path);
+  put_if(out, "chrome_trace", r.chrome_trace_path);
+  put_if(out, "schedule", r.schedule_path);
+  put_if(out, "replay_command", r.replay_command);
+}
+
+void put_row(Json& out, const RowReport& r) {
+  put_outcome(out, r);
+  put_counts(out, r);
+  put_outputs(out, r);
+}
+
+Json params_object(const RowReport& r) {
+  Json params = Json::object();
+  for (const auto& [path, value] : r.params) params[path] = value;
+  return params;
+}
+
+}  // namespace
+
+Json to_json(const ScenarioReport& report) {
+  Json out;
+  out["scenario"] = report.scenario;
+  out["name"] = report.name;
+  out["command"] = report.command;
+  if (!report.swept) {
+    if (report.rows.size() != 1)
+      throw std::invalid_argument(fmt::format("{}: an unswept scenario reports one row, not {}", report.scenario,
+                                              report.rows.size()));
+    // A replay of one sweep row is reported unswept; its params say which row it was.
+    if (!report.rows.front().params.empty()) out["params"] = params_object(report.rows.front());
+    put_row(out, report.rows.front());
+    return out;
+  }
+  out["swept"] = true;
+  out["result"] = report.result();
+  out["matched"] = report.matched();
+  Json rows = Json::array();
+  for (const RowReport& r : report.rows) {
+    Json row;
+    row["params"] = params_object(r);
+    put_row(row, r);
+    rows.push_back(std::move(row));
+  }
+  out["rows"] = std::move(rows);
+  return out;
+}
+
+std::string results_json(const std::vector<ScenarioReport>& reports) {
+  Json doc;
+  if (reports.size() == 1) {
+    doc = to_json(reports.front());
+  } else {
+    doc = Json::array();
+    for (const ScenarioReport& r : reports) doc.push_back(to_json(r));
+  }
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace lockstep::cli

@@ -1,0 +1,22 @@
+// The result JSON of a command (docs/results.md): one object per scenario, each row's
+// outcome with its counts, virtual time, trace digest and the paths of what was written.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/report.hpp"
+
+namespace lockstep::cli {
+
+// Fields in the documented order. Throws std::invalid_argument for an unswept report
+// that does not hold exactly one row.
+nlohmann::ordered_json to_json(const ScenarioReport& report);
+
+// One object when exactly one report is given, a list otherwise; 2-space indent, trailing
+// newline. Bytes that are not UTF-8 are replaced by U+FFFD rather than rejected.
+std::string results_json(const std::vector<ScenarioReport>& reports);
+
+}  // namespace lockstep::cli
