@@ -40,7 +40,11 @@ std::int64_t evaluate(const Expr& expr, Leaf&& leaf) {
       case ExprOp::div:
       case ExprOp::mod:
         if (b == 0) throw std::domain_error("division by zero in '" + expr.text + "'");
-        r = n.op == ExprOp::div ? a / b : a % b;
+        if (b == -1) {
+          r = n.op == ExprOp::div ? s(0 - u(a)) : 0;  // INT64_MIN / -1 wraps, as the other operators do
+        } else {
+          r = n.op == ExprOp::div ? a / b : a % b;
+        }
         break;
       case ExprOp::band: r = a & b; break;
       case ExprOp::bor: r = a | b; break;

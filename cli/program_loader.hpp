@@ -1,0 +1,23 @@
+// Thread programs from a scenario file: the `variables`, `locks` and `threads` sections and
+// the final conditions of `properties` (docs/scenarios.md), validated into program::Program.
+#pragma once
+
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "cli/scenario.hpp"
+#include "cli/yaml_fields.hpp"
+#include "core/workloads/program.hpp"
+
+namespace lockstep::cli {
+
+// `root` is the scenario's top-level map; it must have `threads`. Throws ScenarioError.
+program::Program load_program(const yaml::Map& root, const MachineSpec& machine, SpinlockKind lock_kind);
+
+// The final condition `forall` of property `name`, over `prog`'s variables (`x`) and thread
+// registers (`t0.r1`). Throws ScenarioError.
+program::FinalCondition load_final_condition(const yaml::Source& src, const std::string& name, const YAML::Node& forall,
+                                             const program::Program& prog);
+
+}  // namespace lockstep::cli

@@ -1,0 +1,475 @@
+// Scenario files (docs/scenarios.md): the top-level sections, and the expansion of `sweep`
+// into rows. Thread programs are read by program_loader.cpp; the strict field reading that
+// every section shares is in yaml_fields.cpp.
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "cli/files.hpp"
+#include "cli/program_loader.hpp"
+#include "cli/scenario.hpp"
+#include "cli/yaml_fields.hpp"
+#include "sim/exec/memory.hpp"
+
+namespace lockstep::cli {
+
+namespace {
+
+constexpr int kMaxCpus = 1024;
+constexpr std::uint64_t kMaxSweepRows = 10'000;
+constexpr std::uint64_t kMaxExecutions = 100'000'000;
+constexpr std::int64_t kMaxCounterIterations = 1'000'000'000;
+constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
+
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// --- machine
+
+// Cost overrides are named as the FlatCosts members; the work_ns entries by their Work kind.
+struct CostField {
+  std::string_view name;
+  std::uint64_t sim::FlatCosts::*member;
+  int work;  // index into work_ns when member is null
+  std::uint64_t min;
+};
+
+constexpr std::array<CostField, 14> kCostFields{{
+    {"load_ns", &sim::FlatCosts::load_ns, -1, 0},
+    {"store_ns", &sim::FlatCosts::store_ns, -1, 0},
+    {"rmw_ns", &sim::FlatCosts::rmw_ns, -1, 0},
+    {"plain_ns", &sim::FlatCosts::plain_ns, -1, 0},
+    {"fence_ns", &sim::FlatCosts::fence_ns, -1, 0},
+    {"pause_ns", &sim::FlatCosts::pause_ns, -1, 0},
+    {"wake_ns", &sim::FlatCosts::wake_ns, -1, 0},
+    {"unpark_ns", &sim::FlatCosts::unpark_ns, -1, 0},
+    {"context_switch_ns", &sim::FlatCosts::context_switch_ns, -1, 0},
+    {"time_slice_ns", &sim::FlatCosts::time_slice_ns, -1, 1},  // a zero slice would never run anything
+    {"hash_ns", nullptr, static_cast<int>(Work::hash), 0},
+    {"syscall_entry_ns", nullptr, static_cast<int>(Work::syscall_entry), 0},
+    {"syscall_exit_ns", nullptr, static_cast<int>(Work::syscall_exit), 0},
+    {"compute_ns", nullptr, static_cast<int>(Work::compute), 0},
+}};
+static_assert(kWorkKinds == 4, "a new Work kind needs its *_ns override in kCostFields");
+
+std::uint64_t& cost_of(sim::FlatCosts& costs, const CostField& field) {
+  if (field.member != nullptr) return costs.*field.member;
+  return costs.work_ns[static_cast<std::size_t>(field.work)];
+}
+
+std::vector<std::string_view> machine_keys() {
+  std::vector<std::string_view> keys{"preset", "cpus", "nodes"};
+  for (const CostField& f : kCostFields) keys.push_back(f.name);
+  return keys;
+}
+
+void load_preset(const yaml::Source& src, const yaml::Map& m, MachineSpec& machine) {
+  const std::optional<YAML::Node> node = m.get("preset");
+  if (!node) return;
+  machine.preset = yaml::scalar(src, *node, "preset");
+  const std::vector<std::string> known = machine_presets();
+  if (std::find(known.begin(), known.end(), machine.preset) == known.end())
+    src.fail(*node, fmt::format("unknown machine preset '{}' (known presets: {})", machine.preset, yaml::join(known)));
+}
+
+MachineSpec load_machine(const yaml::Map& root) {
+  const yaml::Source& src = root.source();
+  MachineSpec machine;
+  const std::optional<YAML::Node> node = root.get("machine");
+  if (!node) {
+    machine.node_of_cpu.assign(2, 0);
+    return machine;
+  }
+  const yaml::Map m(src, *node, "machine", machine_keys());
+  load_preset(src, m, machine);
+  const auto cpus = static_cast<int>(m.integer_or("cpus", 1, kMaxCpus, 2));
+  const auto nodes = static_cast<int>(m.integer_or("nodes", 1, sim::kMaxNodes, 1));
+  // A node without CPUs could not be told apart from a missing one in node_of_cpu.
+  if (nodes > cpus) {
+    src.fail(*m.get("nodes"),
+             fmt::format("nodes: {} nodes need at least {} cpus (the machine has {})", nodes, nodes, cpus));
+  }
+  for (int cpu = 0; cpu < cpus; ++cpu) machine.node_of_cpu.push_back(cpu * nodes / cpus);
+  for (const CostField& f : kCostFields)
+    cost_of(machine.costs, f) = m.unsigned_or(f.name, f.min, kNoLimit, cost_of(machine.costs, f));
+  return machine;
+}
+
+// --- memory model, design
+
+MemoryModel load_memory_model(const yaml::Map& root) {
+  const std::optional<YAML::Node> node = root.get("memory_model");
+  if (!node) return MemoryModel::sc;
+  const std::string name = yaml::scalar(root.source(), *node, "memory_model");
+  if (name != "sc") root.source().fail(*node, fmt::format("unknown memory model '{}' (supported: sc)", name));
+  return MemoryModel::sc;
+}
+
+DesignSpec load_design(const yaml::Map& root) {
+  DesignSpec design;
+  const std::optional<YAML::Node> node = root.get("design");
+  if (!node) return design;
+  const yaml::Map m(root.source(), *node, "design", {"spinlock"});
+  if (const auto lock = m.get("spinlock"))
+    design.spinlock = static_cast<SpinlockKind>(yaml::choice(root.source(), *lock, "spinlock", kSpinlockNames));
+  return design;
+}
+
+// --- workload
+
+// A scenario runs one built-in workload or thread programs; saying which is required.
+bool is_program(const yaml::Map& root) {
+  const yaml::Source& src = root.source();
+  if (root.has("workload")) {
+    for (std::string_view key : {"threads", "variables", "locks"}) {
+      if (const auto at = root.key_node(key)) {
+        src.fail(*at, fmt::format("'{}' belongs to thread programs, but this scenario has a built-in workload: "
+                                  "give either `workload` or `threads`",
+                                  key));
+      }
+    }
+    return false;
+  }
+  if (!root.has("threads"))
+    src.fail(root.node(), "missing the workload: give `workload: {kind: ...}` or thread programs under `threads`");
+  return true;
+}
+
+LockCounterParams load_lock_counter(const yaml::Map& root, const MachineSpec& machine, const DesignSpec& design) {
+  const yaml::Source& src = root.source();
+  const yaml::Map m(src, root.required("workload"), "workload", {"kind", "threads", "iterations", "cpus"});
+  const std::vector<std::string> kinds = workload_kinds();
+  const YAML::Node kind = m.required("kind");
+  const std::string name = yaml::scalar(src, kind, "kind");
+  if (std::find(kinds.begin(), kinds.end(), name) == kinds.end()) {
+    src.fail(kind, fmt::format("unknown workload kind '{}' (expected one of: {}; thread programs go under `threads`)",
+                               name, yaml::join(kinds)));
+  }
+  LockCounterParams p;
+  p.lock = design.spinlock;
+  p.threads = static_cast<int>(m.integer_or("threads", 1, static_cast<std::int64_t>(sim::kMaxThreads), 2));
+  p.iterations = static_cast<int>(m.integer_or("iterations", 1, kMaxCounterIterations, 10));
+  p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+  return p;
+}
+
+// --- properties
+
+bool is_builtin(std::string_view name) {
+  const std::vector<std::string> builtins = builtin_properties();
+  return std::find(builtins.begin(), builtins.end(), name) != builtins.end();
+}
+
+std::vector<std::string> default_properties(WorkloadKind kind) {
+  if (kind == WorkloadKind::lock_counter) return {"mutual_exclusion", "deadlock", "bound_exceeded"};
+  return {"assertion", "deadlock", "bound_exceeded"};
+}
+
+std::string builtin_property(const yaml::Source& src, const YAML::Node& node, WorkloadKind kind) {
+  std::string name = yaml::scalar(src, node, "property");
+  if (!is_builtin(name)) {
+    src.fail(node, fmt::format("unknown property '{}' (built in: {}; a final condition is {{name: ..., forall: ...}})",
+                               name, yaml::join(builtin_properties())));
+  }
+  if (name == "mutual_exclusion" && kind != WorkloadKind::lock_counter)
+    src.fail(node, "mutual_exclusion is checked by the lock-counter workload only (a program checks it with assert)");
+  if (name == "assertion" && kind != WorkloadKind::program) src.fail(node, "assertion applies to thread programs only");
+  return name;
+}
+
+std::string final_condition(const yaml::Source& src, const YAML::Node& node, program::Program* prog) {
+  const yaml::Map m(src, node, "property", {"name", "forall"});
+  if (prog == nullptr) src.fail(node, "final conditions (forall) apply to thread programs only");
+  const YAML::Node name_node = m.required("name");
+  std::string name = yaml::identifier(src, name_node, "property name");
+  if (is_builtin(name))
+    src.fail(name_node, fmt::format("'{}' is a built-in property: give the final condition a name of its own", name));
+  prog->forall.push_back(load_final_condition(src, name, m.required("forall"), *prog));
+  return name;
+}
+
+// `prog` is null for built-in workloads; final conditions are added to it.
+std::vector<std::string> load_properties(const yaml::Map& root, WorkloadKind kind, program::Program* prog) {
+  const yaml::Source& src = root.source();
+  const std::optional<YAML::Node> node = root.get("properties");
+  if (!node) return default_properties(kind);
+  yaml::require_list(src, *node, "properties");
+  std::vector<std::string> names;
+  for (const auto& entry : *node) {
+    std::string name = entry.IsMap() ? final_condition(src, entry, prog) : builtin_property(src, entry, kind);
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      src.fail(entry, fmt::format("property '{}' is listed twice", name));
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+// --- strategy, expectation
+
+StrategySpec load_strategy(const yaml::Map& root) {
+  StrategySpec s;
+  const std::optional<YAML::Node> node = root.get("strategy");
+  if (!node) return s;
+  const yaml::Source& src = root.source();
+  const yaml::Map m(src, *node, "strategy", {"kind", "seed", "executions", "max_steps"});
+  static constexpr std::array<std::string_view, 2> kKinds{"timed", "random"};
+  if (const auto kind = m.get("kind"))
+    s.kind = yaml::choice(src, *kind, "strategy", kKinds) == 0 ? StrategyKind::timed : StrategyKind::random;
+  s.seed = m.unsigned_or("seed", 0, kNoLimit, s.seed);
+  if (s.kind == StrategyKind::timed && m.has("executions"))
+    src.fail(*m.key_node("executions"), "executions applies to the random strategy only (timed runs once)");
+  s.executions = m.unsigned_or("executions", 1, kMaxExecutions, s.executions);
+  s.max_steps = m.unsigned_or("max_steps", 1, kNoLimit, s.max_steps);
+  return s;
+}
+
+Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& properties) {
+  const yaml::Source& src = root.source();
+  const YAML::Node node = root.required("expect");
+  Expectation e;
+  if (node.IsScalar() && node.Scalar() == "pass") return e;
+  if (!node.IsMap())
+    src.fail(node, fmt::format("expect: expected 'pass' or {{violation: PROPERTY}}, got {}", yaml::describe(node)));
+  const yaml::Map m(src, node, "expect", {"violation"});
+  const YAML::Node violation = m.required("violation");
+  e.pass = false;
+  e.property = yaml::scalar(src, violation, "violation");
+  if (std::find(properties.begin(), properties.end(), e.property) == properties.end()) {
+    src.fail(violation, fmt::format("expect: '{}' is not among the checked properties ({})", e.property,
+                                    properties.empty() ? std::string("none") : yaml::join(properties)));
+  }
+  return e;
+}
+
+// --- one scenario
+
+constexpr std::array<std::string_view, 13> kScenarioKeys{
+    "name",  "description", "machine",    "memory_model", "design", "workload", "variables",
+    "locks", "threads",     "properties", "strategy",     "expect", "sweep"};
+
+Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const std::string& path) {
+  const yaml::Map root(src, doc, "scenario", {kScenarioKeys.begin(), kScenarioKeys.end()});
+  Scenario s;
+  s.path = path;
+  const YAML::Node name = root.required("name");
+  s.name = yaml::scalar(src, name, "name");
+  if (s.name.empty()) src.fail(name, "name: must not be empty");
+  s.description = root.scalar_or("description", "");
+  s.machine = load_machine(root);
+  s.memory_model = load_memory_model(root);
+  s.design = load_design(root);
+  if (is_program(root)) {
+    program::Program prog = load_program(root, s.machine, s.design.spinlock);
+    s.properties = load_properties(root, WorkloadKind::program, &prog);
+    s.workload.kind = WorkloadKind::program;
+    s.workload.program = std::make_shared<const program::Program>(std::move(prog));
+  } else {
+    s.workload.kind = WorkloadKind::lock_counter;
+    s.workload.lock_counter = load_lock_counter(root, s.machine, s.design);
+    s.properties = load_properties(root, WorkloadKind::lock_counter, nullptr);
+  }
+  s.strategy = load_strategy(root);
+  s.expect = load_expect(root, s.properties);
+  return s;
+}
+
+// --- sweeps
+
+struct SweepAxis {
+  std::string path;                // "workload.threads"
+  std::vector<std::string> keys;   // {"workload", "threads"}
+  YAML::Node key_node;             // for messages about the path
+  std::vector<YAML::Node> values;  // the listed scalars
+  bool adds_key = false;           // the scenario does not have the last key itself
+};
+
+std::vector<std::string> split_path(const yaml::Source& src, const YAML::Node& key) {
+  const std::string path = yaml::scalar(src, key, "sweep path");
+  std::vector<std::string> keys;
+  std::size_t start = 0;
+  for (std::size_t dot = path.find('.');; dot = path.find('.', start)) {
+    keys.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (keys.back().empty())
+      src.fail(key, fmt::format("sweep: '{}' is not a dotted path such as workload.threads", path));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (keys.front() == "sweep") src.fail(key, "sweep: a sweep cannot sweep itself");
+  return keys;
+}
+
+// The map that holds the path's last key, or nothing when some step is not a map.
+std::optional<YAML::Node> parent_map(const YAML::Node& doc, const std::vector<std::string>& keys) {
+  YAML::Node node = doc;
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+    // Const lookups: a non-const operator[] would add the key it looks for.
+    const YAML::Node child = node.IsMap() ? std::as_const(node)[keys[i]] : YAML::Node();
+    if (!node.IsMap() || !child) return std::nullopt;
+    node.reset(child);  // reset rebinds; plain assignment would overwrite the node
+  }
+  if (!node.IsMap()) return std::nullopt;
+  return node;
+}
+
+std::string not_settable(const SweepAxis& axis) {
+  const std::string parent = axis.path.substr(0, axis.path.rfind('.'));
+  return fmt::format("cannot sweep '{}': '{}' is not a map in this scenario", axis.path, parent);
+}
+
+SweepAxis load_axis(const yaml::Source& src, const YAML::Node& key, const YAML::Node& list, const YAML::Node& doc) {
+  SweepAxis axis{yaml::scalar(src, key, "sweep path"), split_path(src, key), key, {}, false};
+  const std::optional<YAML::Node> parent = parent_map(doc, axis.keys);
+  if (!parent) src.fail(key, not_settable(axis));
+  const YAML::Node leaf = std::as_const(*parent)[axis.keys.back()];
+  axis.adds_key = !leaf;
+  yaml::require_list(src, list, axis.path);
+  if (list.size() == 0) src.fail(list, fmt::format("{}: expected at least one value", axis.path));
+  for (const auto& value : list) {
+    if (!value.IsScalar())
+      src.fail(value, fmt::format("{}: a swept value must be a scalar, got {}", axis.path, yaml::describe(value)));
+    // Rows share the leaf with a listed value; an alias of the leaf itself would stick.
+    if (leaf && value.is(leaf))
+      src.fail(value, fmt::format("{}: a swept value cannot be an alias of the value it replaces", axis.path));
+    axis.values.push_back(value);
+  }
+  return axis;
+}
+
+std::vector<SweepAxis> load_sweep(const yaml::Source& src, const YAML::Node& sweep, const YAML::Node& doc) {
+  yaml::require_map(src, sweep, "sweep");
+  if (sweep.size() == 0) src.fail(sweep, "sweep: expected at least one path");
+  std::vector<SweepAxis> axes;
+  std::uint64_t rows = 1;
+  for (const auto& entry : sweep) {
+    SweepAxis axis = load_axis(src, entry.first, entry.second, doc);
+    for (const SweepAxis& other : axes)
+      if (other.path == axis.path) src.fail(entry.first, fmt::format("sweep: '{}' is swept twice", axis.path));
+    rows *= axis.values.size();
+    if (rows > kMaxSweepRows) src.fail(entry.first, fmt::format("sweep: more than {} rows", kMaxSweepRows));
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+// Sets `value` at the axis's path in `doc`. yaml-cpp's assignment makes the leaf share the
+// listed node, mark included, so an invalid swept value is reported where the sweep lists
+// it; and since the value belongs to the same document, no node memory is merged.
+void assign(const yaml::Source& src, YAML::Node& doc, const SweepAxis& axis, const YAML::Node& value) {
+  std::optional<YAML::Node> parent = parent_map(doc, axis.keys);
+  if (!parent) src.fail(axis.key_node, not_settable(axis));  // an earlier axis replaced a map
+  (*parent)[axis.keys.back()] = value;
+}
+
+using RowFilter = std::function<bool(const Params&)>;
+
+// The rows of the cartesian product, first axis outermost. Every row re-reads the one
+// document with the row's values set in place (a copy would lose the marks: yaml-cpp's Clone
+// drops them); `sweep` itself is removed first.
+std::vector<Scenario> expand_sweep(const yaml::Source& src, YAML::Node& doc, const std::vector<SweepAxis>& axes,
+                                   const RowFilter& keep) {
+  doc.remove("sweep");
+  // A key the sweep added has no mark of its own: errors about it point at the sweep path.
+  YAML::Mark unplaced = YAML::Mark::null_mark();
+  for (const SweepAxis& axis : axes)
+    if (axis.adds_key && unplaced.is_null()) unplaced = axis.key_node.Mark();
+  const yaml::Source row_src(src.file(), unplaced);
+  std::vector<Scenario> rows;
+  std::vector<std::size_t> at(axes.size(), 0);
+  for (;;) {
+    Params params;
+    for (std::size_t i = 0; i < axes.size(); ++i) params.emplace_back(axes[i].path, axes[i].values[at[i]].Scalar());
+    if (!keep || keep(params)) {
+      for (std::size_t i = 0; i < axes.size(); ++i) assign(src, doc, axes[i], axes[i].values[at[i]]);
+      rows.push_back(parse_scenario(row_src, doc, src.file()));
+      rows.back().params = std::move(params);
+    }
+    std::size_t i = axes.size();
+    while (i > 0 && ++at[i - 1] == axes[i - 1].values.size()) at[--i] = 0;
+    if (i == 0) return rows;
+  }
+}
+
+std::string read_scenario_text(const std::string& path) {
+  try {
+    return read_file(path);
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(e.what());
+  }
+}
+
+YAML::Node parse_yaml(const yaml::Source& src, const std::string& text) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::ParserException& e) {
+    src.fail_at(src.where(e.mark), e.msg);
+  }
+  if (docs.empty() || docs[0].IsNull()) src.fail_at(src.file() + ":1:1", "the file holds no scenario (expected a map)");
+  if (docs.size() > 1) src.fail(docs[1], "a scenario file holds one YAML document");
+  return docs[0];
+}
+
+ScenarioFile load(const std::string& path, const RowFilter& keep) {
+  ScenarioFile file;
+  file.path = path;
+  const std::string text = read_scenario_text(path);
+  file.sha256 = sha256_hex(text);
+  const yaml::Source src(path);
+  try {
+    YAML::Node doc = parse_yaml(src, text);
+    const yaml::Map root(src, doc, "scenario", {kScenarioKeys.begin(), kScenarioKeys.end()});
+    const std::optional<YAML::Node> sweep = root.get("sweep");
+    file.swept = sweep.has_value();
+    if (!sweep) {
+      if (!keep || keep({})) file.rows.push_back(parse_scenario(src, doc, path));
+      return file;
+    }
+    const std::vector<SweepAxis> axes = load_sweep(src, *sweep, doc);
+    file.rows = expand_sweep(src, doc, axes, keep);
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp's own errors (a bad alias, a bad conversion) still deserve a place.
+    src.fail_at(src.where(e.mark), e.msg);
+  }
+  return file;
+}
+
+std::string show(const Params& params) {
+  std::vector<std::string> parts;
+  for (const auto& [key, value] : params) parts.push_back(fmt::format("{}={}", key, value));
+  return parts.empty() ? std::string("no sweep values") : yaml::join(parts);
+}
+
+}  // namespace
+
+std::vector<std::string> machine_presets() { return {"flat"}; }
+
+std::vector<std::string> workload_kinds() { return {"lock-counter"}; }
+
+std::vector<std::string> builtin_properties() {
+  return {"assertion", "deadlock", "bound_exceeded", "mutual_exclusion"};
+}
+
+ScenarioFile load_scenario_file(const std::string& path) { return load(path, nullptr); }
+
+Scenario load_scenario_row(const std::string& path, const Params& params) {
+  // Order does not matter: a schedule file may list the values in any order.
+  Params wanted = params;
+  std::sort(wanted.begin(), wanted.end());
+  ScenarioFile file = load(path, [&wanted](const Params& row) {
+    Params sorted = row;
+    std::sort(sorted.begin(), sorted.end());
+    return sorted == wanted;
+  });
+  if (file.rows.empty()) throw ScenarioError(fmt::format("{}: no row of the scenario has {}", path, show(params)));
+  return std::move(file.rows.front());
+}
+
+}  // namespace lockstep::cli
