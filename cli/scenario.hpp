@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program.hpp"
 #include "sim/exec/cost_model.hpp"
+#include "sim/machine/machine_config.hpp"
 
 namespace lockstep::cli {
 
@@ -25,7 +27,10 @@ class ScenarioError : public std::runtime_error {
 struct MachineSpec {
   std::string preset = "flat";
   std::vector<NodeId> node_of_cpu;  // one entry per CPU
-  sim::FlatCosts costs;
+  sim::FlatCosts costs;             // the flat preset's costs; a modelled machine's OS costs
+  // Every preset but `flat`: the machine model (topology, caches, coherence, DRAM), with the
+  // scenario's overrides applied. node_of_cpu and costs mirror it.
+  std::optional<sim::machine::MachineConfig> model;
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
 };
 

@@ -1,0 +1,75 @@
+// A simulated machine, as numbers: its shape (boards, packages, cores, SMT threads), its
+// interconnect, caches, coherence protocol, DRAM and the costs of the OS. Presets
+// (presets.cpp) fill one from the facts of REFERENCE.md section 4; scenarios override
+// any field. Latencies are in nanoseconds (fractions allowed: an L1 hit is ~1.5 ns).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/exec/cost_model.hpp"
+
+namespace lockstep::sim::machine {
+
+enum class Replacement : std::uint8_t { lru, plru };
+enum class CacheScope : std::uint8_t { core, package };  // private to a core, or shared by a package
+enum class Coherence : std::uint8_t {
+  broadcast,   // Opteron: the home node probes every package; the requester waits for all answers
+  home_snoop,  // Nehalem: inclusive L3 tracks its cores; the home agent snoops the other packages
+};
+
+struct CacheLevel {
+  std::string name;  // L1, L2, L3
+  std::uint64_t size_bytes = 0;
+  std::uint32_t ways = 8;
+  double hit_ns = 1;
+  CacheScope scope = CacheScope::core;
+  Replacement replacement = Replacement::lru;
+};
+
+struct Link {
+  int a = 0;  // package
+  int b = 0;  // package
+  double latency_ns = 15;                  // one way, per message
+  double bandwidth_bytes_per_ns = 4;       // each direction
+};
+
+struct Dram {
+  double latency_ns = 60;            // row miss, from the memory controller's point of view
+  double open_row_saving_ns = 15;    // a hit in the open row of its bank is this much faster
+  std::uint64_t row_bytes = 8192;
+  std::uint32_t banks = 16;
+  double refresh_interval_ns = 7800;  // tREFI
+  double refresh_busy_ns = 160;       // tRFC: a bank group is unavailable this long
+};
+
+struct MachineConfig {
+  std::string name;
+  int boards = 1;
+  int packages = 1;
+  int cores_per_package = 1;
+  int threads_per_core = 1;
+  std::vector<int> board_of_package;  // empty: every package on board 0
+  std::vector<Link> links;            // between packages (each package is one NUMA node)
+  std::vector<CacheLevel> caches;     // from L1 outwards; line size is kLineBytes
+  Coherence coherence = Coherence::home_snoop;
+  bool probe_filter = false;          // broadcast only: probe just the packages that may hold the line
+  bool inclusive_llc = true;          // the last level holds every line its cores hold
+  double uncore_ns = 10;              // a miss's trip through the package's uncore to the memory controller
+  double c2c_same_package_ns = 30;    // a dirty line from another core of the same package
+  double remote_cache_ns = 20;        // a package answering a probe with its dirty line
+  double probe_ns = 5;                // a package looking up a probe
+  std::uint32_t request_bytes = 16;   // a request or probe message
+  std::uint32_t data_bytes = 80;      // a cache line with its header
+  Dram dram;
+  std::uint32_t store_buffer_entries = 32;
+  FlatCosts os;                       // pause, fence, wake, context switch, time slice, work costs
+
+  int cpus() const { return packages * cores_per_package * threads_per_core; }
+  int cores() const { return packages * cores_per_package; }
+};
+
+inline constexpr std::uint32_t kLineBytes = 64;
+
+}  // namespace lockstep::sim::machine
