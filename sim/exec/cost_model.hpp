@@ -19,6 +19,7 @@ struct Access {
   std::uint64_t addr = 0;
   std::uint8_t size = 0;
   std::uint64_t start_ns = 0;
+  NodeId home = 0;  // the node whose memory holds addr
 };
 
 class CostModel {

@@ -89,6 +89,9 @@ class Engine {
   void store(void* host, unsigned size, std::uint64_t value, std::memory_order order, bool plain);
   std::uint64_t rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
                     std::memory_order order, bool* success);
+  // A costed load or store of a simulated address with no host bytes behind it (see
+  // SimMemory::reserve_unbacked). Returns the access's latency.
+  std::uint64_t touch(std::uint64_t addr, OpKind kind);
   void fence(std::memory_order order);
   void pause();
   void park();

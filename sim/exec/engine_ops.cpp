@@ -75,7 +75,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   const SimThread& t = threads_[current_];
   const std::uint64_t start = start_time();
   const std::uint64_t value = read_bits(host, size);
-  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start});
+  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
   note_read(addr, host, size, value);
   finish_step(latency);
@@ -92,7 +92,7 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   const SimThread& t = threads_[current_];
   const std::uint64_t start = start_time();
   write_bits(host, size, value);
-  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start});
+  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
   note_write(addr);
   finish_step(latency);
@@ -111,7 +111,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   const std::uint64_t new_value = apply_rmw(op, old_value, operand, desired, size, &ok);
   write_bits(host, size, new_value);
   const std::uint64_t latency =
-      costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start});
+      costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   if (trace_ != nullptr) trace_->rmw(start, current_, t.cpu, op, addr, size, old_value, new_value, ok, latency);
   // An RMW that leaves the value as it was (a failed CAS, exchanging 1 for 1) only read it,
   // as far as a spinning thread can tell.
@@ -123,6 +123,18 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   finish_step(latency);
   if (success != nullptr) *success = ok;
   return old_value;
+}
+
+std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
+  if (kind != OpKind::load && kind != OpKind::store) throw std::logic_error("touch() is a load or a store");
+  if (on_host()) return 0;
+  yield_for(PendingOp{kind, 8, std::memory_order_relaxed, addr});
+  const SimThread& t = threads_[current_];
+  const std::uint64_t start = start_time();
+  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, 8, start, memory_.node_of_address(addr)});
+  if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, 8, 0, latency);
+  finish_step(latency);
+  return latency;
 }
 
 void Engine::fence(std::memory_order order) {

@@ -33,6 +33,18 @@ SimMemory::~SimMemory() { munmap(arena_, arena_bytes_); }
 void SimMemory::reset() {
   used_.fill(0);
   regions_.clear();
+  unbacked_.clear();
+  unbacked_next_ = kUnbackedAddressBase;
+}
+
+std::uint64_t SimMemory::reserve_unbacked(std::uint64_t bytes, Placement placement, int nodes) {
+  if (nodes < 1 || nodes > kMaxNodes) throw std::invalid_argument("reserve_unbacked: bad node count");
+  if (!placement.interleave && (placement.node < 0 || placement.node >= nodes))
+    throw std::invalid_argument(fmt::format("reserve_unbacked: node {} does not exist", placement.node));
+  const std::uint64_t begin = unbacked_next_;
+  unbacked_next_ += (bytes + kPageBytes - 1) / kPageBytes * kPageBytes + kPageBytes;
+  unbacked_.push_back(Unbacked{begin, begin + bytes, placement, nodes});
+  return begin;
 }
 
 void* SimMemory::allocate(std::size_t bytes, std::size_t align, NodeId node) {
@@ -67,6 +79,14 @@ std::uint64_t SimMemory::address_of(const void* host) const {
 }
 
 NodeId SimMemory::node_of_address(std::uint64_t addr) const {
+  if (addr >= kUnbackedAddressBase) {
+    for (const Unbacked& u : unbacked_) {
+      if (addr < u.begin || addr >= u.end) continue;
+      if (!u.placement.interleave) return u.placement.node;
+      return static_cast<NodeId>(((addr - u.begin) / kPageBytes) % static_cast<std::uint64_t>(u.nodes));
+    }
+    return 0;
+  }
   if (addr >= kStackAddressBase) return 0;
   return static_cast<NodeId>(addr >> kNodeAddressShift);
 }

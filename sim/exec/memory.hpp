@@ -33,6 +33,15 @@ inline constexpr std::uint64_t kStackAddressBase = std::uint64_t{kMaxNodes} << k
 static_assert(kNodeHeapBytes <= (std::uint64_t{1} << kNodeAddressShift));
 static_assert(kStackBytes % kPageBytes == 0);
 
+// Where the pages of an unbacked range live: all on one node, or interleaved page by page
+// over every node (Linux's MPOL_INTERLEAVE).
+struct Placement {
+  bool interleave = false;
+  NodeId node = 0;  // when !interleave
+};
+
+inline constexpr std::uint64_t kUnbackedAddressBase = std::uint64_t{1} << 56;
+
 struct Region {
   std::uint64_t addr = 0;
   std::uint64_t bytes = 0;
@@ -60,6 +69,11 @@ class SimMemory {
   std::uint64_t address_of(const void* host) const;
   NodeId node_of_address(std::uint64_t addr) const;
 
+  // A range of simulated addresses with no host bytes behind it, for workloads that only
+  // need addresses (the latency probe walks a gigabyte this way). `nodes` is how many nodes
+  // interleaving spreads over.
+  std::uint64_t reserve_unbacked(std::uint64_t bytes, Placement placement, int nodes);
+
   void label(const void* host, std::size_t bytes, std::string_view name);
   // The label covering `addr`, as "name" or "name+offset"; hex address when unlabeled.
   std::string describe(std::uint64_t addr) const;
@@ -72,6 +86,14 @@ class SimMemory {
   std::byte* heaps_ = nullptr;
   std::array<std::size_t, kMaxNodes> used_{};
   std::vector<Region> regions_;
+  struct Unbacked {
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+    Placement placement;
+    int nodes = 1;
+  };
+  std::vector<Unbacked> unbacked_;
+  std::uint64_t unbacked_next_ = kUnbackedAddressBase;
 };
 
 }  // namespace lockstep::sim

@@ -20,7 +20,7 @@ struct VertexProps {
 enum class EdgeKind : std::uint8_t { contains, link };
 struct EdgeProps {
   EdgeKind kind = EdgeKind::contains;
-  double latency_ns = 0;
+  double weight = 1e12;  // routing weight: a link's latency; containment edges never carry messages
   int a = -1;           // link ends (packages)
   int b = -1;
   int channel_ab = -1;  // the channel from a to b
@@ -29,7 +29,7 @@ struct EdgeProps {
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, VertexProps, EdgeProps>;
 using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
 
-// Only links carry messages: containment edges weigh "infinitely" much for routing.
+// Containment edges weigh this much, so no shortest route between packages uses them.
 constexpr double kNotARoute = 1e12;
 
 }  // namespace
@@ -83,9 +83,7 @@ void Topology::compute_routes(const MachineConfig& c) {
   hops_.assign(n * n, 0);
   latency_.assign(n * n, 0);
   routes_.assign(n * n, {});
-  auto weight = boost::make_transform_value_property_map(
-      [](const EdgeProps& e) { return e.kind == EdgeKind::link ? e.latency_ns : kNotARoute; },
-      boost::get(boost::edge_bundle, g));
+  auto weight = boost::get(&EdgeProps::weight, g);
   std::vector<Vertex> pred(boost::num_vertices(g));
   std::vector<double> dist(boost::num_vertices(g));
   for (int from = 0; from < packages_; ++from) {

@@ -1,0 +1,86 @@
+// The machine model's cost of every memory access: private and shared caches, coherence
+// between cores and packages, the interconnect (with per-link occupancy) and DRAM (open
+// rows, refresh). It replaces the flat model behind the CostModel interface.
+//
+// Timing model. Accesses arrive in nondecreasing start time (the timed engine always runs
+// the earliest thread next; exploration has one global clock), so shared resources keep a
+// "busy until" time: requests for one line are serialized (ownership moves one requester
+// at a time), messages queue on each link direction, and a DRAM access waits out a
+// refresh. What a miss costs depends on the protocol:
+//   home_snoop (Nehalem):  uncore + req(r->h) + max(dram(h), snoop of the other packages) + data(h->r)
+//   broadcast (Opteron):   uncore + req(r->h) + max(dram(h) + data(h->r),
+//                                                    max over probed n: probe(h->n) + lookup + answer(n->r))
+// where the probe filter limits the probed packages to those that may hold the line.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/exec/cost_model.hpp"
+#include "sim/machine/cache.hpp"
+#include "sim/machine/machine_config.hpp"
+#include "sim/machine/topology.hpp"
+
+namespace lockstep::sim::machine {
+
+// Which level answered an access: for statistics and the latency probe's tests.
+enum class Source : std::uint8_t { l1, l2, l3, same_package_core, remote_cache, dram_local, dram_remote, upgrade };
+inline constexpr int kSources = 8;
+const char* name_of(Source source);
+
+class MemorySystem final : public CostModel {
+ public:
+  explicit MemorySystem(const MachineConfig& config);
+
+  void reset() override;
+  std::uint64_t access_ns(const Access& access) override;
+  std::uint64_t fence_ns(CpuId) override { return config_.os.fence_ns; }
+  std::uint64_t pause_ns(CpuId) override { return config_.os.pause_ns; }
+  std::uint64_t wake_ns(CpuId from, CpuId to) override;
+  std::uint64_t unpark_ns(CpuId) override { return config_.os.unpark_ns; }
+  std::uint64_t context_switch_ns() override { return config_.os.context_switch_ns; }
+  std::uint64_t time_slice_ns() override { return config_.os.time_slice_ns; }
+  std::uint64_t work_ns(Work kind, std::uint32_t units) override {
+    return config_.os.work_ns[static_cast<std::size_t>(kind)] * units;
+  }
+
+  const Topology& topology() const { return topology_; }
+  const MachineConfig& config() const { return config_; }
+  // How many accesses each source answered since the last reset.
+  const std::vector<std::uint64_t>& source_counts() const { return source_counts_; }
+  Source last_source() const { return last_source_; }
+
+ private:
+  struct Line {
+    int owner = -1;            // core holding it Modified/Exclusive, or -1
+    std::vector<int> sharers;  // cores holding it Shared
+    double busy_until_ns = 0;  // the line's last coherence transaction ends then
+  };
+
+  double latency(const Access& a, Line& line, std::uint64_t line_addr, double start);
+  double private_hit(int core, std::uint64_t line_addr);
+  double miss(const Access& a, Line& line, std::uint64_t line_addr, int core, double start);
+  double from_memory(const Access& a, Line& line, int package, double start);
+  double invalidate_others(Line& line, std::uint64_t line_addr, int core, double start);
+  double message(int from, int to, std::uint32_t bytes, double start);
+  double dram(NodeId node, std::uint64_t addr, double start);
+  void fill(int core, std::uint64_t line_addr);
+  void drop_from_core(int core, std::uint64_t line_addr);
+  void remember(Line& line, int core, bool exclusive);
+  std::vector<int> packages_holding(const Line& line, int except_package) const;
+
+  MachineConfig config_;
+  Topology topology_;
+  std::vector<Cache> l1_;  // per core
+  std::vector<Cache> l2_;  // per core (empty when the machine has no private L2)
+  std::vector<Cache> l3_;  // per package
+  std::unordered_map<std::uint64_t, Line> lines_;  // looked up only, never iterated
+  std::vector<double> channel_busy_until_;
+  std::vector<std::uint64_t> open_row_;  // per node and bank
+  std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
+  std::vector<std::uint64_t> source_counts_;
+  Source last_source_ = Source::l1;
+};
+
+}  // namespace lockstep::sim::machine

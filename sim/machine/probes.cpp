@@ -1,0 +1,146 @@
+#include "sim/machine/probes.hpp"
+
+#include <algorithm>
+
+#include "sim/exec/sim_platform.hpp"
+#include "sim/machine/machine_config.hpp"
+#include "sim/rng.hpp"
+#include "sim/timed_strategy.hpp"
+
+namespace lockstep::sim::machine {
+
+void LatencyProbe::setup(Engine& engine) {
+  counts_.clear();
+  const std::uint64_t base =
+      engine.memory().reserve_unbacked(params_.bytes, params_.placement, engine.shape().nodes());
+  engine.spawn("probe", params_.cpu, [this, &engine, base] {
+    const std::uint64_t lines = std::max<std::uint64_t>(1, params_.bytes / kLineBytes);
+    if (params_.bytes <= params_.warmup_max_bytes)
+      for (std::uint64_t i = 0; i < lines; ++i) engine.touch(base + i * kLineBytes, OpKind::load);
+    Rng rng(params_.seed);
+    for (std::uint64_t i = 0; i < params_.samples; ++i) {
+      const std::uint64_t line = rng.below(lines);
+      ++counts_[engine.touch(base + line * kLineBytes, OpKind::load)];
+    }
+  });
+}
+
+std::vector<HistogramBin> histogram(const LatencyCounts& counts, std::uint64_t bin_ns) {
+  std::vector<HistogramBin> bins;
+  for (const auto& [latency, count] : counts) {
+    const std::uint64_t lo = latency / bin_ns * bin_ns;
+    if (bins.empty() || bins.back().lo_ns != lo) bins.push_back(HistogramBin{lo, lo + bin_ns, 0});
+    bins.back().count += count;
+  }
+  return bins;
+}
+
+std::vector<Peak> find_peaks(const LatencyCounts& counts, std::uint64_t bin_ns, double min_fraction) {
+  constexpr std::uint64_t kWindowBins = 3;  // a peak owns the bins this close to its maximum
+  std::map<std::uint64_t, std::uint64_t> bins;  // bin index -> count
+  std::uint64_t total = 0;
+  for (const auto& [latency, count] : counts) {
+    bins[latency / bin_ns] += count;
+    total += count;
+  }
+  auto count_at = [&](std::uint64_t b) {
+    auto it = bins.find(b);
+    return it == bins.end() ? std::uint64_t{0} : it->second;
+  };
+  std::vector<Peak> peaks;
+  for (const auto& [b, c] : bins) {
+    bool is_max = true;
+    for (std::uint64_t d = 1; d <= kWindowBins && is_max; ++d) {
+      if (count_at(b + d) > c) is_max = false;
+      if (b >= d && count_at(b - d) >= c) is_max = false;  // ties go to the lower bin
+    }
+    if (!is_max) continue;
+    const std::uint64_t lo = (b >= kWindowBins ? b - kWindowBins : 0) * bin_ns;
+    const std::uint64_t hi = (b + kWindowBins + 1) * bin_ns;
+    double weighted = 0;
+    std::uint64_t mass = 0;
+    for (auto it = counts.lower_bound(lo); it != counts.end() && it->first < hi; ++it) {
+      weighted += static_cast<double>(it->first) * static_cast<double>(it->second);
+      mass += it->second;
+    }
+    if (static_cast<double>(mass) < min_fraction * static_cast<double>(total)) continue;
+    peaks.push_back(Peak{weighted / static_cast<double>(mass), mass});
+  }
+  std::stable_sort(peaks.begin(), peaks.end(), [](const Peak& a, const Peak& b) { return a.count > b.count; });
+  return peaks;
+}
+
+namespace {
+
+// Two threads pass a token through one line with compare-and-swap: `ping` turns 2k into
+// 2k+1, `pong` turns 2k+1 into 2k+2. Each waits by retrying its CAS, as the
+// core-to-core-latency tool does.
+class PingPong final : public SimWorkload {
+ public:
+  PingPong(CpuId a, CpuId b, const C2cParams& params) : a_(a), b_(b), params_(params) {}
+  void setup(Engine& engine) override {
+    using P = SimPlatform;
+    auto* token = make_on<P, P::Atomic<std::uint64_t>>(engine.node_of(a_), kLineBytes);
+    P::label(token, sizeof(*token), "token");
+    const int total = params_.warmup_rounds + params_.rounds;
+    engine.spawn("ping", a_, [this, token, total] {
+      for (int r = 0; r < total; ++r) {
+        if (r == params_.warmup_rounds) start_ns_ = P::now();
+        pass(*token, 2 * static_cast<std::uint64_t>(r));
+      }
+      // The last pong has landed once the token reads 2 * total.
+      while (token->load(std::memory_order_acquire) != 2 * static_cast<std::uint64_t>(total)) P::cpu_relax();
+      end_ns_ = P::now();
+    });
+    engine.spawn("pong", b_, [token, total] {
+      for (int r = 0; r < total; ++r) pass(*token, 2 * static_cast<std::uint64_t>(r) + 1);
+    });
+  }
+  void check(Engine&) override {}
+  double one_way_ns() const {
+    return static_cast<double>(end_ns_ - start_ns_) / (2.0 * static_cast<double>(params_.rounds));
+  }
+
+ private:
+  static void pass(SimPlatform::Atomic<std::uint64_t>& token, std::uint64_t from) {
+    std::uint64_t expected = from;
+    while (!token.compare_exchange_strong(expected, from + 1, std::memory_order_acq_rel)) {
+      expected = from;
+      SimPlatform::cpu_relax();
+    }
+  }
+
+  CpuId a_;
+  CpuId b_;
+  C2cParams params_;
+  std::uint64_t start_ns_ = 0;
+  std::uint64_t end_ns_ = 0;
+};
+
+}  // namespace
+
+C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int>& core_of_cpu, std::uint64_t seed) {
+  C2cResult result;
+  std::vector<int> seen_cores;
+  for (CpuId cpu = 0; cpu < static_cast<CpuId>(core_of_cpu.size()); ++cpu) {
+    const int core = core_of_cpu[static_cast<std::size_t>(cpu)];
+    if (!params.smt && std::find(seen_cores.begin(), seen_cores.end(), core) != seen_cores.end()) continue;
+    seen_cores.push_back(core);
+    result.cpus.push_back(cpu);
+  }
+  const std::size_t n = result.cpus.size();
+  result.one_way_ns.assign(n, std::vector<double>(n, 0));
+  TimedStrategy oracle(seed);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + 1; j < n; ++j) {
+      PingPong w(result.cpus[i], result.cpus[j], params);
+      const ExecutionResult r = engine.run(w, oracle, nullptr, result.executions++);
+      if (r.violation) throw std::runtime_error("c2c ping-pong failed: " + r.violation->message);
+      result.steps += r.steps;
+      result.one_way_ns[i][j] = result.one_way_ns[j][i] = w.one_way_ns();
+    }
+  }
+  return result;
+}
+
+}  // namespace lockstep::sim::machine

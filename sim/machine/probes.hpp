@@ -1,0 +1,76 @@
+// The machine workloads of the seed's measurements, run on the simulated machine:
+//  - latency-probe: dependent random reads over a buffer of a given size and placement from
+//    one CPU, one latency per access (the seed's method: random accesses so that neither
+//    prefetching nor locality helps, with buffers large enough to miss every cache, or small
+//    enough to hit one level);
+//  - c2c: a CAS ping-pong on one line between two CPUs, for every pair: the one-way
+//    core-to-core latency matrix (round trip / 2, as core-to-core-latency reports it).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "sim/exec/engine.hpp"
+#include "sim/exec/memory.hpp"
+#include "sim/scheduler.hpp"
+
+namespace lockstep::sim::machine {
+
+struct LatencyProbeParams {
+  std::uint64_t bytes = 128ULL << 20;
+  Placement placement{true, 0};
+  CpuId cpu = 0;
+  std::uint64_t samples = 20000;
+  std::uint64_t seed = 1;
+  // Touch every line once before measuring, so that a buffer that fits a cache is in it.
+  // Worth it only up to some size: past the last level, random reads miss anyway.
+  std::uint64_t warmup_max_bytes = 64ULL << 20;
+};
+
+// Latency (ns) -> how many accesses took exactly that long.
+using LatencyCounts = std::map<std::uint64_t, std::uint64_t>;
+
+class LatencyProbe final : public SimWorkload {
+ public:
+  explicit LatencyProbe(LatencyProbeParams params) : params_(params) {}
+  void setup(Engine& engine) override;
+  void check(Engine&) override {}
+  const LatencyCounts& counts() const { return counts_; }
+
+ private:
+  LatencyProbeParams params_;
+  LatencyCounts counts_;
+};
+
+struct HistogramBin {
+  std::uint64_t lo_ns = 0;
+  std::uint64_t hi_ns = 0;  // exclusive
+  std::uint64_t count = 0;
+};
+std::vector<HistogramBin> histogram(const LatencyCounts& counts, std::uint64_t bin_ns);
+
+struct Peak {
+  double centre_ns = 0;
+  std::uint64_t count = 0;  // accesses within the peak's window
+};
+// Local maxima of the histogram holding at least `min_fraction` of the samples, tallest first.
+std::vector<Peak> find_peaks(const LatencyCounts& counts, std::uint64_t bin_ns = 2, double min_fraction = 0.005);
+
+struct C2cParams {
+  bool smt = false;        // include pairs of SMT siblings (one core)
+  int rounds = 100;        // measured round trips per pair
+  int warmup_rounds = 10;  // round trips before measuring
+};
+
+struct C2cResult {
+  std::vector<CpuId> cpus;                   // the CPUs measured, in order
+  std::vector<std::vector<double>> one_way_ns;  // [i][j] for cpus[i], cpus[j]; 0 on the diagonal
+  std::uint64_t executions = 0;
+  std::uint64_t steps = 0;
+};
+
+// Runs one timed execution per pair of CPUs on `engine`.
+C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int>& core_of_cpu, std::uint64_t seed);
+
+}  // namespace lockstep::sim::machine
