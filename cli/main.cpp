@@ -17,6 +17,7 @@
 #include "cli/runner.hpp"
 #include "cli/scenario.hpp"
 #include "cli/summary_table.hpp"
+#include "cli/terminal_plots.hpp"
 #include "cli/sweep_csv.hpp"
 #include "model/replay_strategy.hpp"
 #include "model/schedule_file.hpp"
@@ -60,6 +61,7 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
   fmt::print("{}{}: {} (expected {}){}\n", s.name, params, outcome, r.expected, r.matched ? "" : "  MISMATCH");
   if (r.result != "pass") fmt::print("  {}\n", r.message);
   if (!r.schedule_path.empty()) fmt::print("  schedule: {}\n  replay:   {}\n", r.schedule_path, r.replay_command);
+  fmt::print("{}{}", render_histogram(r.machine), render_c2c(r.machine));
   if (out.verbose) {
     fmt::print("  {} executions, {} steps, {} ns virtual, {:.3f} s, trace sha256 {}\n", r.executions, r.steps,
                r.virtual_time_ns, r.elapsed_s, r.trace_sha256);

@@ -9,6 +9,21 @@
 
 namespace lockstep::cli {
 
+// What a machine workload measured (latency-probe, c2c); empty for the others.
+struct MachineMeasurements {
+  struct Bin {
+    std::uint64_t lo_ns = 0;
+    std::uint64_t hi_ns = 0;
+    std::uint64_t count = 0;
+  };
+  std::vector<Bin> histogram;     // latency-probe: per-access latencies
+  std::vector<double> peaks_ns;   // latency-probe: peak centres, tallest first
+  std::vector<int> c2c_cpus;      // c2c: the CPUs measured
+  std::vector<std::vector<double>> c2c_ns;  // c2c: one-way latency between c2c_cpus[i] and [j]
+  std::vector<std::pair<std::string, std::uint64_t>> sources;  // which level answered how many accesses
+  bool empty() const { return histogram.empty() && c2c_ns.empty(); }
+};
+
 struct RowReport {
   std::vector<std::pair<std::string, std::string>> params;  // sweep values of this row
   std::string result;      // "pass" or "violation"
@@ -29,6 +44,8 @@ struct RowReport {
   std::string chrome_trace_path;  // likewise for the Chrome trace-event JSON
   std::string schedule_path;      // on violation: the schedule file that replays it
   std::string replay_command;     // on violation: the exact command that replays it
+  double sim_ops_per_host_s = 0;  // simulated operations per host second (all executions)
+  MachineMeasurements machine;
 };
 
 struct ScenarioReport {

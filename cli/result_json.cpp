@@ -37,6 +37,34 @@ void put_counts(Json& out, const RowReport& r) {
   out["steps"] = r.steps;
   out["virtual_time_ns"] = r.virtual_time_ns;
   out["elapsed_s"] = rounded_seconds(r.elapsed_s);
+  out["sim_ops_per_host_s"] = std::round(r.sim_ops_per_host_s);
+}
+
+// latency-probe and c2c results (docs/results.md, "Machine measurements").
+void put_machine(Json& out, const MachineMeasurements& m) {
+  if (!m.histogram.empty()) {
+    Json bins = Json::array();
+    for (const auto& b : m.histogram) bins.push_back(Json{{"lo_ns", b.lo_ns}, {"hi_ns", b.hi_ns}, {"count", b.count}});
+    out["histogram"] = std::move(bins);
+    Json peaks = Json::array();
+    for (double p : m.peaks_ns) peaks.push_back(std::round(p * 10) / 10);
+    out["peaks_ns"] = std::move(peaks);
+  }
+  if (!m.c2c_ns.empty()) {
+    out["c2c_cpus"] = m.c2c_cpus;
+    Json rows = Json::array();
+    for (const auto& row : m.c2c_ns) {
+      Json cells = Json::array();
+      for (double v : row) cells.push_back(std::round(v * 10) / 10);
+      rows.push_back(std::move(cells));
+    }
+    out["c2c_ns"] = std::move(rows);
+  }
+  if (!m.sources.empty()) {
+    Json sources = Json::object();
+    for (const auto& [name, count] : m.sources) sources[name] = count;
+    out["sources"] = std::move(sources);
+  }
 }
 
 void put_outputs(Json& out, const RowReport& r) {
@@ -50,6 +78,7 @@ void put_outputs(Json& out, const RowReport& r) {
 void put_row(Json& out, const RowReport& r) {
   put_outcome(out, r);
   put_counts(out, r);
+  put_machine(out, r.machine);
   put_outputs(out, r);
 }
 

@@ -18,6 +18,8 @@
 #include "model/random_strategy.hpp"
 #include "model/replay_strategy.hpp"
 #include "sim/exec/workload_adapter.hpp"
+#include "sim/machine/memory_system.hpp"
+#include "sim/machine/probes.hpp"
 #include "sim/timed_strategy.hpp"
 
 namespace lockstep::cli {
@@ -39,6 +41,8 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
   switch (s.workload.kind) {
+    case WorkloadKind::latency_probe: return std::make_unique<sim::machine::LatencyProbe>(s.workload.latency_probe);
+    case WorkloadKind::c2c: return nullptr;  // many executions, one per pair: see RowRunner::c2c
     case WorkloadKind::lock_counter:
       return std::make_unique<sim::SimWorkloadOf<LockCounter<sim::SimPlatform>, LockCounterParams>>(
           s.workload.lock_counter);
@@ -48,6 +52,26 @@ std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
           s.workload.program);
   }
   throw std::logic_error("unknown workload kind");
+}
+
+std::unique_ptr<sim::CostModel> make_costs(const Scenario& s) {
+  if (s.machine.model) return std::make_unique<sim::machine::MemorySystem>(*s.machine.model);
+  return std::make_unique<sim::FlatCostModel>(s.machine.costs);
+}
+
+// What a machine workload measured, for the report.
+void record_latencies(const sim::machine::LatencyCounts& counts, MachineMeasurements& out) {
+  for (const auto& [latency, count] : counts) out.histogram.push_back({latency, latency + 1, count});
+  for (const sim::machine::Peak& p : sim::machine::find_peaks(counts)) out.peaks_ns.push_back(p.centre_ns);
+}
+
+void record_sources(const sim::CostModel& costs, MachineMeasurements& out) {
+  const auto* memory = dynamic_cast<const sim::machine::MemorySystem*>(&costs);
+  if (memory == nullptr) return;
+  for (int i = 0; i < sim::machine::kSources; ++i) {
+    const std::uint64_t n = memory->source_counts()[static_cast<std::size_t>(i)];
+    if (n != 0) out.sources.emplace_back(sim::machine::name_of(static_cast<sim::machine::Source>(i)), n);
+  }
 }
 
 std::string expected_text(const Expectation& e) { return e.pass ? "pass" : "violation: " + e.property; }
@@ -70,8 +94,9 @@ class RowRunner {
         s_(scenario),
         row_(row),
         options_(options),
-        costs_(scenario.machine.costs),
-        engine_(sim::MachineShape{scenario.machine.node_of_cpu}, costs_, sim::EngineLimits{scenario.strategy.max_steps}),
+        costs_(make_costs(scenario)),
+        engine_(sim::MachineShape{scenario.machine.node_of_cpu}, *costs_,
+                sim::EngineLimits{scenario.strategy.max_steps}),
         workload_(make_workload(scenario)) {}
 
   RowReport run(Command command);
@@ -83,6 +108,7 @@ class RowRunner {
   std::string trace_header(const std::string& strategy, std::uint64_t execution) const;
   RowReport explore(std::uint64_t executions);
   RowReport timed();
+  RowReport c2c();
   void finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t execution,
               const std::optional<sim::Violation>& expected_violation);
   void write_schedule(RowReport& report, const sim::Schedule& schedule, sim::EngineMode mode,
@@ -94,7 +120,7 @@ class RowRunner {
   const Scenario& s_;
   std::size_t row_;
   const RunOptions& options_;
-  sim::FlatCostModel costs_;
+  std::unique_ptr<sim::CostModel> costs_;
   sim::Engine engine_;
   std::unique_ptr<sim::SimWorkload> workload_;
 };
@@ -124,6 +150,7 @@ std::string RowRunner::trace_header(const std::string& strategy, std::uint64_t e
 }
 
 RowReport RowRunner::run(Command command) {
+  if (s_.workload.kind == WorkloadKind::c2c) return c2c();
   if (command == Command::run || s_.strategy.kind == StrategyKind::timed) return timed();
   return explore(options_.executions.value_or(s_.strategy.executions));
 }
@@ -151,6 +178,37 @@ RowReport RowRunner::timed() {
     report.result = "pass";
   }
   report.trace_sha256 = sha256_hex(trace.text());
+  write_trace_outputs(report, trace.text());
+  if (const auto* probe = dynamic_cast<const sim::machine::LatencyProbe*>(workload_.get()))
+    record_latencies(probe->counts(), report.machine);
+  record_sources(*costs_, report.machine);
+  report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
+  return report;
+}
+
+// The c2c matrix: one timed execution per pair of CPUs. The trace is the first pair's.
+RowReport RowRunner::c2c() {
+  RowReport report;
+  report.strategy = "timed";
+  report.seed = seed();
+  const auto start = Clock::now();
+  std::vector<int> core_of_cpu;
+  if (s_.machine.model) {
+    const sim::machine::Topology topology(*s_.machine.model);
+    for (CpuId cpu = 0; cpu < topology.cpus(); ++cpu) core_of_cpu.push_back(topology.core_of(cpu));
+  } else {
+    for (CpuId cpu = 0; cpu < s_.machine.cpus(); ++cpu) core_of_cpu.push_back(cpu);
+  }
+  sim::TraceRecorder trace(trace_header("timed", 0));
+  const sim::machine::C2cResult r = sim::machine::run_c2c(engine_, s_.workload.c2c, core_of_cpu, seed(), &trace);
+  report.elapsed_s = seconds_since(start);
+  report.executions = r.executions;
+  report.sim_ops = r.steps;
+  report.result = "pass";
+  report.machine.c2c_cpus = r.cpus;
+  report.machine.c2c_ns = r.one_way_ns;
+  report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
+  report.trace_sha256 = sha256_hex(trace.text());  // the first pair's execution
   write_trace_outputs(report, trace.text());
   return report;
 }

@@ -15,6 +15,7 @@
 #include "core/workloads/program.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/machine/machine_config.hpp"
+#include "sim/machine/probes.hpp"
 
 namespace lockstep::cli {
 
@@ -41,12 +42,14 @@ struct DesignSpec {
   SpinlockKind spinlock = SpinlockKind::ticket;
 };
 
-enum class WorkloadKind : std::uint8_t { lock_counter, program };
+enum class WorkloadKind : std::uint8_t { lock_counter, program, latency_probe, c2c };
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::program;
   LockCounterParams lock_counter;                    // kind == lock_counter
   std::shared_ptr<const program::Program> program;  // kind == program
+  sim::machine::LatencyProbeParams latency_probe;    // kind == latency_probe
+  sim::machine::C2cParams c2c;                       // kind == c2c
 };
 
 enum class StrategyKind : std::uint8_t { timed, random };

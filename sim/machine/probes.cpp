@@ -35,31 +35,32 @@ std::vector<HistogramBin> histogram(const LatencyCounts& counts, std::uint64_t b
   return bins;
 }
 
-std::vector<Peak> find_peaks(const LatencyCounts& counts, std::uint64_t bin_ns, double min_fraction) {
-  constexpr std::uint64_t kWindowBins = 3;  // a peak owns the bins this close to its maximum
-  std::map<std::uint64_t, std::uint64_t> bins;  // bin index -> count
+std::vector<Peak> find_peaks(const LatencyCounts& counts, double min_fraction) {
   std::uint64_t total = 0;
-  for (const auto& [latency, count] : counts) {
-    bins[latency / bin_ns] += count;
-    total += count;
-  }
-  auto count_at = [&](std::uint64_t b) {
-    auto it = bins.find(b);
-    return it == bins.end() ? std::uint64_t{0} : it->second;
+  for (const auto& [latency, count] : counts) total += count;
+  auto count_at = [&](std::uint64_t latency) {
+    auto it = counts.find(latency);
+    return it == counts.end() ? std::uint64_t{0} : it->second;
+  };
+  // A peak is a latency whose count no value within its window beats; its window is +-3%
+  // (at least 1 ns), so 1.5 ns L1 hits and 3.8 ns L2 hits stay apart while DRAM's spread of
+  // a few nanoseconds stays one peak.
+  auto window = [](std::uint64_t latency) {
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(0.03 * static_cast<double>(latency) + 0.5));
   };
   std::vector<Peak> peaks;
-  for (const auto& [b, c] : bins) {
+  for (const auto& [latency, c] : counts) {
+    const std::uint64_t w = window(latency);
     bool is_max = true;
-    for (std::uint64_t d = 1; d <= kWindowBins && is_max; ++d) {
-      if (count_at(b + d) > c) is_max = false;
-      if (b >= d && count_at(b - d) >= c) is_max = false;  // ties go to the lower bin
+    for (std::uint64_t d = 1; d <= w && is_max; ++d) {
+      if (count_at(latency + d) > c) is_max = false;
+      if (latency >= d && count_at(latency - d) >= c) is_max = false;  // ties go to the lower value
     }
     if (!is_max) continue;
-    const std::uint64_t lo = (b >= kWindowBins ? b - kWindowBins : 0) * bin_ns;
-    const std::uint64_t hi = (b + kWindowBins + 1) * bin_ns;
     double weighted = 0;
     std::uint64_t mass = 0;
-    for (auto it = counts.lower_bound(lo); it != counts.end() && it->first < hi; ++it) {
+    for (auto it = counts.lower_bound(latency >= w ? latency - w : 0); it != counts.end() && it->first <= latency + w;
+         ++it) {
       weighted += static_cast<double>(it->first) * static_cast<double>(it->second);
       mass += it->second;
     }
@@ -119,7 +120,8 @@ class PingPong final : public SimWorkload {
 
 }  // namespace
 
-C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int>& core_of_cpu, std::uint64_t seed) {
+C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int>& core_of_cpu, std::uint64_t seed,
+                  TraceRecorder* first_pair_trace) {
   C2cResult result;
   std::vector<int> seen_cores;
   for (CpuId cpu = 0; cpu < static_cast<CpuId>(core_of_cpu.size()); ++cpu) {
@@ -134,7 +136,8 @@ C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
       PingPong w(result.cpus[i], result.cpus[j], params);
-      const ExecutionResult r = engine.run(w, oracle, nullptr, result.executions++);
+      TraceRecorder* trace = result.executions == 0 ? first_pair_trace : nullptr;
+      const ExecutionResult r = engine.run(w, oracle, trace, result.executions++);
       if (r.violation) throw std::runtime_error("c2c ping-pong failed: " + r.violation->message);
       result.steps += r.steps;
       result.one_way_ns[i][j] = result.one_way_ns[j][i] = w.one_way_ns();

@@ -55,7 +55,7 @@ struct Peak {
   std::uint64_t count = 0;  // accesses within the peak's window
 };
 // Local maxima of the histogram holding at least `min_fraction` of the samples, tallest first.
-std::vector<Peak> find_peaks(const LatencyCounts& counts, std::uint64_t bin_ns = 2, double min_fraction = 0.005);
+std::vector<Peak> find_peaks(const LatencyCounts& counts, double min_fraction = 0.005);
 
 struct C2cParams {
   bool smt = false;        // include pairs of SMT siblings (one core)
@@ -70,7 +70,9 @@ struct C2cResult {
   std::uint64_t steps = 0;
 };
 
-// Runs one timed execution per pair of CPUs on `engine`.
-C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int>& core_of_cpu, std::uint64_t seed);
+// Runs one timed execution per pair of CPUs on `engine`; `first_pair_trace` (may be null)
+// records the first pair's execution.
+C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int>& core_of_cpu, std::uint64_t seed,
+                  TraceRecorder* first_pair_trace);
 
 }  // namespace lockstep::sim::machine

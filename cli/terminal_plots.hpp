@@ -1,0 +1,14 @@
+// Terminal renderings of machine measurements: the latency histogram (log-spaced rows, so
+// that 1.5 ns cache hits and 500 ns remote misses fit one screen) and the c2c matrix.
+#pragma once
+
+#include <string>
+
+#include "cli/report.hpp"
+
+namespace lockstep::cli {
+
+std::string render_histogram(const MachineMeasurements& m, int rows = 24, int width = 50);
+std::string render_c2c(const MachineMeasurements& m);
+
+}  // namespace lockstep::cli
