@@ -103,14 +103,17 @@ class Parser {
       if (i >= s.size()) break;
       const std::size_t start = i;
       while (i < s.size() && s[i] != ' ') ++i;
-      const std::string_view token = s.substr(start, i - start);
+      std::string_view token = s.substr(start, i - start);
+      const bool drain = !token.empty() && token.front() == 'd';
+      if (drain) token.remove_prefix(1);
+      const std::size_t offset = drain ? 1 : 0;
       const std::size_t star = token.find('*');
-      const std::uint64_t thread = number(token.substr(0, star), column + start);
+      const std::uint64_t thread = number(token.substr(0, star), column + start + offset);
       const std::uint64_t count =
-          star == std::string_view::npos ? 1 : number(token.substr(star + 1), column + start + star + 1);
+          star == std::string_view::npos ? 1 : number(token.substr(star + 1), column + start + offset + star + 1);
       if (count == 0 || thread >= sim::kNoThread) fail(column + start, fmt::format("bad choice '{}'", token));
-      for (std::uint64_t k = 0; k < count; ++k)
-        out.push_back(sim::Choice{sim::Choice::Kind::step, static_cast<sim::ThreadId>(thread)});
+      const auto kind = drain ? sim::Choice::Kind::drain : sim::Choice::Kind::step;
+      for (std::uint64_t k = 0; k < count; ++k) out.push_back(sim::Choice{kind, static_cast<sim::ThreadId>(thread)});
     }
   }
 
@@ -136,8 +139,9 @@ std::string format_schedule(const ScheduleFile& s) {
   for (std::size_t i = 0; i < s.choices.size();) {
     std::size_t run = 1;
     while (i + run < s.choices.size() && s.choices[i + run] == s.choices[i]) ++run;
-    const std::string token = run == 1 ? fmt::format("{}", s.choices[i].thread)
-                                       : fmt::format("{}*{}", s.choices[i].thread, run);
+    const char* prefix = s.choices[i].kind == sim::Choice::Kind::drain ? "d" : "";
+    const std::string token = run == 1 ? fmt::format("{}{}", prefix, s.choices[i].thread)
+                                       : fmt::format("{}{}*{}", prefix, s.choices[i].thread, run);
     if (width + token.size() + 1 > kLineWidth) {
       out += "\n ";
       width = 1;

@@ -12,7 +12,8 @@
 //   choices: 0*3 1 0 1*2
 //
 // `choices` lists, for every scheduling point with more than one candidate, the thread that
-// went next; `T*N` is N answers of T in a row. A timed run needs no choices: its seed
+// went next (`T`) or the thread whose oldest buffered store reached memory (`dT`, x86-TSO);
+// `T*N` is N answers of T in a row. A timed run needs no choices: its seed
 // reproduces it.
 #pragma once
 

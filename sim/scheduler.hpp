@@ -28,6 +28,7 @@ enum class OpKind : std::uint8_t {
   plain_load,   // P::Shared
   plain_store,  // P::Shared
   start,        // a thread's first step
+  drain,        // a buffered store reaching memory (x86-TSO)
 };
 const char* name_of(OpKind kind);
 
@@ -40,10 +41,10 @@ struct PendingOp {
   ThreadId target = kNoThread;   // unpark's target
 };
 
-// One thing the oracle may choose. `step` runs a thread's pending operation; the
-// machine-model issue adds store-buffer drains as a second kind.
+// One thing the oracle may choose: `step` runs a thread's pending operation; `drain` moves
+// the oldest store in a thread's store buffer to memory (x86-TSO, explore mode).
 struct Choice {
-  enum class Kind : std::uint8_t { step };
+  enum class Kind : std::uint8_t { step, drain };
   Kind kind = Kind::step;
   ThreadId thread = kNoThread;
   friend bool operator==(const Choice&, const Choice&) = default;

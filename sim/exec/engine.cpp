@@ -48,6 +48,7 @@ const char* name_of(OpKind kind) {
     case OpKind::plain_load: return "plain_load";
     case OpKind::plain_store: return "plain_store";
     case OpKind::start: return "start";
+    case OpKind::drain: return "drain";
   }
   return "?";
 }
@@ -96,6 +97,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   now_ns_ = 0;
   steps_ = 0;
   spin_blocked_ = 0;
+  buffered_stores_ = 0;
   violation_.reset();
   internal_error_.clear();
 
@@ -117,6 +119,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
                                         [](const SimThread& t) { return t.state == ThreadRunState::finished; });
   if (!violation_ && !all_finished) record_violation("deadlock", describe_blocked());
   fibers_.clear();  // unwinds threads that did not finish; their P:: calls run directly now
+  if (!violation_) drain_everything();
   if (!violation_) workload.check(*this);
 
   ExecutionResult result;
@@ -143,20 +146,25 @@ void Engine::yield_for(const PendingOp& op) {
   }
   const ThreadId next = pick_next();
   if (next != current_) switch_to(next);
+  if (buffered_stores_ > 0 && mode_ == EngineMode::timed) drain_due(threads_[current_].clock_ns);
 }
 
 ThreadId Engine::pick_next() {
   if (violation_) return kHostId;
   if (mode_ == EngineMode::timed) return pick_timed();
-  gather_explore_candidates();
-  if (candidates_.empty()) return kHostId;
-  std::size_t index = 0;
-  if (candidates_.size() > 1) {
-    index = oracle_->pick(candidates_);
-    if (index >= candidates_.size()) throw std::logic_error("scheduler picked a candidate that does not exist");
-    schedule_.push_back(candidates_[index].choice);
+  for (;;) {
+    gather_explore_candidates();
+    if (candidates_.empty()) return kHostId;
+    std::size_t index = 0;
+    if (candidates_.size() > 1) {
+      index = oracle_->pick(candidates_);
+      if (index >= candidates_.size()) throw std::logic_error("scheduler picked a candidate that does not exist");
+      schedule_.push_back(candidates_[index].choice);
+    }
+    const Choice chosen = candidates_[index].choice;
+    if (chosen.kind == Choice::Kind::step) return chosen.thread;
+    drain_oldest(chosen.thread);  // a store reaches memory; then choose again
   }
-  return candidates_[index].choice.thread;
 }
 
 void Engine::gather_explore_candidates() {
@@ -166,6 +174,7 @@ void Engine::gather_explore_candidates() {
     if (t.state != ThreadRunState::running) continue;
     candidates_.push_back(Candidate{Choice{Choice::Kind::step, id}, t.cpu, now_ns_, t.pending});
   }
+  add_drain_candidates();
 }
 
 ThreadId Engine::pick_timed() {

@@ -34,6 +34,9 @@ struct MachineShape {
 
 struct EngineLimits {
   std::uint64_t max_steps = 1'000'000;  // visible operations per execution
+  // x86-TSO: each thread's stores wait in a FIFO store buffer (this deep) before memory;
+  // 0 means sequential consistency.
+  std::uint32_t store_buffer_entries = 0;
   // Longest watch list a spinning thread may have before it is no longer blocked
   // (explore mode): loops reading more than this are simply re-run.
   static constexpr std::size_t kMaxSpinWatch = 8;
@@ -145,6 +148,17 @@ class Engine {
   void set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns);
   void heap_push(ThreadId id);
 
+  // x86-TSO store buffers (engine_tso.cpp)
+  bool tso() const { return limits_.store_buffer_entries > 0; }
+  bool buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned size, std::uint64_t value,
+                    std::uint64_t start, std::uint64_t* latency);
+  bool forward(const SimThread& t, std::uint64_t addr, unsigned size, std::uint64_t* value) const;
+  void drain_own(SimThread& t);
+  void drain_oldest(ThreadId id);
+  void drain_due(std::uint64_t now_ns);
+  void drain_everything();
+  void add_drain_candidates();
+
   // explore-mode spin blocking
   void note_write(std::uint64_t addr);
   void note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value);
@@ -174,6 +188,7 @@ class Engine {
   std::uint64_t now_ns_ = 0;  // explore mode's global clock
   std::uint64_t steps_ = 0;
   std::size_t spin_blocked_ = 0;
+  std::size_t buffered_stores_ = 0;
   std::optional<Violation> violation_;
   std::string internal_error_;
   Schedule schedule_;

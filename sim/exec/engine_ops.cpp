@@ -74,8 +74,14 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   yield_for(PendingOp{kind, static_cast<std::uint8_t>(size), order, addr});
   const SimThread& t = threads_[current_];
   const std::uint64_t start = start_time();
-  const std::uint64_t value = read_bits(host, size);
-  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+  std::uint64_t value = 0;
+  std::uint64_t latency = 0;
+  if (forward(t, addr, size, &value)) {
+    latency = 1;  // [guess] forwarding costs about an L1 hit
+  } else {
+    value = read_bits(host, size);
+    latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+  }
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
   note_read(addr, host, size, value);
   finish_step(latency);
@@ -89,12 +95,20 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   const std::uint64_t addr = memory_.address_of(host);
   const OpKind kind = plain ? OpKind::plain_store : OpKind::store;
   yield_for(PendingOp{kind, static_cast<std::uint8_t>(size), order, addr});
-  const SimThread& t = threads_[current_];
+  SimThread& t = threads_[current_];
+  // x86 implements a seq_cst store as xchg: a locked instruction, not buffered.
+  if (order == std::memory_order_seq_cst && !plain) drain_own(t);
   const std::uint64_t start = start_time();
-  write_bits(host, size, value);
-  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+  std::uint64_t latency = 0;
+  const bool buffered = order != std::memory_order_seq_cst || plain
+                            ? buffer_store(t, host, addr, size, value, start, &latency)
+                            : false;
+  if (!buffered) {
+    write_bits(host, size, value);
+    latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+  }
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
-  note_write(addr);
+  if (!buffered) note_write(addr);
   finish_step(latency);
 }
 
@@ -105,7 +119,8 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   bool ok = true;
   const std::uint64_t addr = memory_.address_of(host);
   yield_for(PendingOp{OpKind::rmw, static_cast<std::uint8_t>(size), order, addr});
-  const SimThread& t = threads_[current_];
+  SimThread& t = threads_[current_];
+  drain_own(t);  // a locked instruction
   const std::uint64_t start = start_time();
   const std::uint64_t old_value = read_bits(host, size);
   const std::uint64_t new_value = apply_rmw(op, old_value, operand, desired, size, &ok);
@@ -140,7 +155,9 @@ std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
 void Engine::fence(std::memory_order order) {
   if (on_host()) return;
   yield_for(PendingOp{OpKind::fence, 0, order, 0});
-  const SimThread& t = threads_[current_];
+  SimThread& t = threads_[current_];
+  // On x86 only a seq_cst fence is an instruction (mfence); the others order the compiler.
+  if (order == std::memory_order_seq_cst) drain_own(t);
   const std::uint64_t latency = costs_.fence_ns(t.cpu);
   if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::fence, latency);
   finish_step(latency);
@@ -207,6 +224,7 @@ void Engine::park() {
   if (on_host()) throw std::logic_error("park() outside a simulated thread");
   yield_for(PendingOp{OpKind::park});
   SimThread& t = threads_[current_];
+  drain_own(t);  // entering the kernel executes locked instructions
   if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::park, 0);
   finish_step(0);
   if (t.permit) {

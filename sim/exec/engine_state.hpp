@@ -19,6 +19,15 @@ struct SpinRead {
   std::uint64_t value = 0;
 };
 
+// A store waiting in a thread's store buffer.
+struct BufferedStore {
+  std::uint64_t addr = 0;
+  void* host = nullptr;
+  std::uint8_t size = 0;
+  std::uint64_t value = 0;
+  std::uint64_t visible_ns = 0;  // timed mode: when it reaches memory
+};
+
 struct Engine::SimThread {
   std::string name;
   CpuId cpu = 0;
@@ -33,6 +42,7 @@ struct Engine::SimThread {
   bool spin_wrote = false;
   bool spin_overflow = false;
   PendingOp last_op;          // the operation before the pending one, for deadlock reports
+  std::deque<BufferedStore> store_buffer;  // x86-TSO: oldest first
 };
 
 struct Engine::SimCpu {

@@ -1,0 +1,123 @@
+// Engine: x86-TSO store buffers (Owens, Sarkar and Sewell, "A better x86 memory model:
+// x86-TSO", 2009). Each thread's plain and non-seq_cst stores wait in a FIFO buffer; its own
+// loads see them first (store-to-load forwarding); locked read-modify-writes, seq_cst
+// stores (xchg) and seq_cst fences (mfence) drain the buffer; so does parking (entering the
+// kernel executes locked instructions).
+//
+// When a buffered store reaches memory is the nondeterminism TSO adds. Exploring, it is the
+// oracle's choice like any other (a `drain` candidate per thread with a non-empty buffer);
+// timed, a store becomes visible once its write has taken the cost model's time.
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "sim/exec/engine.hpp"
+#include "sim/exec/engine_state.hpp"
+
+namespace lockstep::sim {
+
+namespace {
+// [guess] A store retires into the buffer in about a cycle; its cost in the memory system
+// (ownership of the line) is paid when it drains.
+constexpr std::uint64_t kBufferInsertNs = 1;
+}  // namespace
+
+// Buffers a store. Returns false when the store must go to memory directly.
+bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned size, std::uint64_t value,
+                          std::uint64_t start, std::uint64_t* latency) {
+  if (!tso()) return false;
+  *latency = kBufferInsertNs;
+  if (t.store_buffer.size() >= limits_.store_buffer_entries) {
+    // Full: the store waits for the oldest one to leave.
+    if (mode_ == EngineMode::timed) {
+      const std::uint64_t free_at = t.store_buffer.front().visible_ns;
+      if (free_at > start) *latency += free_at - start;
+      drain_due(std::max(start, free_at));
+    }
+    if (t.store_buffer.size() >= limits_.store_buffer_entries) drain_oldest(static_cast<ThreadId>(&t - threads_.data()));
+  }
+  std::uint64_t visible = start;
+  if (mode_ == EngineMode::timed) {
+    const std::uint64_t write_ns =
+        costs_.access_ns(Access{OpKind::store, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+    const std::uint64_t after = t.store_buffer.empty() ? start : t.store_buffer.back().visible_ns;
+    visible = std::max(start, after) + write_ns;
+  }
+  t.store_buffer.push_back(BufferedStore{addr, host, static_cast<std::uint8_t>(size), value, visible});
+  ++buffered_stores_;
+  return true;
+}
+
+// Store-to-load forwarding: the newest buffered store to the same bytes.
+bool Engine::forward(const SimThread& t, std::uint64_t addr, unsigned size, std::uint64_t* value) const {
+  for (auto it = t.store_buffer.rbegin(); it != t.store_buffer.rend(); ++it) {
+    if (it->addr == addr && it->size == size) {
+      *value = it->value;
+      return true;
+    }
+    if (it->addr < addr + size && addr < it->addr + it->size)
+      throw std::logic_error("a load overlaps a buffered store of another size: not modelled");
+  }
+  return false;
+}
+
+void Engine::drain_oldest(ThreadId id) {
+  SimThread& t = threads_[id];
+  if (t.store_buffer.empty()) throw std::logic_error("drain of an empty store buffer");
+  const BufferedStore s = t.store_buffer.front();
+  t.store_buffer.pop_front();
+  --buffered_stores_;
+  std::memcpy(s.host, &s.value, s.size);
+  const std::uint64_t at = mode_ == EngineMode::timed ? s.visible_ns : now_ns_;
+  if (trace_ != nullptr) trace_->access(at, id, t.cpu, OpKind::drain, s.addr, s.size, s.value, 0);
+  // Whoever spins on this location may now see the new value.
+  const ThreadId writer = current_;
+  current_ = id;
+  note_write(s.addr);
+  current_ = writer;
+}
+
+// A locked instruction or mfence: everything this thread buffered reaches memory first.
+void Engine::drain_own(SimThread& t) {
+  if (t.store_buffer.empty()) return;
+  if (mode_ == EngineMode::timed) {
+    t.clock_ns = std::max(t.clock_ns, t.store_buffer.back().visible_ns);
+    drain_due(t.clock_ns);
+  }
+  while (!t.store_buffer.empty()) drain_oldest(static_cast<ThreadId>(&t - threads_.data()));
+}
+
+// Timed mode: every buffered store whose write has completed by `now_ns` reaches memory, in
+// the order they complete (ties by thread).
+void Engine::drain_due(std::uint64_t now_ns) {
+  while (buffered_stores_ > 0) {
+    ThreadId next = kNoThread;
+    for (ThreadId id = 0; id < threads_.size(); ++id) {
+      const auto& buffer = threads_[id].store_buffer;
+      if (buffer.empty() || buffer.front().visible_ns > now_ns) continue;
+      if (next == kNoThread || buffer.front().visible_ns < threads_[next].store_buffer.front().visible_ns) next = id;
+    }
+    if (next == kNoThread) return;
+    drain_oldest(next);
+  }
+}
+
+// The end of an execution: what is still buffered reaches memory before the final checks.
+void Engine::drain_everything() {
+  if (mode_ == EngineMode::timed) drain_due(~std::uint64_t{0});
+  for (ThreadId id = 0; id < threads_.size(); ++id)
+    while (!threads_[id].store_buffer.empty()) drain_oldest(id);
+}
+
+void Engine::add_drain_candidates() {
+  if (buffered_stores_ == 0) return;
+  for (ThreadId id = 0; id < threads_.size(); ++id) {
+    const SimThread& t = threads_[id];
+    if (t.store_buffer.empty()) continue;
+    const BufferedStore& s = t.store_buffer.front();
+    candidates_.push_back(Candidate{Choice{Choice::Kind::drain, id}, t.cpu, now_ns_,
+                                    PendingOp{OpKind::drain, s.size, std::memory_order_relaxed, s.addr}});
+  }
+}
+
+}  // namespace lockstep::sim
