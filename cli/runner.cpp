@@ -155,19 +155,25 @@ RowReport RowRunner::run(Command command) {
   return explore(options_.executions.value_or(s_.strategy.executions));
 }
 
+// A timed run is one execution, run twice: untraced, which is what elapsed_s and
+// sim_ops_per_host_s measure, then traced for the trace and its hash. The two must agree
+// step for step (determinism is checked here, in every build).
 RowReport RowRunner::timed() {
   RowReport report;
   report.strategy = "timed";
   report.seed = seed();
-  const auto start = Clock::now();
   sim::TimedStrategy oracle(seed());
-  sim::TraceRecorder trace(trace_header("timed", 0));
-  const sim::ExecutionResult r = engine_.run(*workload_, oracle, &trace, 0);
+  const auto start = Clock::now();
+  const sim::ExecutionResult r = engine_.run(*workload_, oracle, nullptr, 0);
   report.elapsed_s = seconds_since(start);
+  if (const auto* probe = dynamic_cast<const sim::machine::LatencyProbe*>(workload_.get()))
+    record_latencies(probe->counts(), report.machine);
+  record_sources(*costs_, report.machine);
   report.executions = 1;
   report.sim_ops = r.steps;
   report.steps = r.steps;
   report.virtual_time_ns = r.virtual_time_ns;
+  report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
   const auto violation = checked_violation(s_, r);
   if (violation) {
     report.result = "violation";
@@ -177,12 +183,13 @@ RowReport RowRunner::timed() {
   } else {
     report.result = "pass";
   }
+  sim::TraceRecorder trace(trace_header("timed", 0));
+  const sim::ExecutionResult again = engine_.run(*workload_, oracle, &trace, 0);
+  if (again.steps != r.steps || again.virtual_time_ns != r.virtual_time_ns)
+    throw std::logic_error(fmt::format("{}: the traced re-run of a timed execution diverged ({} vs {} steps)", s_.path,
+                                       again.steps, r.steps));
   report.trace_sha256 = sha256_hex(trace.text());
   write_trace_outputs(report, trace.text());
-  if (const auto* probe = dynamic_cast<const sim::machine::LatencyProbe*>(workload_.get()))
-    record_latencies(probe->counts(), report.machine);
-  record_sources(*costs_, report.machine);
-  report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
   return report;
 }
 
