@@ -44,7 +44,7 @@ MemorySystem::MemorySystem(const MachineConfig& config) : config_(config), topol
           config_.name));
     }
   }
-  channel_busy_until_.assign(topology_.channels().size(), 0);
+  channel_bookings_.assign(topology_.channels().size(), {});
   open_row_.assign(static_cast<std::size_t>(topology_.packages()) * config_.dram.banks, ~std::uint64_t{0});
   carry_ns_.assign(static_cast<std::size_t>(topology_.cpus()), 0);
   source_counts_.assign(kSources, 0);
@@ -55,7 +55,8 @@ void MemorySystem::reset() {
   for (Cache& c : l2_) c.clear();
   for (Cache& c : l3_) c.clear();
   lines_.clear();
-  std::fill(channel_busy_until_.begin(), channel_busy_until_.end(), 0);
+  for (auto& bookings : channel_bookings_) bookings.clear();
+  now_ns_ = 0;
   std::fill(open_row_.begin(), open_row_.end(), ~std::uint64_t{0});
   std::fill(carry_ns_.begin(), carry_ns_.end(), 0);
   std::fill(source_counts_.begin(), source_counts_.end(), 0);
@@ -66,6 +67,7 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
     throw std::out_of_range(fmt::format("access from CPU {}, which machine {} does not have", a.cpu, config_.name));
   const std::uint64_t line_addr = a.addr / kLineBytes;
   Line& line = lines_[line_addr];
+  now_ns_ = static_cast<double>(a.start_ns);
   const double exact = latency(a, line, line_addr, static_cast<double>(a.start_ns));
   source_counts_[static_cast<std::size_t>(last_source_)]++;
   // Virtual time is whole nanoseconds; each CPU carries the fractions it has not yet paid,
@@ -209,20 +211,36 @@ double MemorySystem::invalidate_others(Line& line, std::uint64_t line_addr, int 
   return slowest;
 }
 
-// A message's trip over its route, store-and-forward, queueing behind earlier messages on
-// each link direction. Returns its duration.
+// A message's trip over its route, cut-through as HyperTransport and QPI forward packets:
+// each hop adds its latency, the message occupies each link direction for its
+// serialization time (queueing behind bookings already there), and the tail arrives one
+// serialization after the head. Returns its duration.
 double MemorySystem::message(int from, int to, std::uint32_t bytes, double start) {
   if (from == to) return 0;
-  double t = start;
+  double head = start;
+  double tail = 0;
   for (int c : topology_.route(from, to)) {
     const Channel& ch = topology_.channels()[static_cast<std::size_t>(c)];
-    double& busy = channel_busy_until_[static_cast<std::size_t>(c)];
     const double serialize = static_cast<double>(bytes) / ch.bandwidth_bytes_per_ns;
-    const double depart = std::max(t, busy);
-    busy = depart + serialize;
-    t = depart + serialize + ch.latency_ns;
+    head = book(channel_bookings_[static_cast<std::size_t>(c)], head, serialize) + ch.latency_ns;
+    tail = std::max(tail, serialize);
   }
-  return t - start;
+  return head + tail - start;
+}
+
+// Books the first gap of `length` at or after `ready` and returns where it starts.
+double MemorySystem::book(std::vector<Booking>& bookings, double ready, double length) {
+  // Accesses arrive in start order, so bookings that ended before this one began are history.
+  std::erase_if(bookings, [this](const Booking& b) { return b.to_ns <= now_ns_; });
+  double at = ready;
+  auto it = bookings.begin();
+  for (; it != bookings.end(); ++it) {
+    if (it->to_ns <= at) continue;
+    if (it->from_ns >= at + length) break;
+    at = it->to_ns;
+  }
+  bookings.insert(it, Booking{at, at + length});
+  return at;
 }
 
 // DRAM at `node`: a hit in a bank's open row is faster; an access during a refresh waits.

@@ -64,6 +64,8 @@ class MemorySystem final : public CostModel {
   double from_memory(const Access& a, Line& line, int package, double start);
   double invalidate_others(Line& line, std::uint64_t line_addr, int core, double start);
   double message(int from, int to, std::uint32_t bytes, double start);
+  struct Booking;
+  double book(std::vector<Booking>& bookings, double ready, double length);
   double dram(NodeId node, std::uint64_t addr, double start);
   void fill(int core, std::uint64_t line_addr);
   void drop_from_core(int core, std::uint64_t line_addr);
@@ -76,7 +78,16 @@ class MemorySystem final : public CostModel {
   std::vector<Cache> l2_;  // per core (empty when the machine has no private L2)
   std::vector<Cache> l3_;  // per package
   std::unordered_map<std::uint64_t, Line> lines_;  // looked up only, never iterated
-  std::vector<double> channel_busy_until_;
+  // Per link direction, the intervals it is already booked for, in time order. A message
+  // takes the first gap that fits after it is ready: messages of one access are booked out
+  // of time order (the data reply before the probes it races), so a single "busy until"
+  // would make early messages queue behind later ones.
+  struct Booking {
+    double from_ns = 0;
+    double to_ns = 0;
+  };
+  std::vector<std::vector<Booking>> channel_bookings_;
+  double now_ns_ = 0;  // start of the access being costed; older bookings are forgotten
   std::vector<std::uint64_t> open_row_;  // per node and bank
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
   std::vector<std::uint64_t> source_counts_;
