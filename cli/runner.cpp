@@ -74,6 +74,13 @@ void record_sources(const sim::CostModel& costs, MachineMeasurements& out) {
   }
 }
 
+// x86-TSO gives every thread a store buffer as deep as the machine's; SC gives none.
+std::uint32_t store_buffer_entries(const Scenario& s) {
+  constexpr std::uint32_t kFlatStoreBufferEntries = 32;  // [guess] Nehalem's 32, for the flat machine
+  if (s.memory_model != MemoryModel::tso) return 0;
+  return s.machine.model ? s.machine.model->store_buffer_entries : kFlatStoreBufferEntries;
+}
+
 std::string expected_text(const Expectation& e) { return e.pass ? "pass" : "violation: " + e.property; }
 
 bool is_checked(const Scenario& s, const std::string& property) {
@@ -96,7 +103,7 @@ class RowRunner {
         options_(options),
         costs_(make_costs(scenario)),
         engine_(sim::MachineShape{scenario.machine.node_of_cpu}, *costs_,
-                sim::EngineLimits{scenario.strategy.max_steps}),
+                sim::EngineLimits{scenario.strategy.max_steps, store_buffer_entries(scenario)}),
         workload_(make_workload(scenario)) {}
 
   RowReport run(Command command);
@@ -140,7 +147,7 @@ std::string RowRunner::trace_header(const std::string& strategy, std::uint64_t e
   h["strategy"] = strategy;
   h["seed"] = seed();
   h["execution"] = execution;
-  h["memory_model"] = "sc";
+  h["memory_model"] = s_.memory_model == MemoryModel::tso ? "tso" : "sc";
   h["cpus"] = s_.machine.cpus();
   nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
   for (NodeId n : s_.machine.node_of_cpu) nodes.push_back(n);

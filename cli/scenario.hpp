@@ -35,7 +35,7 @@ struct MachineSpec {
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
 };
 
-enum class MemoryModel : std::uint8_t { sc };
+enum class MemoryModel : std::uint8_t { sc, tso };
 
 struct DesignSpec {
   std::string family = "spinlock";

@@ -1,6 +1,6 @@
 // Scenario files (docs/scenarios.md): the top-level sections, and the expansion of `sweep`
-// into rows. Thread programs are read by program_loader.cpp; the strict field reading that
-// every section shares is in yaml_fields.cpp.
+// into rows. The machine is read by machine_loader.cpp, thread programs by
+// program_loader.cpp; the strict field reading that every section shares is in yaml_fields.cpp.
 #include <algorithm>
 #include <array>
 #include <functional>
@@ -15,8 +15,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cli/files.hpp"
+#include "cli/machine_loader.hpp"
 #include "cli/program_loader.hpp"
 #include "cli/scenario.hpp"
+#include "cli/machine_workloads_loader.hpp"
 #include "cli/yaml_fields.hpp"
 #include "sim/exec/memory.hpp"
 
@@ -24,7 +26,6 @@ namespace lockstep::cli {
 
 namespace {
 
-constexpr int kMaxCpus = 1024;
 constexpr std::uint64_t kMaxSweepRows = 10'000;
 constexpr std::uint64_t kMaxExecutions = 100'000'000;
 constexpr std::int64_t kMaxCounterIterations = 1'000'000'000;
@@ -32,84 +33,14 @@ constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
 using Params = std::vector<std::pair<std::string, std::string>>;
 
-// --- machine
-
-// Cost overrides are named as the FlatCosts members; the work_ns entries by their Work kind.
-struct CostField {
-  std::string_view name;
-  std::uint64_t sim::FlatCosts::*member;
-  int work;  // index into work_ns when member is null
-  std::uint64_t min;
-};
-
-constexpr std::array<CostField, 14> kCostFields{{
-    {"load_ns", &sim::FlatCosts::load_ns, -1, 0},
-    {"store_ns", &sim::FlatCosts::store_ns, -1, 0},
-    {"rmw_ns", &sim::FlatCosts::rmw_ns, -1, 0},
-    {"plain_ns", &sim::FlatCosts::plain_ns, -1, 0},
-    {"fence_ns", &sim::FlatCosts::fence_ns, -1, 0},
-    {"pause_ns", &sim::FlatCosts::pause_ns, -1, 0},
-    {"wake_ns", &sim::FlatCosts::wake_ns, -1, 0},
-    {"unpark_ns", &sim::FlatCosts::unpark_ns, -1, 0},
-    {"context_switch_ns", &sim::FlatCosts::context_switch_ns, -1, 0},
-    {"time_slice_ns", &sim::FlatCosts::time_slice_ns, -1, 1},  // a zero slice would never run anything
-    {"hash_ns", nullptr, static_cast<int>(Work::hash), 0},
-    {"syscall_entry_ns", nullptr, static_cast<int>(Work::syscall_entry), 0},
-    {"syscall_exit_ns", nullptr, static_cast<int>(Work::syscall_exit), 0},
-    {"compute_ns", nullptr, static_cast<int>(Work::compute), 0},
-}};
-static_assert(kWorkKinds == 4, "a new Work kind needs its *_ns override in kCostFields");
-
-std::uint64_t& cost_of(sim::FlatCosts& costs, const CostField& field) {
-  if (field.member != nullptr) return costs.*field.member;
-  return costs.work_ns[static_cast<std::size_t>(field.work)];
-}
-
-std::vector<std::string_view> machine_keys() {
-  std::vector<std::string_view> keys{"preset", "cpus", "nodes"};
-  for (const CostField& f : kCostFields) keys.push_back(f.name);
-  return keys;
-}
-
-void load_preset(const yaml::Source& src, const yaml::Map& m, MachineSpec& machine) {
-  const std::optional<YAML::Node> node = m.get("preset");
-  if (!node) return;
-  machine.preset = yaml::scalar(src, *node, "preset");
-  const std::vector<std::string> known = machine_presets();
-  if (std::find(known.begin(), known.end(), machine.preset) == known.end())
-    src.fail(*node, fmt::format("unknown machine preset '{}' (known presets: {})", machine.preset, yaml::join(known)));
-}
-
-MachineSpec load_machine(const yaml::Map& root) {
-  const yaml::Source& src = root.source();
-  MachineSpec machine;
-  const std::optional<YAML::Node> node = root.get("machine");
-  if (!node) {
-    machine.node_of_cpu.assign(2, 0);
-    return machine;
-  }
-  const yaml::Map m(src, *node, "machine", machine_keys());
-  load_preset(src, m, machine);
-  const auto cpus = static_cast<int>(m.integer_or("cpus", 1, kMaxCpus, 2));
-  const auto nodes = static_cast<int>(m.integer_or("nodes", 1, sim::kMaxNodes, 1));
-  // A node without CPUs could not be told apart from a missing one in node_of_cpu.
-  if (nodes > cpus) {
-    src.fail(*m.get("nodes"),
-             fmt::format("nodes: {} nodes need at least {} cpus (the machine has {})", nodes, nodes, cpus));
-  }
-  for (int cpu = 0; cpu < cpus; ++cpu) machine.node_of_cpu.push_back(cpu * nodes / cpus);
-  for (const CostField& f : kCostFields)
-    cost_of(machine.costs, f) = m.unsigned_or(f.name, f.min, kNoLimit, cost_of(machine.costs, f));
-  return machine;
-}
-
 // --- memory model, design
 
 MemoryModel load_memory_model(const yaml::Map& root) {
   const std::optional<YAML::Node> node = root.get("memory_model");
   if (!node) return MemoryModel::sc;
   const std::string name = yaml::scalar(root.source(), *node, "memory_model");
-  if (name != "sc") root.source().fail(*node, fmt::format("unknown memory model '{}' (supported: sc)", name));
+  if (name == "tso") return MemoryModel::tso;
+  if (name != "sc") root.source().fail(*node, fmt::format("unknown memory model '{}' (supported: sc, tso)", name));
   return MemoryModel::sc;
 }
 
@@ -143,22 +74,39 @@ bool is_program(const yaml::Map& root) {
   return true;
 }
 
-LockCounterParams load_lock_counter(const yaml::Map& root, const MachineSpec& machine, const DesignSpec& design) {
+// The built-in workloads, by kind; each takes its own keys.
+WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, const DesignSpec& design) {
   const yaml::Source& src = root.source();
-  const yaml::Map m(src, root.required("workload"), "workload", {"kind", "threads", "iterations", "cpus"});
+  const YAML::Node node = root.required("workload");
+  // Every kind's keys, to read `kind` first; each kind's own map then rejects the others'.
+  const yaml::Map probe(src, node, "workload",
+                        {"kind", "threads", "iterations", "cpus", "bytes", "placement", "cpu", "samples", "seed",
+                         "rounds", "warmup_rounds", "smt"});
   const std::vector<std::string> kinds = workload_kinds();
-  const YAML::Node kind = m.required("kind");
+  const YAML::Node kind = probe.required("kind");
   const std::string name = yaml::scalar(src, kind, "kind");
-  if (std::find(kinds.begin(), kinds.end(), name) == kinds.end()) {
+  WorkloadSpec w;
+  if (name == "lock-counter") {
+    const yaml::Map m(src, node, "workload", {"kind", "threads", "iterations", "cpus"});
+    w.kind = WorkloadKind::lock_counter;
+    LockCounterParams& p = w.lock_counter;
+    p.lock = design.spinlock;
+    p.threads = static_cast<int>(m.integer_or("threads", 1, static_cast<std::int64_t>(sim::kMaxThreads), 2));
+    p.iterations = static_cast<int>(m.integer_or("iterations", 1, kMaxCounterIterations, 10));
+    p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+  } else if (name == "latency-probe") {
+    const yaml::Map m(src, node, "workload", {"kind", "bytes", "placement", "cpu", "samples", "seed"});
+    w.kind = WorkloadKind::latency_probe;
+    w.latency_probe = load_latency_probe(m, machine);
+  } else if (name == "c2c") {
+    const yaml::Map m(src, node, "workload", {"kind", "rounds", "warmup_rounds", "smt"});
+    w.kind = WorkloadKind::c2c;
+    w.c2c = load_c2c(m);
+  } else {
     src.fail(kind, fmt::format("unknown workload kind '{}' (expected one of: {}; thread programs go under `threads`)",
                                name, yaml::join(kinds)));
   }
-  LockCounterParams p;
-  p.lock = design.spinlock;
-  p.threads = static_cast<int>(m.integer_or("threads", 1, static_cast<std::int64_t>(sim::kMaxThreads), 2));
-  p.iterations = static_cast<int>(m.integer_or("iterations", 1, kMaxCounterIterations, 10));
-  p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
-  return p;
+  return w;
 }
 
 // --- properties
@@ -272,9 +220,8 @@ Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const st
     s.workload.kind = WorkloadKind::program;
     s.workload.program = std::make_shared<const program::Program>(std::move(prog));
   } else {
-    s.workload.kind = WorkloadKind::lock_counter;
-    s.workload.lock_counter = load_lock_counter(root, s.machine, s.design);
-    s.properties = load_properties(root, WorkloadKind::lock_counter, nullptr);
+    s.workload = load_workload(root, s.machine, s.design);
+    s.properties = load_properties(root, s.workload.kind, nullptr);
   }
   s.strategy = load_strategy(root);
   s.expect = load_expect(root, s.properties);
@@ -449,9 +396,7 @@ std::string show(const Params& params) {
 
 }  // namespace
 
-std::vector<std::string> machine_presets() { return {"flat"}; }
-
-std::vector<std::string> workload_kinds() { return {"lock-counter"}; }
+std::vector<std::string> workload_kinds() { return {"lock-counter", "latency-probe", "c2c"}; }
 
 std::vector<std::string> builtin_properties() {
   return {"assertion", "deadlock", "bound_exceeded", "mutual_exclusion"};

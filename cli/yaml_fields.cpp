@@ -1,6 +1,7 @@
 #include "cli/yaml_fields.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -138,6 +139,28 @@ std::uint64_t unsigned_integer(const Source& src, const YAML::Node& node, std::s
   src.fail(node, fmt::format("{}: {} is out of range ({}..{})", what, node.Scalar(), lo, hi));
 }
 
+double real(const Source& src, const YAML::Node& node, std::string_view what, double lo, double hi) {
+  if (!node.IsScalar()) src.fail(node, fmt::format("{}: expected a number, got {}", what, describe(node)));
+  const std::string& text = node.Scalar();
+  // from_chars also takes "inf", "nan" and hex digits in some forms; demand a digit first.
+  const std::size_t digits = !text.empty() && text.front() == '-' ? 1 : 0;
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const bool digit_first = digits < text.size() && text[digits] >= '0' && text[digits] <= '9';
+  const auto [stop, ec] = std::from_chars(text.data(), end, value, std::chars_format::general);
+  if (!digit_first || stop != end || ec == std::errc::invalid_argument)
+    src.fail(node, fmt::format("{}: expected a number, got '{}'", what, text));
+  if (ec != std::errc() || !std::isfinite(value) || value < lo || value > hi)
+    src.fail(node, fmt::format("{}: {} is out of range ({:.15g}..{:.15g})", what, text, lo, hi));
+  return value;
+}
+
+bool boolean(const Source& src, const YAML::Node& node, std::string_view what) {
+  if (node.IsScalar() && node.Scalar() == "true") return true;
+  if (node.IsScalar() && node.Scalar() == "false") return false;
+  src.fail(node, fmt::format("{}: expected true or false, got {}", what, describe(node)));
+}
+
 std::uint64_t word(const Source& src, const YAML::Node& node, std::string_view what) {
   const ParsedInteger p = parse_integer_node(src, node, what);
   if (p.status == ParsedInteger::Status::ok && (!p.negative || p.magnitude <= kInt64MinMagnitude))
@@ -221,6 +244,16 @@ std::uint64_t Map::unsigned_or(std::string_view key, std::uint64_t lo, std::uint
 std::string Map::scalar_or(std::string_view key, std::string fallback) const {
   const std::optional<YAML::Node> value = get(key);
   return value ? scalar(*src_, *value, key) : std::move(fallback);
+}
+
+double Map::real_or(std::string_view key, double lo, double hi, double fallback) const {
+  const std::optional<YAML::Node> value = get(key);
+  return value ? real(*src_, *value, key, lo, hi) : fallback;
+}
+
+bool Map::boolean_or(std::string_view key, bool fallback) const {
+  const std::optional<YAML::Node> value = get(key);
+  return value ? boolean(*src_, *value, key) : fallback;
 }
 
 }  // namespace lockstep::cli::yaml

@@ -53,6 +53,11 @@ std::int64_t integer(const Source& src, const YAML::Node& node, std::string_view
                      std::int64_t hi);
 std::uint64_t unsigned_integer(const Source& src, const YAML::Node& node, std::string_view what, std::uint64_t lo,
                                std::uint64_t hi);
+// A finite real number: decimal digits with an optional fraction and exponent and an optional
+// leading minus ("1.5", "40", "2e3"); not "+1", ".inf", "nan" or hex.
+double real(const Source& src, const YAML::Node& node, std::string_view what, double lo, double hi);
+// `true` or `false`, nothing else (not YAML 1.1's yes/no/on/off).
+bool boolean(const Source& src, const YAML::Node& node, std::string_view what);
 // A 64-bit memory word: -2^63 .. 2^64-1, negative values as two's complement.
 std::uint64_t word(const Source& src, const YAML::Node& node, std::string_view what);
 // Index of the node's value in `names`; the message lists them.
@@ -79,6 +84,8 @@ class Map {
   std::int64_t integer_or(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t fallback) const;
   std::uint64_t unsigned_or(std::string_view key, std::uint64_t lo, std::uint64_t hi, std::uint64_t fallback) const;
   std::string scalar_or(std::string_view key, std::string fallback) const;
+  double real_or(std::string_view key, double lo, double hi, double fallback) const;
+  bool boolean_or(std::string_view key, bool fallback) const;
 
  private:
   struct Entry {
