@@ -66,9 +66,11 @@ MachineConfig nehalem_2s() {
   // global queue to the memory controller overlaps it. Any more and the cross-socket c2c
   // below (uncore + 49.5 + remote_cache_ns) overshoots REF's 72-76 ns.
   c.uncore_ns = 15;
-  // REF: "line modified in another core ~75 cycles" = 75 / 2.66 GHz = 28 ns load-to-use; a CAS
-  // ping-pong one way adds its own RFO and should measure REF's ~37 ns.
-  c.c2c_same_package_ns = 28;
+  // REF: core to core one way ~37 ns in a socket. In the model a CAS ping-pong's one-way time
+  // is exactly this transfer (the CAS that finds the line dirty in the other core pays one
+  // transfer and owns the line), so it is set to the ping-pong figure; REF's "line modified
+  // in another core ~75 cycles" (28 ns at 2.66 GHz) is the load-to-use part of it.
+  c.c2c_same_package_ns = 37;
   // [derived] cross-socket c2c one way ~72-76 ns (REF) = uncore 15 + req 22.25 + this + data
   // 27.25, so ~10 ns for the owning package to find and hand over its dirty line.
   c.remote_cache_ns = 10;
@@ -123,12 +125,12 @@ MachineConfig barcelona_core() {
   // [derived] finding that the L3 misses (REF ~21.5 ns) plus a few ns of system request
   // interface and crossbar [guess].
   c.uncore_ns = 25;
-  // [derived] REF same-die c2c one way ~76 ns, less the ~9 ns by which Nehalem's one-way
-  // ping-pong (37 ns) exceeds its load-to-use (28 ns): 67 ns load-to-use.
-  c.c2c_same_package_ns = 67;
-  // [derived] REF cross-socket c2c ~100 ns one way (~91 ns load-to-use, as above) = uncore 25
-  // + req 19 + this + data 35 (the owner one hop away), so ~10 ns.
-  c.remote_cache_ns = 10;
+  // REF: same-die c2c one way ~76 ns; a ping-pong's one way is this transfer (see nehalem-2s).
+  c.c2c_same_package_ns = 76;
+  // [derived] REF cross-socket c2c ~100 ns one way = uncore 25 + request 19 + this + data 35
+  // (the owner one hop away; 15 ns a hop plus 16 or 80 bytes at 4 bytes/ns), so ~20 ns;
+  // 19 ns brings the model's ping-pong to ~100.
+  c.remote_cache_ns = 19;
   // [guess] none of Barcelona's caches is inclusive, so a probe looks up the L3 and every
   // core's L1 and L2 tags: twice Nehalem's 5 ns.
   c.probe_ns = 10;
@@ -199,13 +201,14 @@ MachineConfig barcelona_8s() {
   // 6-7 are the rungs): packages 0 and 1 keep their third link for the I/O hubs, 2 and 3 use
   // theirs for the other board. The diameter is 4 hops (0-7, 1-6), every path between
   // the boards crosses exactly one board link.
-  // Bandwidth [derived]: 0.4 bytes/ns is an 8-bit HT link at 200 MHz, double-pumped: HT's
-  // power-on width and speed, where links that do not train higher over a board-to-board
-  // connector stay. An 80-byte data message then pays 200 ns per crossing and a 16-byte probe
-  // 40 ns, which with the on-board hops gives the seed's cross-board accesses of up to ~0.5 us.
+  // Bandwidth [guess, calibrated]: a narrow, slow link, of the order of an 8-bit HT link at
+  // 200-400 MHz (0.4-0.8 bytes/ns; 0.4 is HT's power-on width and speed, where links that do
+  // not train higher over a board-to-board connector stay). 0.6 bytes/ns puts the model's
+  // cross-board accesses at 395-455 ns from CPU 0, the seed's "regularly ... up to .5us";
+  // an 80-byte data message pays 133 ns per crossing and a 16-byte probe 27 ns.
   // Latency [guess]: an on-board hop plus a third for the connector and the longer traces.
   constexpr double kBoardLinkNs = 20;
-  constexpr double kBoardLinkBytesPerNs = 0.4;
+  constexpr double kBoardLinkBytesPerNs = 0.6;
   c.links.push_back(Link{2, 4, kBoardLinkNs, kBoardLinkBytesPerNs});
   c.links.push_back(Link{3, 5, kBoardLinkNs, kBoardLinkBytesPerNs});
   return c;
