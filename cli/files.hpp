@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <cstdio>
 #include <string_view>
 
 namespace lockstep::cli {
@@ -11,5 +12,40 @@ namespace lockstep::cli {
 std::string read_file(const std::string& path);
 void write_file_atomically(const std::string& path, std::string_view content);
 std::string sha256_hex(std::string_view bytes);
+
+}  // namespace lockstep::cli
+
+namespace lockstep::cli {
+
+// SHA-256 over data given in pieces.
+class Sha256Stream {
+ public:
+  Sha256Stream();
+  ~Sha256Stream();
+  Sha256Stream(const Sha256Stream&) = delete;
+  Sha256Stream& operator=(const Sha256Stream&) = delete;
+  void update(std::string_view bytes);
+  std::string hex();  // once, at the end
+
+ private:
+  void* ctx_;
+};
+
+// A file written in pieces that appears whole or not at all: the pieces go to a temporary
+// beside the target, renamed over it by commit(); without commit() the temporary is removed.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(std::string path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+  void write(std::string_view bytes);
+  void commit();
+
+ private:
+  std::string path_;
+  std::string temp_;
+  std::FILE* file_ = nullptr;
+};
 
 }  // namespace lockstep::cli

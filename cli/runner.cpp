@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/chrome_trace.hpp"
 #include "cli/files.hpp"
+#include "cli/trace_output.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program_workload.hpp"
 #include "model/random_strategy.hpp"
@@ -120,7 +120,8 @@ class RowRunner {
               const std::optional<sim::Violation>& expected_violation);
   void write_schedule(RowReport& report, const sim::Schedule& schedule, sim::EngineMode mode,
                       std::uint64_t execution, const std::string& strategy);
-  void write_trace_outputs(RowReport& report, const std::string& trace_text) const;
+  TraceOutput trace_output() const;
+  void record_trace(RowReport& report, sim::TraceRecorder& trace, TraceOutput& output) const;
   void progress(std::uint64_t done, std::uint64_t total, Clock::time_point start, bool final_line) const;
 
   const ScenarioFile& file_;
@@ -191,12 +192,13 @@ RowReport RowRunner::timed() {
     report.result = "pass";
   }
   sim::TraceRecorder trace(trace_header("timed", 0));
+  TraceOutput output = trace_output();
+  output.attach(trace);
   const sim::ExecutionResult again = engine_.run(*workload_, oracle, &trace, 0);
   if (again.steps != r.steps || again.virtual_time_ns != r.virtual_time_ns)
     throw std::logic_error(fmt::format("{}: the traced re-run of a timed execution diverged ({} vs {} steps)", s_.path,
                                        again.steps, r.steps));
-  report.trace_sha256 = sha256_hex(trace.text());
-  write_trace_outputs(report, trace.text());
+  record_trace(report, trace, output);
   return report;
 }
 
@@ -214,6 +216,8 @@ RowReport RowRunner::c2c() {
     for (CpuId cpu = 0; cpu < s_.machine.cpus(); ++cpu) core_of_cpu.push_back(cpu);
   }
   sim::TraceRecorder trace(trace_header("timed", 0));
+  TraceOutput output = trace_output();
+  output.attach(trace);
   const sim::machine::C2cResult r = sim::machine::run_c2c(engine_, s_.workload.c2c, core_of_cpu, seed(), &trace);
   report.elapsed_s = seconds_since(start);
   report.executions = r.executions;
@@ -222,8 +226,7 @@ RowReport RowRunner::c2c() {
   report.machine.c2c_cpus = r.cpus;
   report.machine.c2c_ns = r.one_way_ns;
   report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
-  report.trace_sha256 = sha256_hex(trace.text());  // the first pair's execution
-  write_trace_outputs(report, trace.text());
+  record_trace(report, trace, output);  // the first pair's execution
   return report;
 }
 
@@ -270,6 +273,8 @@ RowReport RowRunner::explore(std::uint64_t executions) {
 void RowRunner::finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t execution,
                        const std::optional<sim::Violation>& expected_violation) {
   sim::TraceRecorder trace(trace_header(report.strategy, execution));
+  TraceOutput output = trace_output();
+  output.attach(trace);
   const sim::ExecutionResult r = engine_.run(*workload_, oracle, &trace, execution);
   const auto violation = checked_violation(s_, r);
   const bool agrees = expected_violation ? (violation && violation->property == expected_violation->property)
@@ -278,26 +283,26 @@ void RowRunner::finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t 
                                                   s_.path, execution));
   report.steps = r.steps;
   report.virtual_time_ns = r.virtual_time_ns;
-  report.trace_sha256 = sha256_hex(trace.text());
-  write_trace_outputs(report, trace.text());
+  record_trace(report, trace, output);
 }
 
 // --trace and --chrome-trace name files for a single row; --save-traces puts every row's
 // traces in the output directory.
-void RowRunner::write_trace_outputs(RowReport& report, const std::string& trace_text) const {
-  const bool want_trace = !options_.trace_path.empty() || options_.save_traces;
-  const bool want_chrome = !options_.chrome_trace_path.empty() || options_.save_traces;
-  if (want_trace) {
-    report.trace_path =
-        !options_.trace_path.empty() ? options_.trace_path : fmt::format("{}/{}.trace.jsonl", options_.out_dir, stem());
-    write_file_atomically(report.trace_path, trace_text);
+TraceOutput RowRunner::trace_output() const {
+  std::string trace_path = options_.trace_path;
+  std::string chrome_path = options_.chrome_trace_path;
+  if (options_.save_traces) {
+    if (trace_path.empty()) trace_path = fmt::format("{}/{}.trace.jsonl", options_.out_dir, stem());
+    if (chrome_path.empty()) chrome_path = fmt::format("{}/{}.chrome.json", options_.out_dir, stem());
   }
-  if (want_chrome) {
-    report.chrome_trace_path = !options_.chrome_trace_path.empty()
-                                   ? options_.chrome_trace_path
-                                   : fmt::format("{}/{}.chrome.json", options_.out_dir, stem());
-    write_file_atomically(report.chrome_trace_path, chrome_trace_json(trace_text));
-  }
+  return TraceOutput(std::move(trace_path), std::move(chrome_path));
+}
+
+void RowRunner::record_trace(RowReport& report, sim::TraceRecorder& trace, TraceOutput& output) const {
+  const TraceOutput::Written written = output.finish(trace);
+  report.trace_sha256 = written.sha256;
+  report.trace_path = written.trace_path;
+  report.chrome_trace_path = written.chrome_trace_path;
 }
 
 void RowRunner::write_schedule(RowReport& report, const sim::Schedule& schedule, sim::EngineMode mode,
@@ -338,6 +343,8 @@ RowReport RowRunner::replay(const model::ScheduleFile& schedule) {
     oracle = std::make_unique<model::ReplayStrategy>(schedule.choices, sim::EngineMode::explore);
   }
   sim::TraceRecorder trace(trace_header(schedule.strategy, schedule.execution));
+  TraceOutput output = trace_output();
+  output.attach(trace);
   const sim::ExecutionResult r = engine_.run(*workload_, *oracle, &trace, schedule.execution);
   if (auto* replay = dynamic_cast<model::ReplayStrategy*>(oracle.get()); replay != nullptr && !replay->consumed())
     throw model::ScheduleMismatch("the execution ended before the schedule did: it does not fit this scenario");
@@ -352,8 +359,7 @@ RowReport RowRunner::replay(const model::ScheduleFile& schedule) {
     report.property = violation->property;
     report.message = violation->message;
   }
-  report.trace_sha256 = sha256_hex(trace.text());
-  write_trace_outputs(report, trace.text());
+  record_trace(report, trace, output);
   return report;
 }
 

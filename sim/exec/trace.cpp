@@ -35,6 +35,12 @@ const char* name_of(RmwOp op) {
   return "?";
 }
 
+void TraceRecorder::flush() {
+  if (!sink_ || text_.empty()) return;
+  sink_(text_);
+  text_.clear();
+}
+
 TraceRecorder::TraceRecorder(std::string_view header_fields) {
   auto out = std::back_inserter(text_);
   fmt::format_to(out, R"({{"format":"lockstep-trace","version":{})", kTraceVersion);
@@ -45,25 +51,25 @@ TraceRecorder::TraceRecorder(std::string_view header_fields) {
 void TraceRecorder::label(std::uint64_t addr, std::uint64_t bytes, std::string_view name) {
   fmt::format_to(std::back_inserter(text_), R"({{"t":0,"ev":"label","addr":"{:#x}","size":{},"name":{}}})"
                  "\n", addr, bytes, quoted(name));
-  ++events_;
+  appended();
 }
 
 void TraceRecorder::thread(std::uint64_t t_ns, ThreadId id, std::string_view name, CpuId cpu) {
   fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"thread","th":{},"name":{},"cpu":{}}})"
                  "\n", t_ns, id, quoted(name), cpu);
-  ++events_;
+  appended();
 }
 
 void TraceRecorder::cpu(std::uint64_t t_ns, CpuId cpu, ThreadId running) {
   fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"cpu","cpu":{},"th":{}}})"
                  "\n", t_ns, cpu, thread_field(running));
-  ++events_;
+  appended();
 }
 
 void TraceRecorder::state(std::uint64_t t_ns, ThreadId id, ThreadRunState state) {
   fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"state","th":{},"state":"{}"}})"
                  "\n", t_ns, id, name_of(state));
-  ++events_;
+  appended();
 }
 
 void TraceRecorder::access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr,
@@ -71,7 +77,7 @@ void TraceRecorder::access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind ki
   fmt::format_to(std::back_inserter(text_),
                  R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","addr":"{:#x}","size":{},"val":{},"lat":{}}})"
                  "\n", t_ns, id, cpu, name_of(kind), addr, size, value, latency_ns);
-  ++events_;
+  appended();
 }
 
 void TraceRecorder::rmw(std::uint64_t t_ns, ThreadId id, CpuId cpu, RmwOp op, std::uint64_t addr, unsigned size,
@@ -79,32 +85,32 @@ void TraceRecorder::rmw(std::uint64_t t_ns, ThreadId id, CpuId cpu, RmwOp op, st
   fmt::format_to(std::back_inserter(text_),
                  R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"rmw","rmw":"{}","addr":"{:#x}","size":{},"old":{},"val":{},"ok":{},"lat":{}}})"
                  "\n", t_ns, id, cpu, name_of(op), addr, size, old_value, new_value, success, latency_ns);
-  ++events_;
+  appended();
 }
 
 void TraceRecorder::simple(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t latency_ns) {
   fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","lat":{}}})"
                  "\n", t_ns, id, cpu, name_of(kind), latency_ns);
-  ++events_;
+  appended();
 }
 
 void TraceRecorder::unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId target, bool was_parked) {
   fmt::format_to(std::back_inserter(text_),
                  R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"unpark","target":{},"woke":{}}})"
                  "\n", t_ns, id, cpu, target, was_parked);
-  ++events_;
+  appended();
 }
 
 void TraceRecorder::violation(std::uint64_t t_ns, ThreadId id, std::string_view property, std::string_view message) {
   fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"violation","th":{},"property":{},"msg":{}}})"
                  "\n", t_ns, thread_field(id), quoted(property), quoted(message));
-  ++events_;
+  appended();
 }
 
 void TraceRecorder::end(std::uint64_t t_ns, std::uint64_t steps, std::string_view outcome) {
   fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"end","steps":{},"outcome":{}}})"
                  "\n", t_ns, steps, quoted(outcome));
-  ++events_;
+  appended();
 }
 
 }  // namespace lockstep::sim

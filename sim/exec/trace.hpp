@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -36,10 +37,22 @@ class TraceRecorder {
   void violation(std::uint64_t t_ns, ThreadId id, std::string_view property, std::string_view message);
   void end(std::uint64_t t_ns, std::uint64_t steps, std::string_view outcome);
 
+  // Hands the text on in chunks instead of keeping it (a timed run of millions of steps
+  // writes gigabytes); text() then holds only what has not been handed on yet.
+  using Sink = std::function<void(std::string_view)>;
+  void set_sink(Sink sink) { sink_ = std::move(sink); }
+  void flush();
+
   const std::string& text() const { return text_; }
   std::uint64_t events() const { return events_; }
 
  private:
+  static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+  void appended() {
+    ++events_;
+    if (sink_ && text_.size() >= kChunkBytes) flush();
+  }
+  Sink sink_;
   std::string text_;
   std::uint64_t events_ = 0;
 };
