@@ -1,0 +1,134 @@
+// The presets against the figures they must reproduce (REFERENCE.md section 4, the seed;
+// docs/machines.md lists them). These run the real model: latency probe and c2c ping-pong.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "sim/machine/memory_system.hpp"
+#include "sim/machine/presets.hpp"
+#include "sim/machine/probes.hpp"
+#include "sim/timed_strategy.hpp"
+
+using namespace lockstep;
+using namespace lockstep::sim;
+using namespace lockstep::sim::machine;
+
+namespace {
+
+struct Model {
+  explicit Model(MachineConfig config) : memory(config), engine(MachineShape{memory.topology().node_of_cpu()}, memory) {}
+  MemorySystem memory;
+  Engine engine;
+
+  std::vector<Peak> probe(std::uint64_t bytes, Placement placement, std::uint64_t samples = 8000) {
+    LatencyProbeParams p;
+    p.bytes = bytes;
+    p.placement = placement;
+    p.samples = samples;
+    LatencyProbe w(p);
+    TimedStrategy timed(1);
+    REQUIRE_FALSE(engine.run(w, timed, nullptr, 0).violation);
+    return find_peaks(w.counts());
+  }
+
+  C2cResult c2c() {
+    std::vector<int> cores;
+    for (int cpu = 0; cpu < memory.topology().cpus(); ++cpu) cores.push_back(memory.topology().core_of(cpu));
+    C2cParams params;
+    params.rounds = 40;
+    return run_c2c(engine, params, cores, 1, nullptr);
+  }
+};
+
+bool near(double value, double target, double tolerance) { return std::abs(value - target) <= tolerance * target; }
+
+constexpr Placement kInterleave{true, 0};
+
+}  // namespace
+
+TEST_CASE("nehalem-2s: local and remote DRAM peaks at ~85 and ~135 ns", "[machine][calibration]") {
+  Model m(make_preset("nehalem-2s"));
+  const auto peaks = m.probe(128ULL << 20, kInterleave);
+  REQUIRE(peaks.size() >= 2);
+  std::vector<double> two{peaks[0].centre_ns, peaks[1].centre_ns};
+  std::sort(two.begin(), two.end());
+  CHECK(near(two[0], 85, 0.10));
+  CHECK(near(two[1], 135, 0.10));
+}
+
+TEST_CASE("buffers that fit a cache level show its hit latency", "[machine][calibration]") {
+  const MachineConfig config = make_preset("nehalem-2s");
+  Model m(config);
+  // Half of each level's capacity: after the warm-up pass every line is in that level.
+  const std::uint64_t l1 = config.caches[0].size_bytes / 2;
+  const std::uint64_t l2 = config.caches[1].size_bytes / 2;
+  const std::uint64_t l3 = config.caches[2].size_bytes / 2;
+  CHECK(near(m.probe(l1, Placement{false, 0})[0].centre_ns, config.caches[0].hit_ns, 0.10));
+  CHECK(near(m.probe(l2, Placement{false, 0})[0].centre_ns, config.caches[1].hit_ns, 0.10));
+  CHECK(near(m.probe(l3, Placement{false, 0})[0].centre_ns, config.caches[2].hit_ns, 0.10));
+}
+
+TEST_CASE("core-to-core latency: same socket below cross socket, near the references", "[machine][calibration]") {
+  struct Case {
+    const char* preset;
+    double same_ns;
+    double cross_ns;
+  };
+  for (const Case c : {Case{"nehalem-2s", 37, 74}, Case{"barcelona-4s", 76, 100}}) {
+    CAPTURE(c.preset);
+    Model m(make_preset(c.preset));
+    const C2cResult r = m.c2c();
+    const Topology& t = m.memory.topology();
+    for (std::size_t i = 0; i < r.cpus.size(); ++i) {
+      for (std::size_t j = 0; j < r.cpus.size(); ++j) {
+        if (i == j) continue;
+        const int hops = t.hops(t.package_of(r.cpus[i]), t.package_of(r.cpus[j]));
+        if (hops == 0) CHECK(near(r.one_way_ns[i][j], c.same_ns, 0.15));
+        if (hops == 1) CHECK(near(r.one_way_ns[i][j], c.cross_ns, 0.15));
+      }
+    }
+  }
+}
+
+TEST_CASE("barcelona-8s: slow across the boards, local slowed by broadcast probes", "[machine][calibration]") {
+  MachineConfig config = make_preset("barcelona-8s");
+  Model broadcast(config);
+  config.probe_filter = true;
+  Model filtered(config);
+  const Topology& t = broadcast.memory.topology();
+  std::vector<double> by_node;
+  std::vector<double> filtered_by_node;
+  for (NodeId n = 0; n < t.packages(); ++n) {
+    by_node.push_back(broadcast.probe(256ULL << 20, Placement{false, n}, 2000)[0].centre_ns);
+    filtered_by_node.push_back(filtered.probe(256ULL << 20, Placement{false, n}, 2000)[0].centre_ns);
+  }
+  CHECK(by_node[0] >= 100);                     // even local memory waits for every socket
+  CHECK(filtered_by_node[0] < by_node[0]);      // the probe filter spares it
+  for (NodeId n = 0; n < t.packages(); ++n) {
+    CAPTURE(n);
+    if (t.board_of(n) != t.board_of(0)) {
+      CHECK(by_node[n] >= 350);
+      CHECK(by_node[n] <= 550);
+    } else {
+      CHECK(by_node[n] < 350);
+    }
+    // With the filter, latency grows with the hops (local < one hop < two < across).
+    for (NodeId k = 0; k < t.packages(); ++k)
+      if (t.hops(0, k) > t.hops(0, n)) CHECK(filtered_by_node[k] > filtered_by_node[n]);
+  }
+}
+
+TEST_CASE("the full machine model is deterministic", "[machine]") {
+  Model m(make_preset("barcelona-4s"));
+  auto run = [&m] {
+    LatencyProbeParams p;
+    p.bytes = 8ULL << 20;
+    p.samples = 2000;
+    LatencyProbe w(p);
+    TimedStrategy timed(9);
+    TraceRecorder trace;
+    m.engine.run(w, timed, &trace, 0);
+    return trace.text();
+  };
+  CHECK(run() == run());
+}
