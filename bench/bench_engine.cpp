@@ -9,6 +9,9 @@
 #include "model/random_strategy.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/exec/workload_adapter.hpp"
+#include "sim/machine/memory_system.hpp"
+#include "sim/machine/presets.hpp"
+#include "sim/timed_strategy.hpp"
 
 using namespace lockstep;
 using namespace lockstep::sim;
@@ -88,6 +91,34 @@ void BM_ExecutionsTwoThreads(benchmark::State& state) {
   state.counters["steps_per_execution"] = static_cast<double>(steps) / static_cast<double>(i);
 }
 BENCHMARK(BM_ExecutionsTwoThreads)->Arg(1)->Arg(10);
+
+// Simulated memory operations per host second with the full machine model: the sim-speed
+// scenario's workload (32 threads, a ticket lock bouncing between the 8 sockets of
+// barcelona-8s), timed, untraced.
+void BM_SimOpsMachineModel(benchmark::State& state) {
+  machine::MemorySystem memory(machine::make_preset("barcelona-8s"));
+  Engine engine(MachineShape{memory.topology().node_of_cpu()}, memory, EngineLimits{50'000'000, 0});
+  SimWorkloadOf<LockCounter<SimPlatform>, LockCounterParams> w(LockCounterParams{SpinlockKind::ticket, 32, 5, 32});
+  TimedStrategy oracle(1);
+  std::uint64_t steps = 0;
+  for (auto _ : state) steps += engine.run(w, oracle, nullptr, 0).steps;
+  state.SetItemsProcessed(static_cast<std::int64_t>(steps));
+}
+BENCHMARK(BM_SimOpsMachineModel)->Unit(benchmark::kMillisecond);
+
+// The same with the flat cost model: what the engine costs without the memory system.
+void BM_SimOpsFlat(benchmark::State& state) {
+  FlatCostModel costs{FlatCosts{}};
+  MachineShape shape;
+  shape.node_of_cpu.assign(32, 0);
+  Engine engine(shape, costs, EngineLimits{50'000'000, 0});
+  SimWorkloadOf<LockCounter<SimPlatform>, LockCounterParams> w(LockCounterParams{SpinlockKind::ticket, 32, 20, 32});
+  TimedStrategy oracle(1);
+  std::uint64_t steps = 0;
+  for (auto _ : state) steps += engine.run(w, oracle, nullptr, 0).steps;
+  state.SetItemsProcessed(static_cast<std::int64_t>(steps));
+}
+BENCHMARK(BM_SimOpsFlat)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
