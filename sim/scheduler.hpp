@@ -57,9 +57,9 @@ struct Candidate {
   PendingOp op;
 };
 
-// How the engine offers candidates. Timed oracles see only the candidates tied for the
-// earliest virtual time on their CPUs; exploring oracles see every enabled thread, whatever
-// its CPU, because any preemption is possible on a real machine.
+// How the engine offers candidates. Timed: the thread with the earliest clock goes next,
+// ties ordered by the oracle's tie_key(); exploring oracles see every enabled thread,
+// whatever its CPU, because any preemption is possible on a real machine.
 enum class EngineMode : std::uint8_t { timed, explore };
 
 class Scheduler {
@@ -71,6 +71,10 @@ class Scheduler {
   // Returns an index into `candidates` (never empty, at least two entries). Candidates are
   // ordered by thread id, so an answer is stable across runs.
   virtual std::size_t pick(std::span<const Candidate> candidates) = 0;
+  // Timed mode: a key that orders threads ready at the same instant (lower goes first),
+  // drawn when a thread becomes ready. Ties are then broken in O(log n) without gathering
+  // them; exploring oracles never see timed ties.
+  virtual std::uint64_t tie_key() { return 0; }
   // Short strategy name for results and schedule files.
   virtual std::string name() const = 0;
 };

@@ -13,6 +13,7 @@ class TimedStrategy final : public Scheduler {
   EngineMode mode() const override { return EngineMode::timed; }
   void begin_execution(std::uint64_t index) override { rng_.reseed(Rng::derive(seed_, index)); }
   std::size_t pick(std::span<const Candidate> candidates) override { return rng_.below(candidates.size()); }
+  std::uint64_t tie_key() override { return rng_.next(); }
   std::string name() const override { return "timed"; }
 
  private:

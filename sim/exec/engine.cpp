@@ -104,6 +104,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   oracle.begin_execution(execution_index);
   workload.setup(*this);
   fibers_.resize(threads_.size() + 1);
+  order_.assign(threads_.size(), ThreadOrder{});
   start_cpus();
 
   const ThreadId first = pick_next();
@@ -177,45 +178,32 @@ void Engine::gather_explore_candidates() {
   add_drain_candidates();
 }
 
+namespace {
+// Min-heap order: earliest clock first, then the seeded tie key, then the thread id.
+struct LaterThan {
+  const std::vector<Engine::ThreadOrder>& order;
+  bool operator()(ThreadId a, ThreadId b) const {
+    const auto& x = order[a];
+    const auto& y = order[b];
+    if (x.clock_ns != y.clock_ns) return x.clock_ns > y.clock_ns;
+    if (x.tie_key != y.tie_key) return x.tie_key > y.tie_key;
+    return a > b;
+  }
+};
+}  // namespace
+
 ThreadId Engine::pick_timed() {
   if (heap_.empty()) return kHostId;
-  auto later = [this](ThreadId a, ThreadId b) {
-    const std::uint64_t ca = threads_[a].clock_ns;
-    const std::uint64_t cb = threads_[b].clock_ns;
-    return ca != cb ? ca > cb : a > b;
-  };
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  const ThreadId first = heap_.back();
+  std::pop_heap(heap_.begin(), heap_.end(), LaterThan{order_});
+  const ThreadId next = heap_.back();
   heap_.pop_back();
-  const std::uint64_t clock = threads_[first].clock_ns;
-  if (heap_.empty() || threads_[heap_.front()].clock_ns != clock) return first;
-
-  // Several threads are ready at the same instant: the oracle breaks the tie.
-  ties_.assign(1, first);
-  while (!heap_.empty() && threads_[heap_.front()].clock_ns == clock) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    ties_.push_back(heap_.back());
-    heap_.pop_back();
-  }
-  candidates_.clear();
-  for (ThreadId id : ties_) {
-    const SimThread& t = threads_[id];
-    candidates_.push_back(Candidate{Choice{Choice::Kind::step, id}, t.cpu, t.clock_ns, t.pending});
-  }
-  const std::size_t index = oracle_->pick(candidates_);
-  if (index >= ties_.size()) throw std::logic_error("scheduler picked a candidate that does not exist");
-  for (std::size_t i = 0; i < ties_.size(); ++i)
-    if (i != index) heap_push(ties_[i]);
-  return ties_[index];
+  return next;
 }
 
 void Engine::heap_push(ThreadId id) {
+  order_[id] = ThreadOrder{threads_[id].clock_ns, oracle_->tie_key()};
   heap_.push_back(id);
-  std::push_heap(heap_.begin(), heap_.end(), [this](ThreadId a, ThreadId b) {
-    const std::uint64_t ca = threads_[a].clock_ns;
-    const std::uint64_t cb = threads_[b].clock_ns;
-    return ca != cb ? ca > cb : a > b;
-  });
+  std::push_heap(heap_.begin(), heap_.end(), LaterThan{order_});
 }
 
 // --- fibers ---------------------------------------------------------------------------------

@@ -70,6 +70,12 @@ class SimWorkload {
 
 class Engine {
  public:
+  // A thread's place in the timed mode's queue, fixed when it is queued.
+  struct ThreadOrder {
+    std::uint64_t clock_ns = 0;
+    std::uint64_t tie_key = 0;
+  };
+
   Engine(MachineShape shape, CostModel& costs, EngineLimits limits = {});
   ~Engine();
   Engine(const Engine&) = delete;
@@ -178,8 +184,8 @@ class Engine {
   std::vector<SimCpu> cpus_;
   std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
   std::vector<Candidate> candidates_;
-  std::vector<ThreadId> heap_;  // timed mode: threads on a CPU, min (clock, id) first
-  std::vector<ThreadId> ties_;
+  std::vector<ThreadId> heap_;  // timed mode: threads on a CPU, earliest first
+  std::vector<ThreadOrder> order_;  // the heap's keys, dense so that sifting stays in cache
   Scheduler* oracle_ = nullptr;
   TraceRecorder* trace_ = nullptr;
   EngineMode mode_ = EngineMode::explore;
