@@ -49,6 +49,7 @@ void add_common(CLI::App& cmd, RunOptions& run, Outputs& out) {
   cmd.add_option("--trace", run.trace_path, "Write the trace of the reported execution here (one scenario)");
   cmd.add_option("--chrome-trace", run.chrome_trace_path,
                  "Write the trace as Chrome trace-event JSON (Perfetto opens it) here (one scenario)");
+  cmd.add_flag("--save-traces", run.save_traces, "Write every scenario's trace and Chrome trace to --out-dir");
   cmd.add_option("--out-dir", run.out_dir, "Directory for schedules and saved traces")->capture_default_str();
   cmd.add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
   cmd.add_flag("--verbose,-v", out.verbose, "Print violation details and output paths");
@@ -148,7 +149,6 @@ int main_impl(int argc, char** argv) {
   CLI::App* check_cmd = app.add_subcommand("check", "Explore interleavings of scenarios and check their properties");
   check_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
   check_cmd->add_option("--executions", run.executions, "Executions to explore (overrides the scenario's)");
-  check_cmd->add_flag("--save-traces", run.save_traces, "Write every scenario's trace and Chrome trace to --out-dir");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   add_common(*check_cmd, run, out);
   CLI::App* replay_cmd = app.add_subcommand("replay", "Replay a schedule file and report what it shows");
