@@ -120,7 +120,7 @@ std::vector<std::string_view> model_keys() {
 }
 
 std::vector<std::string_view> machine_keys() {
-  std::vector<std::string_view> keys{"preset"};
+  std::vector<std::string_view> keys{"preset", "memory_policy"};
   keys.insert(keys.end(), kFlatKeys.begin(), kFlatKeys.end());
   const std::vector<std::string_view> model = model_keys();
   keys.insert(keys.end(), model.begin(), model.end());
@@ -304,6 +304,11 @@ MachineSpec load_machine(const yaml::Map& root) {
   }
   const yaml::Map m(root.source(), *node, "machine", machine_keys());
   load_preset(root.source(), m, machine);
+  if (const auto policy = m.get("memory_policy")) {
+    constexpr std::array<std::string_view, 3> kPolicies{"as_requested", "node0", "interleave"};
+    machine.memory_policy =
+        static_cast<sim::MemoryPolicy>(yaml::choice(root.source(), *policy, "memory_policy", kPolicies));
+  }
   if (machine.preset == "flat") {
     load_flat(m, machine);
   } else {

@@ -102,7 +102,7 @@ class RowRunner {
         row_(row),
         options_(options),
         costs_(make_costs(scenario)),
-        engine_(sim::MachineShape{scenario.machine.node_of_cpu}, *costs_,
+        engine_(sim::MachineShape{scenario.machine.node_of_cpu, scenario.machine.memory_policy}, *costs_,
                 sim::EngineLimits{scenario.strategy.max_steps, store_buffer_entries(scenario)}),
         workload_(make_workload(scenario)) {}
 

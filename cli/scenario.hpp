@@ -32,6 +32,7 @@ struct MachineSpec {
   // Every preset but `flat`: the machine model (topology, caches, coherence, DRAM), with the
   // scenario's overrides applied. node_of_cpu and costs mirror it.
   std::optional<sim::machine::MachineConfig> model;
+  sim::MemoryPolicy memory_policy = sim::MemoryPolicy::as_requested;
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
 };
 

@@ -127,3 +127,18 @@ TEST_CASE_METHOD(Fixture, "more threads than CPUs share them in timed mode", "[e
   engine.run(w, timed, &again, 0);
   CHECK(trace.text() == again.text());
 }
+
+TEST_CASE("memory policies place allocations on nodes", "[engine][memory]") {
+  SimMemory memory;
+  auto node_of = [&memory](void* p) { return memory.node_of_address(memory.address_of(p)); };
+  memory.set_policy(MemoryPolicy::as_requested, 4);
+  CHECK(node_of(memory.allocate(64, 64, 3)) == 3);
+  memory.set_policy(MemoryPolicy::node0, 4);
+  CHECK(node_of(memory.allocate(64, 64, 3)) == 0);
+  memory.set_policy(MemoryPolicy::interleave, 4);
+  memory.reset();
+  for (int i = 0; i < 8; ++i) CHECK(node_of(memory.allocate(64, 64, 3)) == i % 4);
+  // Unbacked ranges interleave page by page.
+  const std::uint64_t base = memory.reserve_unbacked(1 << 20, Placement{true, 0}, 4);
+  for (int page = 0; page < 8; ++page) CHECK(memory.node_of_address(base + page * kPageBytes + 8) == page % 4);
+}

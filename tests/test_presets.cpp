@@ -184,7 +184,7 @@ TEST_CASE("bad machine sections fail at the line and column of the mistake", "[m
   };
   const Case cases[] = {
       {"machine_unknown_override.yaml", 2, 31,
-       "unknown key 'uncore' in machine (expected one of: preset, cpus, nodes, uncore_ns,"},
+       "unknown key 'uncore' in machine (expected one of: preset, memory_policy, cpus, nodes, uncore_ns,"},
       {"machine_cpus_on_model.yaml", 4, 3, "cpus applies to the flat preset only: barcelona-4s has 16 CPUs in 4 nodes"},
       {"machine_bad_cache.yaml", 6, 5, "caches: barcelona-4s has no cache 'LLC' (it has L1, L2, L3)"},
       {"machine_model_key_on_flat.yaml", 2, 34, "dram applies to modelled machines, not to the flat preset"},

@@ -58,6 +58,7 @@ Engine::Engine(MachineShape shape, CostModel& costs, EngineLimits limits)
   if (shape_.cpus() < 1) throw std::invalid_argument("a simulated machine needs at least one CPU");
   if (shape_.nodes() > kMaxNodes)
     throw std::invalid_argument(fmt::format("a simulated machine has at most {} nodes", kMaxNodes));
+  memory_.set_policy(shape_.memory_policy, shape_.nodes());
 }
 
 Engine::~Engine() = default;

@@ -28,6 +28,7 @@ namespace lockstep::sim {
 // The part of a machine the engine needs: how many CPUs and which node each is on.
 struct MachineShape {
   std::vector<NodeId> node_of_cpu{0};
+  MemoryPolicy memory_policy = MemoryPolicy::as_requested;
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
   int nodes() const;
 };

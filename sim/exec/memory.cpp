@@ -32,6 +32,7 @@ SimMemory::~SimMemory() { munmap(arena_, arena_bytes_); }
 
 void SimMemory::reset() {
   used_.fill(0);
+  next_node_ = 0;
   regions_.clear();
   unbacked_.clear();
   unbacked_next_ = kUnbackedAddressBase;
@@ -50,6 +51,8 @@ std::uint64_t SimMemory::reserve_unbacked(std::uint64_t bytes, Placement placeme
 void* SimMemory::allocate(std::size_t bytes, std::size_t align, NodeId node) {
   if (node < 0 || node >= kMaxNodes)
     throw std::invalid_argument(fmt::format("allocation on node {} (the simulator has {} at most)", node, kMaxNodes));
+  if (policy_ == MemoryPolicy::node0) node = 0;
+  if (policy_ == MemoryPolicy::interleave) node = next_node_++ % nodes_;
   if (align == 0 || (align & (align - 1)) != 0)
     throw std::invalid_argument(fmt::format("alignment {} is not a power of two", align));
   const auto n = static_cast<std::size_t>(node);

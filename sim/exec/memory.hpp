@@ -35,6 +35,11 @@ static_assert(kStackBytes % kPageBytes == 0);
 
 // Where the pages of an unbacked range live: all on one node, or interleaved page by page
 // over every node (Linux's MPOL_INTERLEAVE).
+// Where P::allocate puts memory: on the node the design asks for; all on node 0 (the seed's
+// futex table, allocated on one node before 3.14); or spread round robin over the nodes,
+// one allocation after the other (as MPOL_INTERLEAVE spreads pages).
+enum class MemoryPolicy : std::uint8_t { as_requested, node0, interleave };
+
 struct Placement {
   bool interleave = false;
   NodeId node = 0;  // when !interleave
@@ -60,6 +65,10 @@ class SimMemory {
 
   // Zeroed memory on `node`, aligned to `align` (a power of two).
   void* allocate(std::size_t bytes, std::size_t align, NodeId node);
+  void set_policy(MemoryPolicy policy, int nodes) {
+    policy_ = policy;
+    nodes_ = nodes;
+  }
 
   // The usable stack of thread `index` (a guard page sits below it).
   void* stack_base(std::size_t index) const;
@@ -85,6 +94,9 @@ class SimMemory {
   std::byte* stacks_ = nullptr;
   std::byte* heaps_ = nullptr;
   std::array<std::size_t, kMaxNodes> used_{};
+  MemoryPolicy policy_ = MemoryPolicy::as_requested;
+  int nodes_ = 1;
+  int next_node_ = 0;  // interleave: where the next allocation goes
   std::vector<Region> regions_;
   struct Unbacked {
     std::uint64_t begin = 0;
