@@ -8,33 +8,16 @@
 #include <vector>
 
 #include "cli/scenario.hpp"
+#include "scenario_fixtures.hpp"
 #include "sim/machine/presets.hpp"
 #include "sim/machine/topology.hpp"
 
 using namespace lockstep;
 using namespace lockstep::cli;
+using namespace lockstep::cli::testing;
 using namespace lockstep::sim::machine;
 
 namespace {
-
-std::string fixture(const std::string& name) {
-  return std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/scenarios/" + name;
-}
-
-Scenario load_one(const std::string& name) {
-  ScenarioFile file = load_scenario_file(fixture(name));
-  REQUIRE(file.rows.size() == 1);
-  return file.rows.front();
-}
-
-std::string error_of(const std::string& path) {
-  try {
-    load_scenario_file(path);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "(loaded without error)";
-}
 
 const CacheLevel& cache(const MachineConfig& c, const std::string& name) {
   const auto it = std::find_if(c.caches.begin(), c.caches.end(), [&](const CacheLevel& l) { return l.name == name; });

@@ -10,35 +10,18 @@
 #include "cli/expr_parser.hpp"
 #include "cli/files.hpp"
 #include "cli/scenario.hpp"
+#include "scenario_fixtures.hpp"
 #include "cli/yaml_fields.hpp"
 #include "core/workloads/expr_eval.hpp"
 
 using namespace lockstep;
 using namespace lockstep::cli;
+using namespace lockstep::cli::testing;
 using program::ExprNode;
 using program::ExprOp;
 using program::OpKind;
 
 namespace {
-
-std::string fixture(const std::string& name) {
-  return std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/scenarios/" + name;
-}
-
-Scenario load_one(const std::string& name) {
-  ScenarioFile file = load_scenario_file(fixture(name));
-  REQUIRE(file.rows.size() == 1);
-  return file.rows.front();
-}
-
-std::string error_of(const std::string& path) {
-  try {
-    load_scenario_file(path);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "(loaded without error)";
-}
 
 // The ops of a code sequence, for compact comparisons.
 std::vector<ExprOp> ops_of(const program::Expr& e) {
