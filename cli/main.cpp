@@ -13,6 +13,7 @@
 
 #include "cli/files.hpp"
 #include "cli/junit.hpp"
+#include "cli/measurements_csv.hpp"
 #include "cli/result_json.hpp"
 #include "cli/runner.hpp"
 #include "cli/scenario.hpp"
@@ -74,6 +75,16 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
 void write_outputs(const std::vector<ScenarioReport>& reports, const RunOptions& run, const Outputs& out) {
   if (!out.json.empty()) write_file_atomically(out.json, results_json(reports));
   if (!out.junit.empty()) write_file_atomically(out.junit, junit_xml(reports));
+  // Machine measurements go beside the other outputs: <out-dir>/<stem>[-rowN].histogram.csv, .c2c.csv.
+  for (const ScenarioReport& r : reports) {
+    const std::string stem = fmt::format("{}/{}", run.out_dir, std::filesystem::path(r.scenario).stem().string());
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+      const MachineMeasurements& m = r.rows[i].machine;
+      const std::string row = r.swept ? fmt::format("{}-row{}", stem, i + 1) : stem;
+      if (!m.histogram.empty()) write_file_atomically(row + ".histogram.csv", histogram_csv(m));
+      if (!m.c2c_ns.empty()) write_file_atomically(row + ".c2c.csv", c2c_csv(m));
+    }
+  }
   for (const ScenarioReport& r : reports) {
     if (!r.swept) continue;
     const std::string path =

@@ -8,6 +8,7 @@
 
 #include "cli/chrome_trace.hpp"
 #include "cli/junit.hpp"
+#include "cli/measurements_csv.hpp"
 #include "cli/result_json.hpp"
 #include "cli/summary_table.hpp"
 #include "cli/sweep_csv.hpp"
@@ -391,4 +392,13 @@ TEST_CASE("Chrome export of an engine trace is deterministic and well formed", "
   CHECK(count_phase(doc["traceEvents"], "s") == (woke ? 1 : 0));
   CHECK(count_phase(doc["traceEvents"], "f") == (woke ? 1 : 0));
   CHECK(overlapping_slices(doc["traceEvents"]) == 0);
+}
+
+TEST_CASE("machine measurements as CSV", "[outputs]") {
+  MachineMeasurements m;
+  m.histogram = {{85, 86, 10}, {135, 136, 7}};
+  m.c2c_cpus = {0, 4};
+  m.c2c_ns = {{0, 75.2}, {75.2, 0}};
+  CHECK(histogram_csv(m) == "lo_ns,hi_ns,count\n85,86,10\n135,136,7\n");
+  CHECK(c2c_csv(m) == "cpu,0,4\n0,0.0,75.2\n4,75.2,0.0\n");
 }
