@@ -1,5 +1,7 @@
 // `timed`: earliest virtual time first (the engine orders by clock); ties between threads
-// ready at the same instant are broken by the run's seeded PRNG. For performance runs.
+// ready at the same instant are broken by the run's seeded PRNG, through tie_key(), drawn
+// when a thread is queued. The engine never calls pick() in timed mode; it answers anyway,
+// uniformly, so the strategy is a complete oracle.
 #pragma once
 
 #include "sim/rng.hpp"

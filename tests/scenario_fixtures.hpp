@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <string>
 
 #include "cli/scenario.hpp"
@@ -27,6 +28,25 @@ inline std::string error_of(const std::string& path) {
     return e.what();
   }
   return "(loaded without error)";
+}
+
+// A bad fixture (tests/data/scenarios/bad/) and the error it must fail with.
+struct BadCase {
+  const char* file;
+  int line;
+  int column;
+  const char* says;
+};
+
+// Each file fails at exactly its line and column, with a message containing `says`.
+inline void check_bad_cases(std::initializer_list<BadCase> cases) {
+  for (const BadCase& c : cases) {
+    const std::string path = fixture(std::string("bad/") + c.file);
+    const std::string message = error_of(path);
+    INFO(message);
+    CHECK_THAT(message, Catch::StartsWith(path + ":" + std::to_string(c.line) + ":" + std::to_string(c.column) + ": "));
+    CHECK_THAT(message, Catch::Contains(c.says));
+  }
 }
 
 }  // namespace lockstep::cli::testing

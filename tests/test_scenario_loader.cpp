@@ -247,13 +247,7 @@ TEST_CASE("a sweep expands to the cartesian product, first key outermost", "[sce
 }
 
 TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario]") {
-  struct Case {
-    const char* file;
-    int line;
-    int column;
-    const char* says;
-  };
-  const Case cases[] = {
+  check_bad_cases({
       {"syntax.yaml", 3, 7, "end of map flow not found"},
       {"unknown_key_op.yaml", 6, 34, "unknown key 'ordr' in load (expected one of: var, into, order)"},
       {"unknown_top_key.yaml", 4, 1, "unknown key 'stratgy' in scenario (expected one of: name, description,"},
@@ -277,14 +271,7 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"forall_unknown.yaml", 8, 34, "unknown thread 't1'"},
       {"mutex_on_program.yaml", 4, 24, "mutual_exclusion is checked by the lock-counter workload only"},
       {"deep_expr.yaml", 5, 352, "more than 64 operands"},
-  };
-  for (const Case& c : cases) {
-    const std::string path = fixture(std::string("bad/") + c.file);
-    const std::string message = error_of(path);
-    INFO(message);
-    CHECK_THAT(message, Catch::StartsWith(path + ":" + std::to_string(c.line) + ":" + std::to_string(c.column) + ": "));
-    CHECK_THAT(message, Catch::Contains(c.says));
-  }
+  });
 }
 
 TEST_CASE("a missing scenario file names the path", "[scenario]") {

@@ -184,7 +184,7 @@ double MemorySystem::from_memory(const Access& a, Line& line, int package, doubl
     }
   }
   last_source_ = home == package ? Source::dram_local : Source::dram_remote;
-  (void)line;
+
   return std::max(data_back, answers);
 }
 
