@@ -100,9 +100,9 @@ void BM_SimOpsMachineModel(benchmark::State& state) {
   Engine engine(MachineShape{memory.topology().node_of_cpu()}, memory, EngineLimits{50'000'000, 0});
   SimWorkloadOf<LockCounter<SimPlatform>, LockCounterParams> w(LockCounterParams{SpinlockKind::ticket, 32, 5, 32});
   TimedStrategy oracle(1);
-  std::uint64_t steps = 0;
-  for (auto _ : state) steps += engine.run(w, oracle, nullptr, 0).steps;
-  state.SetItemsProcessed(static_cast<std::int64_t>(steps));
+  std::uint64_t memory_ops = 0;
+  for (auto _ : state) memory_ops += engine.run(w, oracle, nullptr, 0).memory_ops;
+  state.SetItemsProcessed(static_cast<std::int64_t>(memory_ops));
 }
 BENCHMARK(BM_SimOpsMachineModel)->Unit(benchmark::kMillisecond);
 
@@ -115,7 +115,7 @@ void BM_SimOpsFlat(benchmark::State& state) {
   SimWorkloadOf<LockCounter<SimPlatform>, LockCounterParams> w(LockCounterParams{SpinlockKind::ticket, 32, 20, 32});
   TimedStrategy oracle(1);
   std::uint64_t steps = 0;
-  for (auto _ : state) steps += engine.run(w, oracle, nullptr, 0).steps;
+  for (auto _ : state) steps += engine.run(w, oracle, nullptr, 0).memory_ops;
   state.SetItemsProcessed(static_cast<std::int64_t>(steps));
 }
 BENCHMARK(BM_SimOpsFlat)->Unit(benchmark::kMillisecond);

@@ -178,7 +178,7 @@ RowReport RowRunner::timed() {
     record_latencies(probe->counts(), report.machine);
   record_sources(*costs_, report.machine);
   report.executions = 1;
-  report.sim_ops = r.steps;
+  report.sim_ops = r.memory_ops;
   report.steps = r.steps;
   report.virtual_time_ns = r.virtual_time_ns;
   report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
@@ -221,7 +221,7 @@ RowReport RowRunner::c2c() {
   const sim::machine::C2cResult r = sim::machine::run_c2c(engine_, s_.workload.c2c, core_of_cpu, seed(), &trace);
   report.elapsed_s = seconds_since(start);
   report.executions = r.executions;
-  report.sim_ops = r.steps;
+  report.sim_ops = r.memory_ops;
   report.result = "pass";
   report.machine.c2c_cpus = r.cpus;
   report.machine.c2c_ns = r.one_way_ns;
@@ -241,7 +241,7 @@ RowReport RowRunner::explore(std::uint64_t executions) {
   std::uint64_t index = 0;
   for (; index < executions; ++index) {
     sim::ExecutionResult r = engine_.run(*workload_, oracle, nullptr, index);
-    report.sim_ops += r.steps;
+    report.sim_ops += r.memory_ops;
     if (auto v = checked_violation(s_, r)) {
       found = std::move(v);
       schedule = std::move(r.schedule);
@@ -350,7 +350,7 @@ RowReport RowRunner::replay(const model::ScheduleFile& schedule) {
     throw model::ScheduleMismatch("the execution ended before the schedule did: it does not fit this scenario");
   report.elapsed_s = seconds_since(start);
   report.executions = 1;
-  report.sim_ops = r.steps;
+  report.sim_ops = r.memory_ops;
   report.steps = r.steps;
   report.virtual_time_ns = r.virtual_time_ns;
   const auto violation = checked_violation(s_, r);

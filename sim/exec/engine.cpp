@@ -97,6 +97,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   current_ = previous_ = kHostId;
   now_ns_ = 0;
   steps_ = 0;
+  memory_ops_ = 0;
   spin_blocked_ = 0;
   buffered_stores_ = 0;
   violation_.reset();
@@ -105,7 +106,6 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   oracle.begin_execution(execution_index);
   workload.setup(*this);
   fibers_.resize(threads_.size() + 1);
-  order_.assign(threads_.size(), ThreadOrder{});
   start_cpus();
 
   const ThreadId first = pick_next();
@@ -127,6 +127,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   ExecutionResult result;
   result.violation = violation_;
   result.steps = steps_;
+  result.memory_ops = memory_ops_;
   result.virtual_time_ns = now();
   result.schedule = std::move(schedule_);
   if (trace_ != nullptr) trace_->end(result.virtual_time_ns, steps_, violation_ ? "violation" : "pass");
@@ -142,11 +143,17 @@ void Engine::yield_for(const PendingOp& op) {
   SimThread& t = threads_[current_];
   t.last_op = t.pending;
   t.pending = op;
+  ThreadId next = kHostId;
   if (mode_ == EngineMode::timed) {
     maybe_preempt(t);
-    if (t.state == ThreadRunState::running) heap_push(current_);
+    if (t.state != ThreadRunState::running) {
+      next = pick_next();
+    } else if (!violation_) {
+      next = heap_.exchange_top(ready_entry(current_));  // often itself: no switch at all
+    }
+  } else {
+    next = pick_next();
   }
-  const ThreadId next = pick_next();
   if (next != current_) switch_to(next);
   if (buffered_stores_ > 0 && mode_ == EngineMode::timed) drain_due(threads_[current_].clock_ns);
 }
@@ -179,33 +186,14 @@ void Engine::gather_explore_candidates() {
   add_drain_candidates();
 }
 
-namespace {
-// Min-heap order: earliest clock first, then the seeded tie key, then the thread id.
-struct LaterThan {
-  const std::vector<Engine::ThreadOrder>& order;
-  bool operator()(ThreadId a, ThreadId b) const {
-    const auto& x = order[a];
-    const auto& y = order[b];
-    if (x.clock_ns != y.clock_ns) return x.clock_ns > y.clock_ns;
-    if (x.tie_key != y.tie_key) return x.tie_key > y.tie_key;
-    return a > b;
-  }
-};
-}  // namespace
-
 ThreadId Engine::pick_timed() {
-  if (heap_.empty()) return kHostId;
-  std::pop_heap(heap_.begin(), heap_.end(), LaterThan{order_});
-  const ThreadId next = heap_.back();
-  heap_.pop_back();
-  return next;
+  return heap_.empty() ? kHostId : heap_.pop();
 }
 
-void Engine::heap_push(ThreadId id) {
-  order_[id] = ThreadOrder{threads_[id].clock_ns, oracle_->tie_key()};
-  heap_.push_back(id);
-  std::push_heap(heap_.begin(), heap_.end(), LaterThan{order_});
-}
+// A thread's place in the queue, fixed when it is queued: its clock, then a seeded tie key.
+ReadyEntry Engine::ready_entry(ThreadId id) { return ReadyEntry{threads_[id].clock_ns, oracle_->tie_key(), id}; }
+
+void Engine::heap_push(ThreadId id) { heap_.push(ready_entry(id)); }
 
 // --- fibers ---------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@
 #include "core/platform.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/exec/memory.hpp"
+#include "sim/exec/ready_heap.hpp"
 #include "sim/exec/trace.hpp"
 #include "sim/scheduler.hpp"
 
@@ -53,7 +54,8 @@ struct Violation {
 
 struct ExecutionResult {
   std::optional<Violation> violation;
-  std::uint64_t steps = 0;
+  std::uint64_t steps = 0;        // visible operations: memory, fences, pauses, park/unpark
+  std::uint64_t memory_ops = 0;   // of those, loads, stores and read-modify-writes
   std::uint64_t virtual_time_ns = 0;
   Schedule schedule;
 };
@@ -71,12 +73,6 @@ class SimWorkload {
 
 class Engine {
  public:
-  // A thread's place in the timed mode's queue, fixed when it is queued.
-  struct ThreadOrder {
-    std::uint64_t clock_ns = 0;
-    std::uint64_t tie_key = 0;
-  };
-
   Engine(MachineShape shape, CostModel& costs, EngineLimits limits = {});
   ~Engine();
   Engine(const Engine&) = delete;
@@ -154,6 +150,7 @@ class Engine {
   void finish_step(std::uint64_t latency_ns);
   void set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns);
   void heap_push(ThreadId id);
+  ReadyEntry ready_entry(ThreadId id);
 
   // x86-TSO store buffers (engine_tso.cpp)
   bool tso() const { return limits_.store_buffer_entries > 0; }
@@ -185,8 +182,7 @@ class Engine {
   std::vector<SimCpu> cpus_;
   std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
   std::vector<Candidate> candidates_;
-  std::vector<ThreadId> heap_;  // timed mode: threads on a CPU, earliest first
-  std::vector<ThreadOrder> order_;  // the heap's keys, dense so that sifting stays in cache
+  ReadyHeap heap_;  // timed mode: threads on a CPU, earliest first
   Scheduler* oracle_ = nullptr;
   TraceRecorder* trace_ = nullptr;
   EngineMode mode_ = EngineMode::explore;
@@ -194,6 +190,7 @@ class Engine {
   ThreadId previous_ = kHostId;
   std::uint64_t now_ns_ = 0;  // explore mode's global clock
   std::uint64_t steps_ = 0;
+  std::uint64_t memory_ops_ = 0;
   std::size_t spin_blocked_ = 0;
   std::size_t buffered_stores_ = 0;
   std::optional<Violation> violation_;

@@ -84,6 +84,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   }
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
   note_read(addr, host, size, value);
+  ++memory_ops_;
   finish_step(latency);
   return value;
 }
@@ -109,6 +110,7 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   }
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
   if (!buffered) note_write(addr);
+  ++memory_ops_;
   finish_step(latency);
 }
 
@@ -135,6 +137,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   } else {
     note_read(addr, host, size, old_value);
   }
+  ++memory_ops_;
   finish_step(latency);
   if (success != nullptr) *success = ok;
   return old_value;
@@ -148,6 +151,7 @@ std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
   const std::uint64_t start = start_time();
   const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, 8, start, memory_.node_of_address(addr)});
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, 8, 0, latency);
+  ++memory_ops_;
   finish_step(latency);
   return latency;
 }
@@ -165,7 +169,10 @@ void Engine::fence(std::memory_order order) {
 
 void Engine::pause() {
   if (on_host()) return;
-  yield_for(PendingOp{OpKind::pause});
+  // In timed mode a pause is not a scheduling point: it touches nothing another thread can
+  // see, so running others before or after it changes nothing; the thread's next access
+  // yields at its later clock. In exploration it is where a spin loop may block.
+  if (mode_ == EngineMode::explore) yield_for(PendingOp{OpKind::pause});
   SimThread& t = threads_[current_];
   const std::uint64_t latency = costs_.pause_ns(t.cpu);
   if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::pause, latency);

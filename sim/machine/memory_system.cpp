@@ -230,8 +230,10 @@ double MemorySystem::message(int from, int to, std::uint32_t bytes, double start
 
 // Books the first gap of `length` at or after `ready` and returns where it starts.
 double MemorySystem::book(std::vector<Booking>& bookings, double ready, double length) {
-  // Accesses arrive in start order, so bookings that ended before this one began are history.
-  std::erase_if(bookings, [this](const Booking& b) { return b.to_ns <= now_ns_; });
+  // Accesses arrive in start order, so bookings that ended before this one began are history;
+  // bookings do not overlap and are kept in time order, so those are a prefix.
+  const auto live = std::find_if(bookings.begin(), bookings.end(), [this](const Booking& b) { return b.to_ns > now_ns_; });
+  bookings.erase(bookings.begin(), live);
   double at = ready;
   auto it = bookings.begin();
   for (; it != bookings.end(); ++it) {

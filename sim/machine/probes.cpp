@@ -139,7 +139,7 @@ C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int
       TraceRecorder* trace = result.executions == 0 ? first_pair_trace : nullptr;
       const ExecutionResult r = engine.run(w, oracle, trace, result.executions++);
       if (r.violation) throw std::runtime_error("c2c ping-pong failed: " + r.violation->message);
-      result.steps += r.steps;
+      result.memory_ops += r.memory_ops;
       result.one_way_ns[i][j] = result.one_way_ns[j][i] = w.one_way_ns();
     }
   }

@@ -67,7 +67,7 @@ struct C2cResult {
   std::vector<CpuId> cpus;                   // the CPUs measured, in order
   std::vector<std::vector<double>> one_way_ns;  // [i][j] for cpus[i], cpus[j]; 0 on the diagonal
   std::uint64_t executions = 0;
-  std::uint64_t steps = 0;
+  std::uint64_t memory_ops = 0;  // summed over the pairs' executions
 };
 
 // Runs one timed execution per pair of CPUs on `engine`; `first_pair_trace` (may be null)
