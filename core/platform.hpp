@@ -67,6 +67,11 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   { P::unpark(thread) } -> std::same_as<void>;
   { P::self() } -> std::same_as<typename P::Thread>;
   { P::allocate(bytes, bytes, NodeId{0}) } -> std::same_as<void*>;
+  // The address of platform memory as a number a design may hash or store in shared memory,
+  // and back. The simulator gives simulated addresses, so hashes, list links and traces do
+  // not depend on where the host happened to map its arena; natively it is the pointer.
+  { P::address_of(static_cast<const void*>(ptr)) } -> std::same_as<std::uint64_t>;
+  { P::pointer_to(std::uint64_t{0}) } -> std::same_as<void*>;
   { P::deallocate(ptr, bytes) } -> std::same_as<void>;
   { P::this_cpu() } -> std::same_as<CpuId>;
   { P::node_of(cpu) } -> std::same_as<NodeId>;

@@ -75,6 +75,8 @@ struct NativePlatform {
     return numa_allocate(bytes, align, node);
   }
   static void deallocate(void* ptr, std::size_t bytes) { numa_deallocate(ptr, bytes); }
+  static std::uint64_t address_of(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr); }
+  static void* pointer_to(std::uint64_t addr) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(addr)); }
   static CpuId this_cpu() { return current_cpu(); }
   static NodeId node_of(CpuId cpu) { return node_of_cpu(cpu); }
   static void charge(Work, std::uint32_t) {}  // the real work is done

@@ -81,6 +81,14 @@ std::uint64_t SimMemory::address_of(const void* host) const {
       "a shared object lives outside simulated memory: allocate it with P::allocate or keep it on a simulated thread's stack");
 }
 
+void* SimMemory::host_of(std::uint64_t addr) const {
+  if (addr >= kStackAddressBase && addr < kStackAddressBase + kStacksBytes) return stacks_ + (addr - kStackAddressBase);
+  const std::uint64_t node = addr >> kNodeAddressShift;
+  const std::uint64_t offset = addr & ((std::uint64_t{1} << kNodeAddressShift) - 1);
+  if (addr < kStackAddressBase && offset < kNodeHeapBytes) return heaps_ + node * kNodeHeapBytes + offset;
+  throw std::logic_error(fmt::format("address {:#x} is not in simulated memory", addr));
+}
+
 NodeId SimMemory::node_of_address(std::uint64_t addr) const {
   if (addr >= kUnbackedAddressBase) {
     for (const Unbacked& u : unbacked_) {

@@ -77,6 +77,8 @@ class SimMemory {
   // design bug (shared state the simulator cannot see), reported by an exception.
   std::uint64_t address_of(const void* host) const;
   NodeId node_of_address(std::uint64_t addr) const;
+  // The host bytes behind a simulated address of the arena (the inverse of address_of).
+  void* host_of(std::uint64_t addr) const;
 
   // A range of simulated addresses with no host bytes behind it, for workloads that only
   // need addresses (the latency probe walks a gigabyte this way). `nodes` is how many nodes

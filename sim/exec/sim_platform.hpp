@@ -129,6 +129,8 @@ struct SimPlatform {
     return detail::engine().allocate(bytes, align, node);
   }
   static void deallocate(void*, std::size_t) {}  // the arena is reset with each execution
+  static std::uint64_t address_of(const void* ptr) { return detail::engine().memory().address_of(ptr); }
+  static void* pointer_to(std::uint64_t addr) { return detail::engine().memory().host_of(addr); }
   static CpuId this_cpu() { return detail::engine().this_cpu(); }
   static NodeId node_of(CpuId cpu) { return detail::engine().node_of(cpu); }
   static void charge(Work kind, std::uint32_t units) { detail::engine().charge(kind, units); }
