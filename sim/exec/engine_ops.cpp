@@ -185,7 +185,10 @@ void Engine::pause() {
   if (block) {
     set_state(t, ThreadRunState::spinning, now_ns_);
     ++spin_blocked_;
-    switch_to(pick_next());
+    // Under TSO, choosing the next step may first drain a buffered store to what this thread
+    // watches, which makes it runnable again, and then choose it: it just goes on.
+    const ThreadId next = pick_next();
+    if (next != current_) switch_to(next);
   }
   t.spin_watch.clear();
   t.spin_wrote = false;
@@ -240,14 +243,21 @@ void Engine::park() {
   }
   set_state(t, ThreadRunState::parked, start_time());
   if (mode_ == EngineMode::timed) leave_cpu(t);
-  switch_to(pick_next());
+  const ThreadId next = pick_next();
+  if (next == current_) throw std::logic_error("a parked thread was chosen to run before anyone unparked it");
+  switch_to(next);
 }
 
 void Engine::unpark(ThreadId target) {
   if (on_host()) throw std::logic_error("unpark() outside a simulated thread");
   if (target >= threads_.size()) throw std::out_of_range(fmt::format("unpark of thread {}, which does not exist", target));
   yield_for(PendingOp{OpKind::unpark, 0, std::memory_order_seq_cst, 0, target});
-  const SimThread& t = threads_[current_];
+  SimThread& t = threads_[current_];
+  // Waking a thread takes its run queue's lock (Linux: try_to_wake_up takes p->pi_lock):
+  // locked instructions, which drain the waker's store buffer. Without this a store the
+  // wakee must see could still sit in the buffer after the wakee ran, saw the old value
+  // and parked again.
+  drain_own(t);
   SimThread& u = threads_[target];
   const std::uint64_t start = start_time();
   const std::uint64_t latency = costs_.unpark_ns(t.cpu);
