@@ -1,22 +1,25 @@
 // The spinlock kinds a design can be configured with, and a dispatch over them. Designs that
 // take a lock kind as a run-time parameter (scenario files) use AnySpinlock; designs fixed at
-// compile time use the lock class directly.
+// compile time use the lock class directly. Either way a waiter brings a Node (spin_guard.hpp).
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 
 #include "core/platform.hpp"
+#include "core/sync/mcs_lock.hpp"
 #include "core/sync/ticket_lock.hpp"
 #include "core/sync/ttas_lock.hpp"
 
 namespace lockstep {
 
-enum class SpinlockKind : std::uint8_t { ticket, ttas };
+enum class SpinlockKind : std::uint8_t { ticket, ttas, mcs };
 
-inline constexpr std::array<std::string_view, 2> kSpinlockNames{"ticket", "ttas"};
+inline constexpr std::array<std::string_view, 3> kSpinlockNames{"ticket", "ttas", "mcs"};
 
 constexpr std::string_view name_of(SpinlockKind kind) {
   return kSpinlockNames[static_cast<std::size_t>(kind)];
@@ -31,21 +34,44 @@ constexpr std::optional<SpinlockKind> spinlock_from_name(std::string_view name) 
 template <Platform P>
 class AnySpinlock {
  public:
+  // Large enough for every kind: the MCS lock queues it, the others ignore it.
+  using Node = McsNode<P>;
+
   explicit AnySpinlock(SpinlockKind kind) {
-    if (kind == SpinlockKind::ticket) lock_.template emplace<TicketLock<P>>();
+    switch (kind) {
+      case SpinlockKind::ticket: lock_.template emplace<TicketLock<P>>(); return;
+      case SpinlockKind::ttas: lock_.template emplace<TtasLock<P>>(); return;
+      case SpinlockKind::mcs: lock_.template emplace<McsLock<P>>(); return;
+    }
   }
-  void lock() {
-    std::visit([](auto& l) { l.lock(); }, lock_);
+  void lock(Node& node) {
+    std::visit([&node](auto& l) { l.lock(node_for(l, node)); }, lock_);
   }
-  void unlock() {
-    std::visit([](auto& l) { l.unlock(); }, lock_);
+  bool try_lock(Node& node) {
+    return std::visit([&node](auto& l) { return l.try_lock(node_for(l, node)); }, lock_);
+  }
+  void unlock(Node& node) {
+    std::visit([&node](auto& l) { l.unlock(node_for(l, node)); }, lock_);
   }
   bool is_locked() const {
     return std::visit([](const auto& l) { return l.is_locked(); }, lock_);
   }
 
  private:
-  std::variant<TtasLock<P>, TicketLock<P>> lock_;
+  // The node a lock of type L takes: the caller's own for MCS, a stateless stand-in for the
+  // kinds whose Node is empty (nothing is written to it, so sharing one is harmless).
+  template <class L>
+  static typename L::Node& node_for(L&, Node& node) {
+    if constexpr (std::same_as<typename L::Node, Node>) {
+      return node;
+    } else {
+      static_assert(std::is_empty_v<typename L::Node>, "only the MCS kind keeps state in its node");
+      static typename L::Node unused;
+      return unused;
+    }
+  }
+
+  std::variant<TtasLock<P>, TicketLock<P>, McsLock<P>> lock_;
 };
 
 }  // namespace lockstep

@@ -12,6 +12,10 @@ namespace lockstep {
 template <Platform P>
 class TicketLock {
  public:
+  // Waiters need no node of their own; the type exists so every lock kind has one API
+  // (spin_guard.hpp).
+  struct Node {};
+
   void lock() {
     const std::uint32_t ticket = next_.fetch_add(1, std::memory_order_relaxed);
     while (serving_.load(std::memory_order_acquire) != ticket) P::cpu_relax();
@@ -28,6 +32,10 @@ class TicketLock {
     const std::uint32_t serving = serving_.load(std::memory_order_relaxed);
     serving_.store(serving + 1, std::memory_order_release);
   }
+
+  void lock(Node&) { lock(); }
+  bool try_lock(Node&) { return try_lock(); }
+  void unlock(Node&) { unlock(); }
 
   // True while some thread holds or waits for the lock.
   bool is_locked() const {

@@ -12,6 +12,10 @@ namespace lockstep {
 template <Platform P>
 class TtasLock {
  public:
+  // Waiters need no node of their own; the type exists so every lock kind has one API
+  // (spin_guard.hpp).
+  struct Node {};
+
   void lock() {
     for (;;) {
       while (word_.load(std::memory_order_relaxed) != 0) P::cpu_relax();
@@ -25,6 +29,10 @@ class TtasLock {
   }
 
   void unlock() { word_.store(0, std::memory_order_release); }
+
+  void lock(Node&) { lock(); }
+  bool try_lock(Node&) { return try_lock(); }
+  void unlock(Node&) { unlock(); }
 
   bool is_locked() const { return word_.load(std::memory_order_relaxed) != 0; }
 

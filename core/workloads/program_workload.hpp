@@ -1,6 +1,9 @@
 // The program interpreter: runs a scenario's thread programs (program.hpp) on any platform.
 // Each variable is a P::Atomic or P::Shared word in platform memory, each lock an
 // AnySpinlock of the design's kind; registers are thread-private host memory.
+// Lock and unlock are separate ops, so a thread's lock node (the MCS queue node) outlives
+// both: each thread has one per lock, in platform memory on its CPU's NUMA node, as Linux
+// keeps its qspinlock nodes per CPU.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +46,12 @@ class ProgramWorkload {
       locks_.push_back(make_on<P, AnySpinlock<P>>(0, kCacheLineBytes, prog.lock_kind));
       P::label(locks_.back(), sizeof(AnySpinlock<P>), name);
     }
+    for (const program::ThreadProgram& t : prog.threads) {
+      for (const std::string& lock : prog.locks) {
+        nodes_.push_back(make_on<P, LockNode>(P::node_of(t.cpu), kCacheLineBytes));
+        P::label(nodes_.back(), sizeof(LockNode), fmt::format("{}.{}", lock, t.name));
+      }
+    }
     registers_.resize(prog.threads.size());
     for (std::size_t i = 0; i < prog.threads.size(); ++i) {
       const program::ThreadProgram& t = prog.threads[i];
@@ -66,6 +75,7 @@ class ProgramWorkload {
  private:
   using Atomic = typename P::template Atomic<std::uint64_t>;
   using Plain = typename P::template Shared<std::uint64_t>;
+  using LockNode = typename AnySpinlock<P>::Node;
   struct Cell {
     Atomic* atomic = nullptr;
     Plain* plain = nullptr;
@@ -77,8 +87,10 @@ class ProgramWorkload {
       if (c.plain != nullptr) destroy_on<P>(c.plain);
     }
     for (AnySpinlock<P>* l : locks_) destroy_on<P>(l);
+    for (LockNode* n : nodes_) destroy_on<P>(n);
     cells_.clear();
     locks_.clear();
+    nodes_.clear();
   }
 
   std::uint64_t load(std::size_t var, std::memory_order order = std::memory_order_seq_cst) const {
@@ -116,8 +128,8 @@ class ProgramWorkload {
         if (eval(op.cond, regs) == 0)
           P::violation("assertion", fmt::format("{}: assert '{}' failed ({})", op.where, op.cond.text, show(regs, op)));
         return;
-      case OpKind::lock: locks_[static_cast<std::size_t>(op.lock)]->lock(); return;
-      case OpKind::unlock: locks_[static_cast<std::size_t>(op.lock)]->unlock(); return;
+      case OpKind::lock: locks_[static_cast<std::size_t>(op.lock)]->lock(lock_node(regs, op.lock)); return;
+      case OpKind::unlock: locks_[static_cast<std::size_t>(op.lock)]->unlock(lock_node(regs, op.lock)); return;
     }
   }
 
@@ -171,6 +183,11 @@ class ProgramWorkload {
     return static_cast<std::size_t>(&regs - registers_.data());
   }
 
+  // The calling thread's node for `lock`; nodes are laid out thread by thread.
+  LockNode& lock_node(const std::vector<std::int64_t>& regs, int lock) const {
+    return *nodes_[thread_of(regs) * locks_.size() + static_cast<std::size_t>(lock)];
+  }
+
   std::int64_t final_leaf(const program::ExprNode& n) const {
     if (n.op == program::ExprOp::var) return static_cast<std::int64_t>(load(static_cast<std::size_t>(n.index)));
     return registers_[static_cast<std::size_t>(n.thread)][static_cast<std::size_t>(n.index)];
@@ -189,6 +206,7 @@ class ProgramWorkload {
   std::shared_ptr<const program::Program> program_;
   std::vector<Cell> cells_;
   std::vector<AnySpinlock<P>*> locks_;
+  std::vector<LockNode*> nodes_;  // [thread * locks + lock]
   std::vector<std::vector<std::int64_t>> registers_;
 };
 
