@@ -156,6 +156,7 @@ int main_impl(int argc, char** argv) {
 
   CLI::App* run_cmd = app.add_subcommand("run", "Timed simulation of scenarios on their simulated machine");
   run_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
+  run_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   add_common(*run_cmd, run, out);
   CLI::App* check_cmd = app.add_subcommand("check", "Explore interleavings of scenarios and check their properties");
   check_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/workloads/metrics.hpp"
+
 namespace lockstep::cli {
 
 // What a machine workload measured (latency-probe, c2c); empty for the others.
@@ -46,6 +48,7 @@ struct RowReport {
   std::string replay_command;     // on violation: the exact command that replays it
   double sim_ops_per_host_s = 0;  // simulated operations per host second (all executions)
   MachineMeasurements machine;
+  WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
 };
 
 struct ScenarioReport {

@@ -67,6 +67,17 @@ void put_machine(Json& out, const MachineMeasurements& m) {
   }
 }
 
+// A measuring workload's labels and figures (docs/results.md, "Workload results").
+void put_workload(Json& out, const WorkloadMetrics& w) {
+  for (const auto& [name, value] : w.labels) out[name] = value;
+  for (const auto& [name, value] : w.values) out[name] = std::round(value * 1000) / 1000;
+  if (!w.per_thread_name.empty()) {
+    Json values = Json::array();
+    for (double v : w.per_thread) values.push_back(std::round(v * 1000) / 1000);
+    out[w.per_thread_name] = std::move(values);
+  }
+}
+
 void put_outputs(Json& out, const RowReport& r) {
   out["trace_sha256"] = r.trace_sha256;
   put_if(out, "trace", r.trace_path);
@@ -79,6 +90,7 @@ void put_row(Json& out, const RowReport& r) {
   put_outcome(out, r);
   put_counts(out, r);
   put_machine(out, r.machine);
+  put_workload(out, r.workload);
   put_outputs(out, r);
 }
 

@@ -46,6 +46,11 @@ std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
     case WorkloadKind::lock_counter:
       return std::make_unique<sim::SimWorkloadOf<LockCounter<sim::SimPlatform>, LockCounterParams>>(
           s.workload.lock_counter);
+    case WorkloadKind::futex_hash:
+      return std::make_unique<sim::SimWorkloadOf<FutexHash<sim::SimPlatform>, FutexHashParams>>(s.workload.futex_hash);
+    case WorkloadKind::futex_wake:
+    case WorkloadKind::futex_requeue:
+      return std::make_unique<sim::SimWorkloadOf<FutexWake<sim::SimPlatform>, FutexWakeParams>>(s.workload.futex_wake);
     case WorkloadKind::program:
       return std::make_unique<
           sim::SimWorkloadOf<ProgramWorkload<sim::SimPlatform>, std::shared_ptr<const program::Program>>>(
@@ -57,6 +62,18 @@ std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
 std::unique_ptr<sim::CostModel> make_costs(const Scenario& s) {
   if (s.machine.model) return std::make_unique<sim::machine::MemorySystem>(*s.machine.model);
   return std::make_unique<sim::FlatCostModel>(s.machine.costs);
+}
+
+// The engine's view of the machine: CPUs, their nodes and, for a modelled machine, which
+// hardware threads share a core.
+sim::MachineShape machine_shape(const Scenario& s) {
+  sim::MachineShape shape{s.machine.node_of_cpu, s.machine.memory_policy};
+  if (s.machine.model) {
+    const sim::machine::Topology topology(*s.machine.model);
+    for (CpuId cpu = 0; cpu < topology.cpus(); ++cpu) shape.core_of_cpu.push_back(topology.core_of(cpu));
+    shape.smt_work_factor = s.machine.model->smt_work_factor;
+  }
+  return shape;
 }
 
 // What a machine workload measured, for the report.
@@ -102,7 +119,7 @@ class RowRunner {
         row_(row),
         options_(options),
         costs_(make_costs(scenario)),
-        engine_(sim::MachineShape{scenario.machine.node_of_cpu, scenario.machine.memory_policy}, *costs_,
+        engine_(machine_shape(scenario), *costs_,
                 sim::EngineLimits{scenario.strategy.max_steps, store_buffer_entries(scenario)}),
         workload_(make_workload(scenario)) {}
 
@@ -177,6 +194,7 @@ RowReport RowRunner::timed() {
   if (const auto* probe = dynamic_cast<const sim::machine::LatencyProbe*>(workload_.get()))
     record_latencies(probe->counts(), report.machine);
   record_sources(*costs_, report.machine);
+  report.workload = workload_->metrics();
   report.executions = 1;
   report.sim_ops = r.memory_ops;
   report.steps = r.steps;

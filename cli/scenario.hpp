@@ -10,7 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/futex/futex_config.hpp"
 #include "core/sync/spinlock.hpp"
+#include "core/workloads/futex_hash.hpp"
+#include "core/workloads/futex_wake.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program.hpp"
 #include "sim/exec/cost_model.hpp"
@@ -38,12 +41,20 @@ struct MachineSpec {
 
 enum class MemoryModel : std::uint8_t { sc, tso };
 
+// A futex table design: a named one (core/futex/futex_designs.hpp) or "custom", with the
+// scenario's overrides applied.
+struct FutexDesign {
+  std::string name;
+  futex::FutexConfig config;
+};
+
 struct DesignSpec {
   std::string family = "spinlock";
   SpinlockKind spinlock = SpinlockKind::ticket;
+  std::optional<FutexDesign> futex;
 };
 
-enum class WorkloadKind : std::uint8_t { lock_counter, program, latency_probe, c2c };
+enum class WorkloadKind : std::uint8_t { lock_counter, program, latency_probe, c2c, futex_hash, futex_wake, futex_requeue };
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::program;
@@ -51,6 +62,8 @@ struct WorkloadSpec {
   std::shared_ptr<const program::Program> program;  // kind == program
   sim::machine::LatencyProbeParams latency_probe;    // kind == latency_probe
   sim::machine::C2cParams c2c;                       // kind == c2c
+  FutexHashParams futex_hash;                        // kind == futex_hash
+  FutexWakeParams futex_wake;                        // kind == futex_wake or futex_requeue
 };
 
 enum class StrategyKind : std::uint8_t { timed, random };

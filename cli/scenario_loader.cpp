@@ -15,6 +15,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cli/files.hpp"
+#include "cli/futex_loader.hpp"
 #include "cli/machine_loader.hpp"
 #include "cli/program_loader.hpp"
 #include "cli/scenario.hpp"
@@ -48,9 +49,13 @@ DesignSpec load_design(const yaml::Map& root) {
   DesignSpec design;
   const std::optional<YAML::Node> node = root.get("design");
   if (!node) return design;
-  const yaml::Map m(root.source(), *node, "design", {"spinlock"});
+  const yaml::Map m(root.source(), *node, "design", {"spinlock", "futex"});
   if (const auto lock = m.get("spinlock"))
     design.spinlock = static_cast<SpinlockKind>(yaml::choice(root.source(), *lock, "spinlock", kSpinlockNames));
+  if (const auto futex = m.get("futex")) {
+    design.family = "futex";
+    design.futex = load_futex_design(root.source(), *futex);
+  }
   return design;
 }
 
@@ -81,7 +86,7 @@ WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, co
   // Every kind's keys, to read `kind` first; each kind's own map then rejects the others'.
   const yaml::Map probe(src, node, "workload",
                         {"kind", "threads", "iterations", "cpus", "bytes", "placement", "cpu", "samples", "seed",
-                         "rounds", "warmup_rounds", "smt"});
+                         "rounds", "warmup_rounds", "smt", "futexes", "runtime_us", "op", "batch", "warmup_passes"});
   const std::vector<std::string> kinds = workload_kinds();
   const YAML::Node kind = probe.required("kind");
   const std::string name = yaml::scalar(src, kind, "kind");
@@ -98,6 +103,14 @@ WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, co
     const yaml::Map m(src, node, "workload", {"kind", "bytes", "placement", "cpu", "samples", "seed"});
     w.kind = WorkloadKind::latency_probe;
     w.latency_probe = load_latency_probe(m, machine);
+  } else if (name == "futex-hash") {
+    const yaml::Map m(src, node, "workload", {"kind", "threads", "futexes", "cpus", "runtime_us", "op", "warmup_passes"});
+    w.kind = WorkloadKind::futex_hash;
+    w.futex_hash = load_futex_hash(m, machine, design);
+  } else if (name == "futex-wake" || name == "futex-requeue") {
+    const yaml::Map m(src, node, "workload", {"kind", "threads", "batch", "rounds", "cpus"});
+    w.kind = name == "futex-wake" ? WorkloadKind::futex_wake : WorkloadKind::futex_requeue;
+    w.futex_wake = load_futex_wake(m, machine, design, name == "futex-wake" ? FutexWakeMode::wake : FutexWakeMode::requeue);
   } else if (name == "c2c") {
     const yaml::Map m(src, node, "workload", {"kind", "rounds", "warmup_rounds", "smt"});
     w.kind = WorkloadKind::c2c;
@@ -118,6 +131,8 @@ bool is_builtin(std::string_view name) {
 
 std::vector<std::string> default_properties(WorkloadKind kind) {
   if (kind == WorkloadKind::lock_counter) return {"mutual_exclusion", "deadlock", "bound_exceeded"};
+  if (kind == WorkloadKind::futex_hash || kind == WorkloadKind::futex_wake || kind == WorkloadKind::futex_requeue)
+    return {"futex_semantics", "deadlock", "bound_exceeded"};
   return {"assertion", "deadlock", "bound_exceeded"};
 }
 
@@ -396,10 +411,12 @@ std::string show(const Params& params) {
 
 }  // namespace
 
-std::vector<std::string> workload_kinds() { return {"lock-counter", "latency-probe", "c2c"}; }
+std::vector<std::string> workload_kinds() {
+  return {"lock-counter", "latency-probe", "c2c", "futex-hash", "futex-wake", "futex-requeue"};
+}
 
 std::vector<std::string> builtin_properties() {
-  return {"assertion", "deadlock", "bound_exceeded", "mutual_exclusion"};
+  return {"assertion", "deadlock", "bound_exceeded", "mutual_exclusion", "futex_semantics"};
 }
 
 ScenarioFile load_scenario_file(const std::string& path) { return load(path, nullptr); }

@@ -1,6 +1,7 @@
 #include "cli/sweep_csv.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <fmt/format.h>
@@ -22,15 +23,38 @@ std::vector<std::string> param_paths(const ScenarioReport& report) {
   return paths;
 }
 
+// The workload's labels and figures, by name in order of first appearance (futex-hash:
+// design, futex, threads, futexes, buckets, ops_per_s, ...).
+std::vector<std::string> metric_names(const ScenarioReport& report) {
+  std::vector<std::string> names;
+  auto add = [&names](const std::string& n) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  };
+  for (const RowReport& r : report.rows) {
+    for (const auto& [name, value] : r.workload.labels) add(name);
+    for (const auto& [name, value] : r.workload.values) add(name);
+  }
+  return names;
+}
+
+std::string metric_of(const RowReport& r, const std::string& name) {
+  for (const auto& [n, value] : r.workload.labels)
+    if (n == name) return value;
+  for (const auto& [n, value] : r.workload.values)
+    if (n == name) return fmt::format("{}", std::round(value * 1000) / 1000);  // as in the JSON
+  return {};
+}
+
 std::string value_of(const RowReport& r, const std::string& path) {
   for (const auto& [p, value] : r.params)
     if (p == path) return value;
   return {};
 }
 
-std::string row_line(const RowReport& r, const std::vector<std::string>& paths) {
+std::string row_line(const RowReport& r, const std::vector<std::string>& paths, const std::vector<std::string>& metrics) {
   std::string out;
   for (const std::string& path : paths) out += csv_field(value_of(r, path)) + ",";
+  for (const std::string& name : metrics) out += csv_field(metric_of(r, name)) + ",";
   out += fmt::format("{},{},{},{},{},{},{},{:.6f},{}\n", csv_field(r.result), csv_field(r.property),
                      r.matched ? "true" : "false", r.executions, r.sim_ops, r.steps, r.virtual_time_ns,
                      r.elapsed_s, csv_field(r.trace_sha256));
@@ -51,11 +75,13 @@ std::string csv_field(std::string_view field) {
 
 std::string sweep_csv(const ScenarioReport& report) {
   const std::vector<std::string> paths = param_paths(report);
+  const std::vector<std::string> metrics = metric_names(report);
   std::string out;
   for (const std::string& path : paths) out += csv_field(path) + ",";
+  for (const std::string& name : metrics) out += csv_field(name) + ",";
   out += kRowColumns;
   out += '\n';
-  for (const RowReport& r : report.rows) out += row_line(r, paths);
+  for (const RowReport& r : report.rows) out += row_line(r, paths, metrics);
   return out;
 }
 

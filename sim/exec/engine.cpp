@@ -59,6 +59,15 @@ Engine::Engine(MachineShape shape, CostModel& costs, EngineLimits limits)
   if (shape_.nodes() > kMaxNodes)
     throw std::invalid_argument(fmt::format("a simulated machine has at most {} nodes", kMaxNodes));
   memory_.set_policy(shape_.memory_policy, shape_.nodes());
+  siblings_.resize(static_cast<std::size_t>(shape_.cpus()));
+  if (!shape_.core_of_cpu.empty()) {
+    if (static_cast<int>(shape_.core_of_cpu.size()) != shape_.cpus())
+      throw std::invalid_argument("core_of_cpu needs one entry per CPU");
+    for (CpuId a = 0; a < shape_.cpus(); ++a)
+      for (CpuId b = 0; b < shape_.cpus(); ++b)
+        if (a != b && shape_.core_of_cpu[static_cast<std::size_t>(a)] == shape_.core_of_cpu[static_cast<std::size_t>(b)])
+          siblings_[static_cast<std::size_t>(a)].push_back(b);
+  }
 }
 
 Engine::~Engine() = default;
@@ -187,6 +196,9 @@ void Engine::gather_explore_candidates() {
 }
 
 ThreadId Engine::pick_timed() {
+  // Nobody can run, but stores still wait in buffers: the next one to land may release a
+  // blocked spinner.
+  while (heap_.empty() && buffered_stores_ > 0) drain_next_due();
   return heap_.empty() ? kHostId : heap_.pop();
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/platform.hpp"
+#include "core/workloads/metrics.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/exec/memory.hpp"
 #include "sim/exec/ready_heap.hpp"
@@ -30,6 +31,11 @@ namespace lockstep::sim {
 struct MachineShape {
   std::vector<NodeId> node_of_cpu{0};
   MemoryPolicy memory_policy = MemoryPolicy::as_requested;
+  // SMT: the core of each CPU, so hardware threads of one core share its pipeline (empty:
+  // every CPU is a core of its own), and how much slower a thread's work runs while a
+  // sibling is busy too.
+  std::vector<int> core_of_cpu{};
+  double smt_work_factor = 1.0;
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
   int nodes() const;
 };
@@ -69,6 +75,8 @@ class SimWorkload {
   virtual ~SimWorkload() = default;
   virtual void setup(Engine& engine) = 0;
   virtual void check(Engine& engine) = 0;
+  // What the last execution measured, for result rows; most workloads measure nothing.
+  virtual WorkloadMetrics metrics() const { return {}; }
 };
 
 class Engine {
@@ -108,6 +116,9 @@ class Engine {
   NodeId node_of(CpuId cpu) const;
   void charge(Work kind, std::uint32_t units);
   std::uint64_t now() const;
+  // P::now() from a design: the clock, and a note that the current spin-loop iteration
+  // depends on time (such a loop must not be blocked until a write).
+  std::uint64_t read_clock();
   void label(const void* host, std::size_t bytes, std::string_view name);
   // Reports a violated property. From a simulated thread it ends the execution and does not
   // return; from the host side (a workload's final check) it records the first one.
@@ -164,7 +175,10 @@ class Engine {
   void add_drain_candidates();
 
   // explore-mode spin blocking
-  void note_write(std::uint64_t addr);
+  void note_write(std::uint64_t addr, std::uint64_t at_ns);
+  void drain_next_due();
+  void wake_spinner(SimThread& s, std::uint64_t at_ns);
+  bool may_block_spinning(const SimThread& t) const;
   void note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value);
   bool spin_reads_unchanged(const SimThread& t) const;
 
@@ -180,6 +194,7 @@ class Engine {
   // per-execution state
   std::vector<SimThread> threads_;
   std::vector<SimCpu> cpus_;
+  std::vector<std::vector<CpuId>> siblings_;  // per CPU, the other hardware threads of its core
   std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
   std::vector<Candidate> candidates_;
   ReadyHeap heap_;  // timed mode: threads on a CPU, earliest first

@@ -7,6 +7,7 @@
 //
 // Explore mode: CPUs do not restrict which thread goes next (any preemption is possible on a
 // real machine); one global clock advances by each operation's latency.
+#include <cmath>
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -121,6 +122,10 @@ void Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu) {
   } else {
     set_state(t, ThreadRunState::ready, t.clock_ns);
     cpu.queue.push_back(id);
+    // A spinner blocked on this CPU would have been preempted at the end of its slice to
+    // let this thread run: let it spin again (and be preempted) from now on.
+    SimThread& running = threads_[cpu.running];
+    if (running.state == ThreadRunState::spinning) wake_spinner(running, t.clock_ns);
   }
 }
 
@@ -133,9 +138,17 @@ NodeId Engine::node_of(CpuId cpu) const {
 
 void Engine::charge(Work kind, std::uint32_t units) {
   if (on_host()) return;
-  const std::uint64_t cost = costs_.work_ns(kind, units);
+  std::uint64_t cost = costs_.work_ns(kind, units);
   if (mode_ == EngineMode::timed) {
-    threads_[current_].clock_ns += cost;
+    SimThread& t = threads_[current_];
+    // Two hardware threads of a core share its pipeline: work is slower while a sibling runs.
+    for (CpuId sibling : siblings_[static_cast<std::size_t>(t.cpu)]) {
+      if (cpus_[static_cast<std::size_t>(sibling)].running != kNoThread) {
+        cost = static_cast<std::uint64_t>(std::llround(static_cast<double>(cost) * shape_.smt_work_factor));
+        break;
+      }
+    }
+    t.clock_ns += cost;
   } else {
     now_ns_ += cost;
   }

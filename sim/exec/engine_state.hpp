@@ -41,6 +41,7 @@ struct Engine::SimThread {
   std::vector<SpinRead> spin_watch;
   bool spin_wrote = false;
   bool spin_overflow = false;
+  bool spin_timed = false;  // the iteration read the clock: it may be waiting for a time, not a write
   PendingOp last_op;          // the operation before the pending one, for deadlock reports
   std::deque<BufferedStore> store_buffer;  // x86-TSO: oldest first
 };

@@ -73,7 +73,7 @@ void Engine::drain_oldest(ThreadId id) {
   // Whoever spins on this location may now see the new value.
   const ThreadId writer = current_;
   current_ = id;
-  note_write(s.addr);
+  note_write(s.addr, at);
   current_ = writer;
 }
 
@@ -100,6 +100,14 @@ void Engine::drain_due(std::uint64_t now_ns) {
     if (next == kNoThread) return;
     drain_oldest(next);
   }
+}
+
+// Timed mode, when no thread can run: the buffered store that lands first lands.
+void Engine::drain_next_due() {
+  std::uint64_t first = ~std::uint64_t{0};
+  for (const SimThread& t : threads_)
+    if (!t.store_buffer.empty()) first = std::min(first, t.store_buffer.front().visible_ns);
+  drain_due(first);
 }
 
 // The end of an execution: what is still buffered reaches memory before the final checks.

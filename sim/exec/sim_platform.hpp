@@ -134,7 +134,7 @@ struct SimPlatform {
   static CpuId this_cpu() { return detail::engine().this_cpu(); }
   static NodeId node_of(CpuId cpu) { return detail::engine().node_of(cpu); }
   static void charge(Work kind, std::uint32_t units) { detail::engine().charge(kind, units); }
-  static std::uint64_t now() { return detail::engine().now(); }
+  static std::uint64_t now() { return detail::engine().read_clock(); }
   static void label(const void* ptr, std::size_t bytes, std::string_view name) {
     detail::engine().label(ptr, bytes, name);
   }

@@ -1,5 +1,6 @@
 #include "sim/exec/trace.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <iterator>
@@ -10,6 +11,15 @@ namespace lockstep::sim {
 namespace {
 std::string quoted(std::string_view s) { return nlohmann::json(std::string(s)).dump(); }
 long long thread_field(ThreadId id) { return id == kNoThread ? -1 : static_cast<long long>(id); }
+
+// Formats one event into a stack buffer with a format parsed at compile time, then appends
+// it: a timed run writes millions of events, and this is most of what tracing costs.
+template <class Format, class... Args>
+void emit(std::string& text, const Format& format, const Args&... args) {
+  fmt::memory_buffer line;
+  fmt::format_to(fmt::appender(line), format, args...);
+  text.append(line.data(), line.size());
+}
 }  // namespace
 
 const char* name_of(ThreadRunState state) {
@@ -49,67 +59,54 @@ TraceRecorder::TraceRecorder(std::string_view header_fields) {
 }
 
 void TraceRecorder::label(std::uint64_t addr, std::uint64_t bytes, std::string_view name) {
-  fmt::format_to(std::back_inserter(text_), R"({{"t":0,"ev":"label","addr":"{:#x}","size":{},"name":{}}})"
-                 "\n", addr, bytes, quoted(name));
+  emit(text_, FMT_COMPILE(R"({{"t":0,"ev":"label","addr":"{:#x}","size":{},"name":{}}})" "\n"), addr, bytes, quoted(name));
   appended();
 }
 
 void TraceRecorder::thread(std::uint64_t t_ns, ThreadId id, std::string_view name, CpuId cpu) {
-  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"thread","th":{},"name":{},"cpu":{}}})"
-                 "\n", t_ns, id, quoted(name), cpu);
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"thread","th":{},"name":{},"cpu":{}}})" "\n"), t_ns, id, quoted(name), cpu);
   appended();
 }
 
 void TraceRecorder::cpu(std::uint64_t t_ns, CpuId cpu, ThreadId running) {
-  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"cpu","cpu":{},"th":{}}})"
-                 "\n", t_ns, cpu, thread_field(running));
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"cpu","cpu":{},"th":{}}})" "\n"), t_ns, cpu, thread_field(running));
   appended();
 }
 
 void TraceRecorder::state(std::uint64_t t_ns, ThreadId id, ThreadRunState state) {
-  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"state","th":{},"state":"{}"}})"
-                 "\n", t_ns, id, name_of(state));
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"state","th":{},"state":"{}"}})" "\n"), t_ns, id, name_of(state));
   appended();
 }
 
 void TraceRecorder::access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr,
                            unsigned size, std::uint64_t value, std::uint64_t latency_ns) {
-  fmt::format_to(std::back_inserter(text_),
-                 R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","addr":"{:#x}","size":{},"val":{},"lat":{}}})"
-                 "\n", t_ns, id, cpu, name_of(kind), addr, size, value, latency_ns);
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","addr":"{:#x}","size":{},"val":{},"lat":{}}})" "\n"), t_ns, id, cpu, name_of(kind), addr, size, value, latency_ns);
   appended();
 }
 
 void TraceRecorder::rmw(std::uint64_t t_ns, ThreadId id, CpuId cpu, RmwOp op, std::uint64_t addr, unsigned size,
                         std::uint64_t old_value, std::uint64_t new_value, bool success, std::uint64_t latency_ns) {
-  fmt::format_to(std::back_inserter(text_),
-                 R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"rmw","rmw":"{}","addr":"{:#x}","size":{},"old":{},"val":{},"ok":{},"lat":{}}})"
-                 "\n", t_ns, id, cpu, name_of(op), addr, size, old_value, new_value, success, latency_ns);
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"rmw","rmw":"{}","addr":"{:#x}","size":{},"old":{},"val":{},"ok":{},"lat":{}}})" "\n"), t_ns, id, cpu, name_of(op), addr, size, old_value, new_value, success, latency_ns);
   appended();
 }
 
 void TraceRecorder::simple(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t latency_ns) {
-  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","lat":{}}})"
-                 "\n", t_ns, id, cpu, name_of(kind), latency_ns);
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","lat":{}}})" "\n"), t_ns, id, cpu, name_of(kind), latency_ns);
   appended();
 }
 
 void TraceRecorder::unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId target, bool was_parked) {
-  fmt::format_to(std::back_inserter(text_),
-                 R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"unpark","target":{},"woke":{}}})"
-                 "\n", t_ns, id, cpu, target, was_parked);
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"unpark","target":{},"woke":{}}})" "\n"), t_ns, id, cpu, target, was_parked);
   appended();
 }
 
 void TraceRecorder::violation(std::uint64_t t_ns, ThreadId id, std::string_view property, std::string_view message) {
-  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"violation","th":{},"property":{},"msg":{}}})"
-                 "\n", t_ns, thread_field(id), quoted(property), quoted(message));
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"violation","th":{},"property":{},"msg":{}}})" "\n"), t_ns, thread_field(id), quoted(property), quoted(message));
   appended();
 }
 
 void TraceRecorder::end(std::uint64_t t_ns, std::uint64_t steps, std::string_view outcome) {
-  fmt::format_to(std::back_inserter(text_), R"({{"t":{},"ev":"end","steps":{},"outcome":{}}})"
-                 "\n", t_ns, steps, quoted(outcome));
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"end","steps":{},"outcome":{}}})" "\n"), t_ns, steps, quoted(outcome));
   appended();
 }
 

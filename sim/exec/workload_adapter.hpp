@@ -23,6 +23,12 @@ class SimWorkloadOf final : public SimWorkload {
     });
   }
   void check(Engine&) override { workload_->check(); }
+  WorkloadMetrics metrics() const override {
+    if constexpr (requires(const W& w) { w.metrics(); }) {
+      if (workload_) return workload_->metrics();
+    }
+    return {};
+  }
   W& workload() { return *workload_; }
 
  private:

@@ -64,6 +64,9 @@ struct MachineConfig {
   std::uint32_t data_bytes = 80;      // a cache line with its header
   Dram dram;
   std::uint32_t store_buffer_entries = 32;
+  // How much longer a thread's CPU work (P::charge) takes while its core's other hardware
+  // thread is busy too; 1 without SMT.
+  double smt_work_factor = 1.0;
   FlatCosts os;                       // pause, fence, wake, context switch, time slice, work costs
 
   int cpus() const { return packages * cores_per_package * threads_per_core; }

@@ -1,0 +1,107 @@
+#include "cli/futex_loader.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/futex/futex_designs.hpp"
+#include "sim/exec/memory.hpp"
+
+namespace lockstep::cli {
+
+namespace {
+
+constexpr std::uint64_t kMaxRuntimeUs = 1'000'000'000;
+constexpr std::int64_t kMaxFutexesPerThread = 1 << 20;
+constexpr std::int64_t kMaxRounds = 1'000'000;
+
+std::vector<std::string_view> design_names() {
+  std::vector<std::string_view> names;
+  for (const futex::NamedDesign& d : futex::kNamedDesigns) names.push_back(d.name);
+  return names;
+}
+
+template <class E, std::size_t N>
+E field(const yaml::Map& m, std::string_view key, const std::array<std::string_view, N>& names, E fallback) {
+  const auto node = m.get(key);
+  if (!node) return fallback;
+  return static_cast<E>(yaml::choice(m.source(), *node, key, names));
+}
+
+int threads_in(const yaml::Map& m, std::string_view key, int fallback) {
+  return static_cast<int>(m.integer_or(key, 1, static_cast<std::int64_t>(sim::kMaxThreads) - 1, fallback));
+}
+
+}  // namespace
+
+futex::FutexMachine futex_machine(const MachineSpec& machine) {
+  const int nodes = machine.node_of_cpu.empty() ? 1 : *std::max_element(machine.node_of_cpu.begin(), machine.node_of_cpu.end()) + 1;
+  return futex::FutexMachine{std::max(1, machine.cpus()), nodes, 1};
+}
+
+FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
+  const std::vector<std::string_view> names = design_names();
+  FutexDesign d;
+  if (node.IsScalar()) {
+    const std::size_t i = yaml::choice(src, node, "futex design", names);
+    d.name = std::string(names[i]);
+    d.config = futex::kNamedDesigns[i].config;
+    return d;
+  }
+  const yaml::Map m(src, node, "futex",
+                    {"design", "name", "sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath"});
+  d.name = "custom";
+  if (const auto base = m.get("design")) {
+    const std::size_t i = yaml::choice(src, *base, "futex design", names);
+    d.name = std::string(names[i]);
+    d.config = futex::kNamedDesigns[i].config;
+  }
+  futex::FutexConfig& c = d.config;
+  c.sizing = field(m, "sizing", futex::kSizingNames, c.sizing);
+  c.placement = field(m, "placement", futex::kPlacementNames, c.placement);
+  c.layout = field(m, "layout", futex::kLayoutNames, c.layout);
+  c.lock = field(m, "lock", kSpinlockNames, c.lock);
+  c.hash = field(m, "hash", futex::kHashNames, c.hash);
+  c.key = field(m, "key", futex::kKeyNames, c.key);
+  c.fastpath = field(m, "wake_fastpath", futex::kFastpathNames, c.fastpath);
+  if (m.has("sizing") || m.has("placement") || m.has("layout") || m.has("lock") || m.has("hash") || m.has("key") ||
+      m.has("wake_fastpath"))
+    d.name = d.name == "custom" ? "custom" : d.name + "+";
+  d.name = m.scalar_or("name", d.name);
+  return d;
+}
+
+FutexHashParams load_futex_hash(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) {
+  const yaml::Source& src = m.source();
+  if (!design.futex) src.fail(m.node(), "futex-hash needs a futex design: `design: {futex: baseline}` (or aligned, numa, both, ...)");
+  FutexHashParams p;
+  p.config = design.futex->config;
+  p.design = design.futex->name;
+  p.threads = threads_in(m, "threads", machine.cpus());
+  p.futexes = static_cast<int>(m.integer_or("futexes", 1, kMaxFutexesPerThread, p.futexes));
+  p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+  p.machine = futex_machine(machine);
+  p.runtime_ns = m.unsigned_or("runtime_us", 1, kMaxRuntimeUs, p.runtime_ns / 1000) * 1000;
+  p.warmup_passes = static_cast<int>(m.integer_or("warmup_passes", 0, 1000, p.warmup_passes));
+  static constexpr std::array<std::string_view, 2> kOps{"wait", "wake"};
+  if (const auto op = m.get("op")) p.op = static_cast<FutexHashOp>(yaml::choice(src, *op, "op", kOps));
+  return p;
+}
+
+FutexWakeParams load_futex_wake(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design,
+                                FutexWakeMode mode) {
+  const yaml::Source& src = m.source();
+  if (!design.futex) src.fail(m.node(), "this workload needs a futex design: `design: {futex: linux-3.14}` (or another)");
+  FutexWakeParams p;
+  p.mode = mode;
+  p.config = design.futex->config;
+  p.design = design.futex->name;
+  p.sleepers = threads_in(m, "threads", std::max(1, machine.cpus() - 1));
+  p.batch = static_cast<int>(m.integer_or("batch", 1, p.sleepers, 1));
+  p.rounds = static_cast<int>(m.integer_or("rounds", 1, kMaxRounds, p.rounds));
+  p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+  p.machine = futex_machine(machine);
+  return p;
+}
+
+}  // namespace lockstep::cli

@@ -1,0 +1,20 @@
+// The futex parts of a scenario: `design: {futex: ...}` (a named design, optionally with
+// overrides) and the futex workloads (futex-hash, futex-wake, futex-requeue).
+#pragma once
+
+#include "cli/scenario.hpp"
+#include "cli/yaml_fields.hpp"
+
+namespace lockstep::cli {
+
+// `futex: NAME` or `futex: {design: NAME, sizing: ..., layout: ..., lock: ..., ...}`.
+FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node);
+
+FutexHashParams load_futex_hash(const yaml::Map& workload, const MachineSpec& machine, const DesignSpec& design);
+FutexWakeParams load_futex_wake(const yaml::Map& workload, const MachineSpec& machine, const DesignSpec& design,
+                                FutexWakeMode mode);
+
+// What the futex table is sized for on this machine (threads are the workload's).
+futex::FutexMachine futex_machine(const MachineSpec& machine);
+
+}  // namespace lockstep::cli

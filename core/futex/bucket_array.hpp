@@ -1,0 +1,75 @@
+// One futex hash table's buckets in platform memory, laid out packed or one per cacheline,
+// on one node or interleaved page by page over the nodes (REF section 1; the seed's
+// "allocated on a single NUMA node" and "cacheline aligning the hash bucket structure").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <vector>
+
+#include "core/futex/futex_bucket.hpp"
+#include "core/futex/futex_config.hpp"
+#include "core/platform.hpp"
+
+namespace lockstep::futex {
+
+// Bytes a chunk of an interleaved table covers: one page, as vmalloc interleaves.
+inline constexpr std::size_t kInterleaveChunkBytes = 4096;
+
+template <Platform P, class Lock>
+class BucketArray {
+ public:
+  using Bucket = FutexBucket<P, Lock>;
+
+  // Packed: buckets follow each other at their natural size, so several share a line.
+  // Aligned: each starts a line of its own.
+  static constexpr std::size_t stride(Layout layout) {
+    return layout == Layout::aligned ? (sizeof(Bucket) + kCacheLineBytes - 1) / kCacheLineBytes * kCacheLineBytes
+                                     : sizeof(Bucket);
+  }
+
+  // `node` < 0 interleaves the table over `nodes` nodes.
+  BucketArray(std::uint32_t buckets, Layout layout, NodeId node, int nodes) : buckets_(buckets), stride_(stride(layout)) {
+    if (buckets == 0 || (buckets & (buckets - 1)) != 0) throw std::invalid_argument("futex table: bucket count must be a power of two");
+    const std::size_t total = std::size_t{buckets} * stride_;
+    if (node >= 0 || nodes <= 1) {
+      per_chunk_ = buckets;
+      chunk_bytes_ = total;
+      chunks_.push_back(static_cast<std::byte*>(P::allocate(total, kCacheLineBytes, node < 0 ? 0 : node)));
+    } else {
+      per_chunk_ = std::max<std::size_t>(1, kInterleaveChunkBytes / stride_);
+      chunk_bytes_ = per_chunk_ * stride_;
+      const std::size_t chunks = (buckets + per_chunk_ - 1) / per_chunk_;
+      for (std::size_t c = 0; c < chunks; ++c)
+        chunks_.push_back(static_cast<std::byte*>(P::allocate(chunk_bytes_, kInterleaveChunkBytes, static_cast<NodeId>(c % static_cast<std::size_t>(nodes)))));
+    }
+    for (std::uint32_t i = 0; i < buckets_; ++i) new (address(i)) Bucket();
+    for (std::byte* chunk : chunks_) P::label(chunk, chunk_bytes_, "futex_table");
+  }
+
+  ~BucketArray() {
+    for (std::uint32_t i = 0; i < buckets_; ++i) bucket(i).~Bucket();
+    for (std::byte* chunk : chunks_) P::deallocate(chunk, chunk_bytes_);
+  }
+  BucketArray(const BucketArray&) = delete;
+  BucketArray& operator=(const BucketArray&) = delete;
+
+  std::uint32_t size() const { return buckets_; }
+  Bucket& bucket(std::uint32_t i) { return *std::launder(reinterpret_cast<Bucket*>(address(i))); }
+
+ private:
+  std::byte* address(std::uint32_t i) const {
+    return chunks_[i / per_chunk_] + (i % per_chunk_) * stride_;
+  }
+
+  std::uint32_t buckets_;
+  std::size_t stride_;
+  std::size_t per_chunk_ = 0;
+  std::size_t chunk_bytes_ = 0;
+  std::vector<std::byte*> chunks_;
+};
+
+}  // namespace lockstep::futex

@@ -1,0 +1,381 @@
+// The futex operations over one bucket-lock type: wait, wake, requeue and (for the
+// per-process private table) growing by rehashing. FutexTable (futex_table.hpp) picks the
+// lock type at run time and forwards here, so each operation is compiled per lock kind.
+//
+// Semantics follow Linux's kernel/futex (REF section 1): wait checks the word under the
+// bucket lock and returns EAGAIN on a mismatch; wake returns how many it woke; the waiter
+// counter is incremented before the lock is taken and read by wake after barrier (B).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/futex/bucket_array.hpp"
+#include "core/futex/futex_bucket.hpp"
+#include "core/futex/futex_config.hpp"
+#include "core/futex/futex_key.hpp"
+#include "core/futex/futex_sizing.hpp"
+#include "core/platform.hpp"
+#include "core/sync/ttas_lock.hpp"
+
+namespace lockstep::futex {
+
+// [guess] What a shared key costs over a private one: get_user_pages_fast, the page's
+// reference and mapping checks; a few hundred instructions.
+inline constexpr std::uint32_t kSharedKeyInstructions = 200;
+// Each grow at least doubles the table, so 32 generations cover any 32-bit size.
+inline constexpr std::size_t kMaxGenerations = 32;
+
+struct WakeResult {
+  int woken = 0;
+  bool took_lock = false;  // false when the fast path returned without the bucket lock
+};
+
+struct RequeueResult {
+  FutexError error = FutexError::ok;
+  int woken = 0;
+  int requeued = 0;
+};
+
+template <Platform P, class Lock>
+class FutexTableImpl {
+ public:
+  using Bucket = FutexBucket<P, Lock>;
+  using Node = typename Lock::Node;
+  using Word = typename P::template Atomic<std::uint32_t>;
+
+  FutexTableImpl(const FutexConfig& config, const FutexMachine& machine) : config_(config), machine_(machine) {
+    if (growable()) {
+      generation_ = make_on<P, typename P::template Atomic<std::uint32_t>>(0, kCacheLineBytes, 0U);
+      grow_lock_ = make_on<P, TtasLock<P>>(0, kCacheLineBytes);
+      P::label(generation_, sizeof *generation_, "futex_generation");
+    }
+    build_generation(0, table_shape(config_.sizing, machine_));
+  }
+
+  ~FutexTableImpl() {
+    if (generation_ != nullptr) destroy_on<P>(generation_);
+    if (grow_lock_ != nullptr) destroy_on<P>(grow_lock_);
+  }
+  FutexTableImpl(const FutexTableImpl&) = delete;
+  FutexTableImpl& operator=(const FutexTableImpl&) = delete;
+
+  const FutexConfig& config() const { return config_; }
+  std::uint32_t buckets_per_table() const { return current().tables.front()->size(); }
+  int tables() const { return static_cast<int>(current().tables.size()); }
+
+  // Which table and bucket `word` hashes to, now (for tests and reports).
+  std::pair<int, std::uint32_t> bucket_of(const Word& word) const {
+    const std::uint32_t h = hash_key(config_.hash, make_key(config_.key, P::address_of(&word)));
+    const Generation& g = current();
+    return {table_index(g, h), h & (g.tables.front()->size() - 1)};
+  }
+
+  FutexError wait(Word& word, std::uint32_t expected, std::uint32_t priority) {
+    P::charge(Work::syscall_entry, 1);
+    const FutexKey key = key_of(word);
+    for (;;) {
+      const Slot s = locate(key);
+      // Waiter side: count ourselves before taking the lock. On x86 the locked increment is
+      // also barrier (A); weaker machines need smp_mb__after_atomic (REF).
+      if (counting()) s.bucket->waiters.fetch_add(1, std::memory_order_seq_cst);
+      Node node;
+      s.bucket->lock.lock(node);
+      if (stale(s)) {  // the private table grew while we hashed: start over on the new one
+        unlock_and_uncount(*s.bucket, node);
+        continue;
+      }
+      if (word.load(std::memory_order_relaxed) != expected) {
+        unlock_and_uncount(*s.bucket, node);
+        P::charge(Work::syscall_exit, 1);
+        return FutexError::eagain;
+      }
+      FutexWaiter<P> self;
+      self.set_key(key);
+      self.thread.store(thread_bits<P>(P::self()));
+      self.queued.store(1, std::memory_order_relaxed);
+      s.bucket->enqueue(self, priority);
+      s.bucket->lock.unlock(node);
+      while (self.queued.load(std::memory_order_acquire) != 0) P::park();
+      P::charge(Work::syscall_exit, 1);
+      return FutexError::ok;
+    }
+  }
+
+  WakeResult wake(Word& word, int count) {
+    P::charge(Work::syscall_entry, 1);
+    const FutexKey key = key_of(word);
+    for (;;) {
+      const Slot s = locate(key);
+      if (nobody_waits(*s.bucket)) {
+        P::charge(Work::syscall_exit, 1);
+        return WakeResult{0, false};
+      }
+      Node node;
+      s.bucket->lock.lock(node);
+      if (stale(s)) {
+        s.bucket->lock.unlock(node);
+        continue;
+      }
+      std::vector<typename P::Thread> woken;
+      for (std::uint64_t cur = s.bucket->head.load(); cur != 0 && static_cast<int>(woken.size()) < count;) {
+        FutexWaiter<P>& w = *Bucket::at(cur);
+        cur = w.next.load();
+        if (w.has_key(key)) woken.push_back(mark_woken(*s.bucket, w));
+      }
+      s.bucket->lock.unlock(node);
+      for (typename P::Thread t : woken) P::unpark(t);  // after the lock, as wake_up_q
+      P::charge(Work::syscall_exit, 1);
+      return WakeResult{static_cast<int>(woken.size()), true};
+    }
+  }
+
+  // FUTEX_REQUEUE, or FUTEX_CMP_REQUEUE when `expected` is given: wakes up to `nr_wake`
+  // waiters of `from` and moves up to `nr_requeue` more onto `to`.
+  RequeueResult requeue(Word& from, Word& to, int nr_wake, int nr_requeue, std::optional<std::uint32_t> expected) {
+    P::charge(Work::syscall_entry, 1);
+    const FutexKey key1 = key_of(from);
+    const FutexKey key2 = key_of(to);
+    for (;;) {
+      const Slot s1 = locate(key1);
+      const Slot s2 = locate_in(key2, s1.generation);
+      // The target's counter goes up first, so a waker of `to` cannot miss waiters that are
+      // about to arrive on its bucket (REF: "requeue increments the target bucket's counter first").
+      if (counting()) s2.bucket->waiters.fetch_add(1, std::memory_order_seq_cst);
+      Node node1;
+      Node node2;
+      lock_pair(*s1.bucket, node1, *s2.bucket, node2);
+      RequeueResult result;
+      const bool was_stale = stale(s1);
+      if (!was_stale && expected && from.load(std::memory_order_relaxed) != *expected) result.error = FutexError::eagain;
+      std::vector<typename P::Thread> woken;
+      if (!was_stale && result.error == FutexError::ok) {
+        for (std::uint64_t cur = s1.bucket->head.load(); cur != 0;) {
+          FutexWaiter<P>& w = *Bucket::at(cur);
+          cur = w.next.load();
+          if (!w.has_key(key1)) continue;
+          if (result.woken < nr_wake) {
+            woken.push_back(mark_woken(*s1.bucket, w));
+            ++result.woken;
+          } else if (result.requeued < nr_requeue) {
+            move_waiter(*s1.bucket, *s2.bucket, w, key2);
+            ++result.requeued;
+          } else {
+            break;
+          }
+        }
+      }
+      unlock_pair(*s1.bucket, node1, *s2.bucket, node2);
+      if (counting()) s2.bucket->waiters.fetch_sub(1, std::memory_order_seq_cst);
+      if (was_stale) continue;
+      for (typename P::Thread t : woken) P::unpark(t);
+      P::charge(Work::syscall_exit, 1);
+      return result;
+    }
+  }
+
+  // How many threads are queued on `word` now (under its bucket lock). Not a futex(2)
+  // operation: tests and workloads use it to wait until their sleepers are asleep.
+  int waiters_on(Word& word) {
+    const FutexKey key = make_key(config_.key, P::address_of(&word));
+    for (;;) {
+      const Slot s = locate(key);
+      Node node;
+      s.bucket->lock.lock(node);
+      int count = 0;
+      if (!stale(s)) {
+        for (std::uint64_t cur = s.bucket->head.load(); cur != 0; cur = Bucket::at(cur)->next.load())
+          if (Bucket::at(cur)->has_key(key)) ++count;
+      }
+      const bool retry = stale(s);
+      s.bucket->lock.unlock(node);
+      if (!retry) return count;
+    }
+  }
+
+  // The per-process private table grows when the process gains threads (6.16: sized from
+  // threads and CPUs, never shrinks): every waiter moves to the new table under the old
+  // bucket locks, then the new table is published (RCU in Linux; here a release store of
+  // its generation, which every operation re-checks under its bucket lock). Returns whether
+  // the table grew.
+  bool grow(int threads) {
+    if (!growable()) return false;
+    grow_lock_->lock();
+    machine_.threads = std::max(machine_.threads, threads);
+    const std::uint32_t old_gen = generation_->load(std::memory_order_relaxed);
+    Generation& old = *generations_[old_gen];
+    const TableShape shape = table_shape(config_.sizing, machine_);
+    if (shape.buckets_per_table <= old.tables.front()->size() || old_gen + 1 >= kMaxGenerations) {
+      grow_lock_->unlock();
+      return false;
+    }
+    build_generation(old_gen + 1, shape);
+    Generation& fresh = *generations_[old_gen + 1];
+    BucketArray<P, Lock>& from = *old.tables.front();
+    // Every old bucket's lock, taken in index order (the table is contiguous, so this is
+    // address order too, the order requeue uses), held until the new table is published.
+    auto* nodes = static_cast<Node*>(P::allocate(sizeof(Node) * from.size(), kCacheLineBytes, 0));
+    for (std::uint32_t i = 0; i < from.size(); ++i) from.bucket(i).lock.lock(*new (&nodes[i]) Node());
+    for (std::uint32_t i = 0; i < from.size(); ++i) rehash_chain(from.bucket(i), fresh);
+    generation_->store(old_gen + 1, std::memory_order_release);
+    for (std::uint32_t i = 0; i < from.size(); ++i) from.bucket(i).lock.unlock(nodes[i]);
+    P::deallocate(nodes, sizeof(Node) * from.size());
+    grow_lock_->unlock();
+    return true;
+  }
+
+ private:
+  struct Generation {
+    std::vector<std::unique_ptr<BucketArray<P, Lock>>> tables;
+    int hash_shift = 0;  // per-node tables: the node is (hash >> hash_shift) % nodes
+  };
+  struct Slot {
+    std::uint32_t generation = 0;
+    Bucket* bucket = nullptr;
+  };
+
+  bool growable() const { return config_.sizing == Sizing::process_private; }
+  bool counting() const {
+    return config_.fastpath == WakeFastpath::counter || config_.fastpath == WakeFastpath::counter_missing_b;
+  }
+
+  void build_generation(std::uint32_t index, const TableShape& shape) {
+    auto g = std::make_unique<Generation>();
+    g->hash_shift = std::countr_zero(shape.buckets_per_table);
+    for (int t = 0; t < shape.tables; ++t) {
+      NodeId node = 0;
+      if (config_.sizing == Sizing::per_node) {
+        node = t;  // each node's table on its node
+      } else if (config_.placement == Placement::interleave) {
+        node = -1;
+      }
+      g->tables.push_back(std::make_unique<BucketArray<P, Lock>>(shape.buckets_per_table, config_.layout, node, machine_.nodes));
+    }
+    generations_[index] = std::move(g);
+  }
+
+  const Generation& current() const {
+    return *generations_[growable() ? generation_->load(std::memory_order_relaxed) : 0];
+  }
+
+  FutexKey key_of(const Word& word) const {
+    if (config_.key == KeyKind::shared_key) P::charge(Work::compute, kSharedKeyInstructions);
+    return make_key(config_.key, P::address_of(&word));
+  }
+
+  static int table_index(const Generation& g, std::uint32_t hash) {
+    const auto tables = static_cast<std::uint32_t>(g.tables.size());
+    return tables == 1 ? 0 : static_cast<int>((hash >> g.hash_shift) % tables);
+  }
+
+  Slot locate(const FutexKey& key) {
+    const std::uint32_t gen = growable() ? generation_->load(std::memory_order_acquire) : 0;
+    return locate_in(key, gen);
+  }
+
+  Slot locate_in(const FutexKey& key, std::uint32_t gen) {
+    P::charge(Work::hash, 1);
+    const std::uint32_t h = hash_key(config_.hash, key);
+    Generation& g = *generations_[gen];
+    BucketArray<P, Lock>& table = *g.tables[static_cast<std::size_t>(table_index(g, h))];
+    return Slot{gen, &table.bucket(h & (table.size() - 1))};
+  }
+
+  // Checked under the bucket lock: a grow publishes its table while holding every old lock.
+  bool stale(const Slot& s) const {
+    return growable() && generation_->load(std::memory_order_relaxed) != s.generation;
+  }
+
+  void unlock_and_uncount(Bucket& b, Node& node) {
+    b.lock.unlock(node);
+    if (counting()) b.waiters.fetch_sub(1, std::memory_order_seq_cst);
+  }
+
+  // The wake fast path: may wake() return 0 without the bucket lock?
+  bool nobody_waits(Bucket& b) {
+    switch (config_.fastpath) {
+      case WakeFastpath::none: return false;
+      case WakeFastpath::empty_list:
+        // b0c29f79's first version: an empty list and a free lock mean no waiter is queued
+        // or about to queue; sound only if is_locked() sees waiting lockers (ticket locks).
+        P::fence(std::memory_order_seq_cst);  // (B)
+        return b.head.load() == 0 && !b.lock.is_locked();
+      case WakeFastpath::counter:
+        P::fence(std::memory_order_seq_cst);  // (B): order the caller's store to the word before the read
+        return b.waiters.load(std::memory_order_relaxed) == 0;
+      case WakeFastpath::counter_missing_b:
+        // 76835b0ebf8a: no barrier. The caller's store to the word can still sit in its
+        // store buffer while this load reads 0.
+        return b.waiters.load(std::memory_order_relaxed) == 0;
+    }
+    return false;
+  }
+
+  // Unqueues a waiter the caller will wake; returns its thread. Caller holds the lock.
+  typename P::Thread mark_woken(Bucket& b, FutexWaiter<P>& w) {
+    b.unlink(w);
+    if (counting()) b.waiters.fetch_sub(1, std::memory_order_relaxed);
+    const typename P::Thread t = thread_from_bits<P>(w.thread.load());
+    w.queued.store(0, std::memory_order_release);  // the last touch: the waiter may return now
+    return t;
+  }
+
+  // Within one bucket a requeued waiter keeps its place and only changes key, as in Linux
+  // (requeue_futex); moving it to the back would lose its FIFO turn, and a requeue of a word
+  // onto itself would chase its own tail until nr_requeue ran out.
+  void move_waiter(Bucket& from, Bucket& to, FutexWaiter<P>& w, const FutexKey& key) {
+    w.set_key(key);
+    if (&from == &to) return;
+    from.unlink(w);
+    if (counting()) {
+      from.waiters.fetch_sub(1, std::memory_order_relaxed);
+      to.waiters.fetch_add(1, std::memory_order_relaxed);
+    }
+    to.enqueue(w, w.priority.load());
+  }
+
+  // Two buckets locked in address order, so concurrent requeues cannot deadlock; one lock
+  // when both keys share a bucket (Linux's double_lock_hb).
+  static void lock_pair(Bucket& a, Node& na, Bucket& b, Node& nb) {
+    if (&a == &b) {
+      a.lock.lock(na);
+    } else if (P::address_of(&a) < P::address_of(&b)) {
+      a.lock.lock(na);
+      b.lock.lock(nb);
+    } else {
+      b.lock.lock(nb);
+      a.lock.lock(na);
+    }
+  }
+  static void unlock_pair(Bucket& a, Node& na, Bucket& b, Node& nb) {
+    a.lock.unlock(na);
+    if (&a != &b) b.lock.unlock(nb);
+  }
+
+  void rehash_chain(Bucket& old, Generation& fresh) {
+    for (std::uint64_t cur = old.head.load(); cur != 0;) {
+      FutexWaiter<P>& w = *Bucket::at(cur);
+      cur = w.next.load();
+      const FutexKey key{w.key_word.load(), w.key_ptr.load(), w.key_offset.load()};
+      const std::uint32_t h = hash_key(config_.hash, key);
+      BucketArray<P, Lock>& table = *fresh.tables[static_cast<std::size_t>(table_index(fresh, h))];
+      Bucket& target = table.bucket(h & (table.size() - 1));
+      target.enqueue(w, w.priority.load());
+      if (counting()) target.waiters.fetch_add(1, std::memory_order_relaxed);
+    }
+    old.head.store(0);
+    old.tail.store(0);
+  }
+
+  FutexConfig config_;
+  FutexMachine machine_;
+  std::array<std::unique_ptr<Generation>, kMaxGenerations> generations_;
+  typename P::template Atomic<std::uint32_t>* generation_ = nullptr;  // published table (private sizing)
+  TtasLock<P>* grow_lock_ = nullptr;  // one grower at a time (Linux: mm->futex_hash_lock)
+};
+
+}  // namespace lockstep::futex

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Checks the futex flagship scenarios' result JSON against what issue 4 asks of them.
+
+Usage: check_futex_results.py hash-sweep.json wake-fastpath.json hash-futexes.json
+Prints one line per failed claim and exits 1 if any failed.
+"""
+import json
+import sys
+
+failures = []
+
+
+def claim(ok, text):
+    if not ok:
+        failures.append(text)
+
+
+def rows(path):
+    d = json.load(open(path))
+    return d["rows"]
+
+
+def hash_sweep(path):
+    by = {(r["threads"], r["design"]): r for r in rows(path)}
+    threads = sorted({t for t, _ in by})
+    ratios = []
+    for t in threads:
+        ops = {d: by[(t, d)]["ops_per_s"] for d in ("baseline", "aligned", "numa", "both")}
+        claim(ops["both"] >= ops["aligned"] >= ops["baseline"], f"{t} threads: both >= aligned >= baseline: {ops}")
+        claim(ops["both"] >= ops["numa"] >= ops["baseline"], f"{t} threads: both >= numa >= baseline: {ops}")
+        ratio = ops["both"] / ops["baseline"]
+        claim(1.5 <= ratio <= 10, f"{t} threads: both/baseline {ratio:.2f} not within 1.5..10")
+        ratios.append(ratio)
+    claim(ratios == sorted(ratios), f"both/baseline does not grow with threads: {ratios}")
+    for d in ("baseline", "aligned", "numa", "both"):
+        per_thread = [by[(t, d)]["ops_per_s_per_thread"] for t in threads]
+        claim(per_thread == sorted(per_thread, reverse=True), f"{d}: ops/s per thread do not fall as threads grow: {per_thread}")
+
+
+def wake_fastpath(path):
+    for r in rows(path):
+        fast = r["futex"].endswith("/none") is False
+        claim(r["bucket_locks_per_op"] == (0 if fast else 1), f"{r['futex']}: bucket_locks_per_op {r['bucket_locks_per_op']}")
+    by = {(r["params"]["design.futex.design"], r["params"]["design.futex.wake_fastpath"]): r["ops_per_s"] for r in rows(path)}
+    for design in {d for d, _ in by}:
+        claim(by[(design, "counter")] > by[(design, "none")], f"{design}: the counter fast path is not faster than none")
+        claim(by[(design, "empty-list")] > by[(design, "none")], f"{design}: the empty-list fast path is not faster than none")
+
+
+def hash_futexes(path):
+    by = {(r["futexes"], r["design"]): r["ops_per_s"] for r in rows(path)}
+    ratio = {f: by[(f, "both")] / by[(f, "baseline")] for f, _ in by}
+    claim(ratio[16] > ratio[4] > ratio[1], f"the benefit does not grow from 1 to 16 futexes per thread: {ratio}")
+
+
+hash_sweep(sys.argv[1])
+wake_fastpath(sys.argv[2])
+hash_futexes(sys.argv[3])
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
