@@ -2,6 +2,7 @@
 // not; 2 bad input or usage.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "cli/files.hpp"
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
+#include "cli/native_runner.hpp"
 #include "cli/result_json.hpp"
 #include "cli/runner.hpp"
 #include "cli/scenario.hpp"
@@ -56,12 +58,23 @@ void add_common(CLI::App& cmd, RunOptions& run, Outputs& out) {
   cmd.add_flag("--verbose,-v", out.verbose, "Print violation details and output paths");
 }
 
+// A native row's figures on one line: a native run is for its numbers, not its outcome.
+std::string metrics_line(const WorkloadMetrics& w) {
+  std::string line = " ";
+  for (const auto& [name, value] : w.labels)
+    if (name == "design") line += fmt::format(" {}={}", name, value);
+  for (const auto& [name, value] : w.values)
+    line += std::abs(value) >= 100 ? fmt::format(" {}={:.0f}", name, value) : fmt::format(" {}={:.3g}", name, value);
+  return line + "\n";
+}
+
 void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) {
   std::string params;
   for (const auto& [path, value] : r.params) params += fmt::format(" {}={}", path, value);
   std::string outcome = r.result == "pass" ? "pass" : fmt::format("violation: {}", r.property);
   fmt::print("{}{}: {} (expected {}){}\n", s.name, params, outcome, r.expected, r.matched ? "" : "  MISMATCH");
   if (r.result != "pass") fmt::print("  {}\n", r.message);
+  if (s.platform == "native" && !r.workload.empty()) fmt::print("{}", metrics_line(r.workload));
   if (!r.schedule_path.empty()) fmt::print("  schedule: {}\n  replay:   {}\n", r.schedule_path, r.replay_command);
   fmt::print("{}{}", render_histogram(r.machine), render_c2c(r.machine));
   if (out.verbose) {
@@ -115,6 +128,7 @@ int run_files(const std::vector<std::string>& paths, RunOptions run, const Outpu
   std::size_t rows = 0;
   for (const std::string& path : paths) {
     files.push_back(load_scenario_file(path));
+    require_simulable(files.back());
     rows += files.back().rows.size();
   }
   if (rows > 1 && (!run.trace_path.empty() || !run.chrome_trace_path.empty()))
@@ -123,6 +137,20 @@ int run_files(const std::vector<std::string>& paths, RunOptions run, const Outpu
   run.progress = !out.quiet && isatty(STDERR_FILENO) != 0;
   std::vector<ScenarioReport> reports;
   for (const ScenarioFile& file : files) reports.push_back(run_scenario_file(file, run));
+  write_outputs(reports, run, out);
+  return exit_code(reports);
+}
+
+// `lockstep native`: every file is loaded and checked to have a native form before any runs.
+int native_files(const std::vector<std::string>& paths, const RunOptions& run, const Outputs& out) {
+  std::vector<ScenarioFile> files;
+  for (const std::string& path : paths) {
+    files.push_back(load_scenario_file(path));
+    require_native(files.back());
+  }
+  if (!out.csv.empty() && files.size() > 1) throw UsageError("--csv takes a single scenario file");
+  std::vector<ScenarioReport> reports;
+  for (const ScenarioFile& file : files) reports.push_back(run_native_file(file));
   write_outputs(reports, run, out);
   return exit_code(reports);
 }
@@ -166,6 +194,15 @@ int main_impl(int argc, char** argv) {
   CLI::App* replay_cmd = app.add_subcommand("replay", "Replay a schedule file and report what it shows");
   replay_cmd->add_option("schedule", schedule, "Schedule file")->required()->check(CLI::ExistingFile);
   add_common(*replay_cmd, run, out);
+  CLI::App* native_cmd =
+      app.add_subcommand("native", "Run scenarios' workloads natively: real threads pinned to this host's CPUs");
+  native_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
+  native_cmd->add_option("--json", out.json, "Write the result JSON here (docs/results.md)");
+  native_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
+  native_cmd->add_option("--junit", out.junit, "Write a JUnit XML report here, for CI systems");
+  native_cmd->add_option("--out-dir", run.out_dir, "Directory for a sweep's CSV")->capture_default_str();
+  native_cmd->add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
+  native_cmd->add_flag("--verbose,-v", out.verbose, "Print every row of several files");
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
 
   try {
@@ -179,6 +216,7 @@ int main_impl(int argc, char** argv) {
     list();
     return kExitMatched;
   }
+  if (native_cmd->parsed()) return native_files(files, run, out);
   if (replay_cmd->parsed()) {
     run.command = Command::replay;
     return replay(schedule, run, out);

@@ -54,7 +54,8 @@ struct RowReport {
 struct ScenarioReport {
   std::string scenario;  // path of the scenario file
   std::string name;
-  std::string command;   // run, check or replay
+  std::string command;   // run, check, replay or native
+  std::string platform = "sim";  // where the rows ran: sim or native
   bool swept = false;
   std::vector<RowReport> rows;
 

@@ -28,6 +28,13 @@ void put_outcome(Json& out, const RowReport& r) {
   out["matched"] = r.matched;
 }
 
+// A native row has no seed, simulated operations or trace: just the run and its host time.
+void put_native_counts(Json& out, const RowReport& r) {
+  out["strategy"] = r.strategy;
+  out["executions"] = r.executions;
+  out["elapsed_s"] = rounded_seconds(r.elapsed_s);
+}
+
 void put_counts(Json& out, const RowReport& r) {
   out["strategy"] = r.strategy;
   out["seed"] = r.seed;
@@ -86,8 +93,13 @@ void put_outputs(Json& out, const RowReport& r) {
   put_if(out, "replay_command", r.replay_command);
 }
 
-void put_row(Json& out, const RowReport& r) {
+void put_row(Json& out, const RowReport& r, bool native) {
   put_outcome(out, r);
+  if (native) {
+    put_native_counts(out, r);
+    put_workload(out, r.workload);
+    return;
+  }
   put_counts(out, r);
   put_machine(out, r.machine);
   put_workload(out, r.workload);
@@ -107,13 +119,15 @@ Json to_json(const ScenarioReport& report) {
   out["scenario"] = report.scenario;
   out["name"] = report.name;
   out["command"] = report.command;
+  out["platform"] = report.platform;
+  const bool native = report.platform == "native";
   if (!report.swept) {
     if (report.rows.size() != 1)
       throw std::invalid_argument(fmt::format("{}: an unswept scenario reports one row, not {}", report.scenario,
                                               report.rows.size()));
     // A replay of one sweep row is reported unswept; its params say which row it was.
     if (!report.rows.front().params.empty()) out["params"] = params_object(report.rows.front());
-    put_row(out, report.rows.front());
+    put_row(out, report.rows.front(), native);
     return out;
   }
   out["swept"] = true;
@@ -123,7 +137,7 @@ Json to_json(const ScenarioReport& report) {
   for (const RowReport& r : report.rows) {
     Json row;
     row["params"] = params_object(r);
-    put_row(row, r);
+    put_row(row, r, native);
     rows.push_back(std::move(row));
   }
   out["rows"] = std::move(rows);

@@ -51,6 +51,9 @@ std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
     case WorkloadKind::futex_wake:
     case WorkloadKind::futex_requeue:
       return std::make_unique<sim::SimWorkloadOf<FutexWake<sim::SimPlatform>, FutexWakeParams>>(s.workload.futex_wake);
+    case WorkloadKind::futex_pingpong:
+      return std::make_unique<sim::SimWorkloadOf<FutexPingpong<sim::SimPlatform>, FutexPingpongParams>>(
+          s.workload.futex_pingpong);
     case WorkloadKind::program:
       return std::make_unique<
           sim::SimWorkloadOf<ProgramWorkload<sim::SimPlatform>, std::shared_ptr<const program::Program>>>(
@@ -381,13 +384,28 @@ RowReport RowRunner::replay(const model::ScheduleFile& schedule) {
   return report;
 }
 
+}  // namespace
+
+void require_simulable(const Scenario& s) {
+  if (s.platform == PlatformKind::native)
+    throw ScenarioError(fmt::format("{}: this scenario is for native runs (`platform: native`): run it with "
+                                    "`lockstep native {}`",
+                                    s.platform_where, s.path));
+  if (s.design.futex && s.design.futex->backend != FutexBackendKind::table)
+    throw ScenarioError(fmt::format("{}: futex '{}' is the host's futex, which exists only natively: run this "
+                                    "scenario with `lockstep native {}`, or simulate a table design",
+                                    s.design.futex->where, s.design.futex->name, s.path));
+}
+
+void require_simulable(const ScenarioFile& file) {
+  for (const Scenario& s : file.rows) require_simulable(s);
+}
+
 void judge(RowReport& report, const Scenario& s) {
   report.expected = expected_text(s.expect);
   report.matched = s.expect.pass ? report.result == "pass"
                                  : report.result == "violation" && report.property == s.expect.property;
 }
-
-}  // namespace
 
 ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& options) {
   ScenarioReport report;
@@ -409,6 +427,7 @@ ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& opt
 ScenarioReport replay_schedule(const model::ScheduleFile& schedule, const std::string& schedule_path,
                                const RunOptions& options) {
   const Scenario scenario = load_scenario_row(schedule.scenario, schedule.params);
+  require_simulable(scenario);
   const std::string sha = sha256_hex(read_file(schedule.scenario));
   if (!schedule.scenario_sha256.empty() && sha != schedule.scenario_sha256)
     std::fprintf(stderr, "%s: warning: %s changed since this schedule was recorded\n", schedule_path.c_str(),

@@ -27,6 +27,14 @@ struct RunOptions {
   bool progress = false;                    // a progress line on stderr for long work
 };
 
+// Throws ScenarioError, at the place in the file, when a row cannot be simulated: the
+// scenario says `platform: native`, or names a host futex backend (kernel, std-atomic-wait).
+void require_simulable(const Scenario& scenario);
+void require_simulable(const ScenarioFile& file);
+
+// Sets the row's `expected` and `matched` from the scenario's expectation.
+void judge(RowReport& report, const Scenario& scenario);
+
 // Runs every row of a scenario file.
 ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& options);
 

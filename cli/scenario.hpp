@@ -2,17 +2,20 @@
 // A file with a `sweep` gives one Scenario per combination of the swept values.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "core/futex/futex_config.hpp"
 #include "core/sync/spinlock.hpp"
 #include "core/workloads/futex_hash.hpp"
+#include "core/workloads/futex_pingpong.hpp"
 #include "core/workloads/futex_wake.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program.hpp"
@@ -41,11 +44,19 @@ struct MachineSpec {
 
 enum class MemoryModel : std::uint8_t { sc, tso };
 
+// Which futex a futex workload calls: one of our tables (simulated or native), or, natively
+// only, the host kernel's futex(2) or libstdc++'s std::atomic wait/notify.
+enum class FutexBackendKind : std::uint8_t { table, kernel, std_atomic_wait };
+inline constexpr std::array<std::string_view, 3> kFutexBackendNames{"table", "kernel", "std-atomic-wait"};
+
 // A futex table design: a named one (core/futex/futex_designs.hpp) or "custom", with the
-// scenario's overrides applied.
+// scenario's overrides applied; or a host backend (`kernel`, `std-atomic-wait`), whose
+// config is unused.
 struct FutexDesign {
   std::string name;
   futex::FutexConfig config;
+  FutexBackendKind backend = FutexBackendKind::table;
+  std::string where;  // "file:line:col" of the name, for "runs only natively" errors
 };
 
 struct DesignSpec {
@@ -54,7 +65,16 @@ struct DesignSpec {
   std::optional<FutexDesign> futex;
 };
 
-enum class WorkloadKind : std::uint8_t { lock_counter, program, latency_probe, c2c, futex_hash, futex_wake, futex_requeue };
+enum class WorkloadKind : std::uint8_t {
+  lock_counter,
+  program,
+  latency_probe,
+  c2c,
+  futex_hash,
+  futex_wake,
+  futex_requeue,
+  futex_pingpong
+};
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::program;
@@ -64,7 +84,12 @@ struct WorkloadSpec {
   sim::machine::C2cParams c2c;                       // kind == c2c
   FutexHashParams futex_hash;                        // kind == futex_hash
   FutexWakeParams futex_wake;                        // kind == futex_wake or futex_requeue
+  FutexPingpongParams futex_pingpong;                // kind == futex_pingpong
 };
+
+// Where a scenario is meant to run: `sim` scenarios run under run/check/replay (and natively
+// where the workload has a native form); `native` ones only under `lockstep native`.
+enum class PlatformKind : std::uint8_t { sim, native };
 
 enum class StrategyKind : std::uint8_t { timed, random };
 
@@ -84,6 +109,8 @@ struct Scenario {
   std::string path;  // the file, as given
   std::string name;
   std::string description;
+  PlatformKind platform = PlatformKind::sim;
+  std::string platform_where;  // "file:line:col" of `platform: native`, for errors
   MachineSpec machine;
   MemoryModel memory_model = MemoryModel::sc;
   DesignSpec design;

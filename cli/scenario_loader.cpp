@@ -20,6 +20,7 @@
 #include "cli/program_loader.hpp"
 #include "cli/scenario.hpp"
 #include "cli/machine_workloads_loader.hpp"
+#include "cli/platform_loader.hpp"
 #include "cli/yaml_fields.hpp"
 #include "sim/exec/memory.hpp"
 
@@ -86,7 +87,8 @@ WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, co
   // Every kind's keys, to read `kind` first; each kind's own map then rejects the others'.
   const yaml::Map probe(src, node, "workload",
                         {"kind", "threads", "iterations", "cpus", "bytes", "placement", "cpu", "samples", "seed",
-                         "rounds", "warmup_rounds", "smt", "futexes", "runtime_us", "op", "batch", "warmup_passes"});
+                         "rounds", "warmup_rounds", "smt", "futexes", "runtime_us", "op", "batch", "warmup_passes",
+                         "words"});
   const std::vector<std::string> kinds = workload_kinds();
   const YAML::Node kind = probe.required("kind");
   const std::string name = yaml::scalar(src, kind, "kind");
@@ -107,6 +109,10 @@ WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, co
     const yaml::Map m(src, node, "workload", {"kind", "threads", "futexes", "cpus", "runtime_us", "op", "warmup_passes"});
     w.kind = WorkloadKind::futex_hash;
     w.futex_hash = load_futex_hash(m, machine, design);
+  } else if (name == "futex-pingpong") {
+    const yaml::Map m(src, node, "workload", {"kind", "threads", "words", "cpus", "runtime_us", "rounds"});
+    w.kind = WorkloadKind::futex_pingpong;
+    w.futex_pingpong = load_futex_pingpong(m, machine, design);
   } else if (name == "futex-wake" || name == "futex-requeue") {
     const yaml::Map m(src, node, "workload", {"kind", "threads", "batch", "rounds", "cpus"});
     w.kind = name == "futex-wake" ? WorkloadKind::futex_wake : WorkloadKind::futex_requeue;
@@ -131,7 +137,8 @@ bool is_builtin(std::string_view name) {
 
 std::vector<std::string> default_properties(WorkloadKind kind) {
   if (kind == WorkloadKind::lock_counter) return {"mutual_exclusion", "deadlock", "bound_exceeded"};
-  if (kind == WorkloadKind::futex_hash || kind == WorkloadKind::futex_wake || kind == WorkloadKind::futex_requeue)
+  if (kind == WorkloadKind::futex_hash || kind == WorkloadKind::futex_wake || kind == WorkloadKind::futex_requeue ||
+      kind == WorkloadKind::futex_pingpong)
     return {"futex_semantics", "deadlock", "bound_exceeded"};
   return {"assertion", "deadlock", "bound_exceeded"};
 }
@@ -214,9 +221,9 @@ Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& p
 
 // --- one scenario
 
-constexpr std::array<std::string_view, 13> kScenarioKeys{
+constexpr std::array<std::string_view, 14> kScenarioKeys{
     "name",  "description", "machine",    "memory_model", "design", "workload", "variables",
-    "locks", "threads",     "properties", "strategy",     "expect", "sweep"};
+    "locks", "threads",     "properties", "strategy",     "expect", "sweep",    "platform"};
 
 Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const std::string& path) {
   const yaml::Map root(src, doc, "scenario", {kScenarioKeys.begin(), kScenarioKeys.end()});
@@ -226,11 +233,13 @@ Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const st
   s.name = yaml::scalar(src, name, "name");
   if (s.name.empty()) src.fail(name, "name: must not be empty");
   s.description = root.scalar_or("description", "");
-  s.machine = load_machine(root);
+  s.platform = load_platform(root, s.platform_where);
+  // A native scenario without a machine describes the host it runs on.
+  s.machine = s.platform == PlatformKind::native && !root.has("machine") ? host_machine() : load_machine(root);
   s.memory_model = load_memory_model(root);
   s.design = load_design(root);
   if (is_program(root)) {
-    program::Program prog = load_program(root, s.machine, s.design.spinlock);
+    program::Program prog = load_program(root, s.machine, s.design);
     s.properties = load_properties(root, WorkloadKind::program, &prog);
     s.workload.kind = WorkloadKind::program;
     s.workload.program = std::make_shared<const program::Program>(std::move(prog));
@@ -412,7 +421,7 @@ std::string show(const Params& params) {
 }  // namespace
 
 std::vector<std::string> workload_kinds() {
-  return {"lock-counter", "latency-probe", "c2c", "futex-hash", "futex-wake", "futex-requeue"};
+  return {"lock-counter", "latency-probe", "c2c", "futex-hash", "futex-pingpong", "futex-wake", "futex-requeue"};
 }
 
 std::vector<std::string> builtin_properties() {

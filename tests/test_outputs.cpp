@@ -86,7 +86,7 @@ TEST_CASE("result JSON of a passing scenario has the documented fields in order"
   RowReport r = passing_row();
   r.trace_path = "out/racy.trace";
   const Json j = to_json(single(r));
-  CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "result", "expected", "matched",
+  CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "platform", "result", "expected", "matched",
                                                "strategy", "seed", "executions", "exhaustive", "sim_ops", "steps",
                                                "virtual_time_ns", "elapsed_s", "sim_ops_per_host_s", "trace_sha256", "trace"});
   CHECK(j["result"] == "pass");
@@ -96,7 +96,7 @@ TEST_CASE("result JSON of a passing scenario has the documented fields in order"
 
 TEST_CASE("result JSON of a violation names the property, schedule and replay command", "[outputs]") {
   const Json j = to_json(single(violating_row()));
-  CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "result", "property", "message",
+  CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "platform", "result", "property", "message",
                                                "expected", "matched", "strategy", "seed", "executions", "exhaustive",
                                                "sim_ops", "steps", "virtual_time_ns", "elapsed_s", "sim_ops_per_host_s", "trace_sha256",
                                                "schedule", "replay_command"});
@@ -110,14 +110,14 @@ TEST_CASE("result JSON of a replayed sweep row names the row's params", "[output
   ScenarioReport s = single(r);
   s.command = "replay";
   const Json j = to_json(s);
-  CHECK(keys_of(j).at(3) == "params");
+  CHECK(keys_of(j).at(4) == "params");
   CHECK(j["params"]["threads"] == "4");
   CHECK_THAT(summary_table({s}), Catch::Contains("scenarios/racy.yaml [threads=4]  violation: lost_update"));
 }
 
 TEST_CASE("result JSON of a sweep aggregates and lists rows with their params", "[outputs]") {
   const Json j = to_json(swept());
-  CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "swept", "result", "matched", "rows"});
+  CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "platform", "swept", "result", "matched", "rows"});
   CHECK(j["result"] == "violation");
   CHECK(j["matched"] == false);
   REQUIRE(j["rows"].size() == 2);

@@ -15,6 +15,9 @@
 // microseconds after the first) and then keeps calling, unmeasured, until every thread's
 // window has closed, so every window sees all threads competing, as perf's 10 s do; and each
 // checks its clock after every call rather than after each pass of F calls.
+//
+// The futex is a backend (core/futex/futex_backend.hpp): our table by default, simulated or
+// native; natively also the kernel's futex(2) or std::atomic wait/notify.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "core/futex/futex_backend.hpp"
 #include "core/futex/futex_table.hpp"
 #include "core/platform.hpp"
 #include "core/workloads/metrics.hpp"
@@ -45,7 +49,8 @@ struct FutexHashParams {
   std::uint32_t mismatch = 1234;      // the value perf passes; the words hold 0
 };
 
-template <Platform P>
+template <Platform P, class Backend = futex::FutexTable<P>>
+  requires futex::FutexBackend<Backend, typename P::template Atomic<std::uint32_t>>
 class FutexHash {
  public:
   using Word = typename P::template Atomic<std::uint32_t>;
@@ -62,9 +67,7 @@ class FutexHash {
   FutexHash& operator=(const FutexHash&) = delete;
 
   void setup(const SpawnFn& spawn) {
-    futex::FutexMachine machine = params_.machine;
-    machine.threads = params_.threads;
-    table_.emplace(params_.config, machine);
+    futex::emplace_backend(futex_, params_.config, params_.machine, params_.threads);
     barrier_ = make_on<P, typename P::template Atomic<std::uint32_t>>(0, kCacheLineBytes, 0U);
     start_ns_ = make_on<P, typename P::template Atomic<std::uint64_t>>(0, kCacheLineBytes, std::uint64_t{0});
     finished_ = make_on<P, typename P::template Atomic<std::uint32_t>>(0, kCacheLineBytes, 0U);
@@ -86,10 +89,11 @@ class FutexHash {
   WorkloadMetrics metrics() const {
     WorkloadMetrics m;
     m.labels.emplace_back("design", params_.design);
-    m.labels.emplace_back("futex", futex::describe(params_.config));
+    m.labels.emplace_back("futex", futex::describe_backend(*futex_));
     m.values.emplace_back("threads", params_.threads);
     m.values.emplace_back("futexes", params_.futexes);
-    m.values.emplace_back("buckets", static_cast<double>(table_->buckets_per_table()) * table_->tables());
+    if constexpr (futex::TableBackend<Backend>)
+      m.values.emplace_back("buckets", static_cast<double>(futex_->buckets_per_table()) * futex_->tables());
     const double seconds = static_cast<double>(params_.runtime_ns) * 1e-9;
     m.per_thread_name = "per_thread_ops_per_s";
     for (std::uint64_t n : ops_) m.per_thread.push_back(static_cast<double>(n) / seconds);
@@ -97,7 +101,7 @@ class FutexHash {
     m.values.emplace_back("ops_per_s", total);
     m.values.emplace_back("ops_per_s_per_thread", total / params_.threads);
     m.values.emplace_back("release_skew_ns", static_cast<double>(*std::max_element(released_.begin(), released_.end())));
-    if (params_.op == FutexHashOp::wake) {
+    if (futex::TableBackend<Backend> && params_.op == FutexHashOp::wake) {
       std::uint64_t locks = 0;
       for (std::uint64_t n : locks_) locks += n;
       m.values.emplace_back("bucket_locks_per_op", total_ops() == 0 ? 0 : static_cast<double>(locks) / static_cast<double>(total_ops()));
@@ -143,17 +147,17 @@ class FutexHash {
   // One futex call; returns whether it took the bucket lock.
   bool call(Word& word) {
     if (params_.op == FutexHashOp::wait) {
-      if (table_->wait(word, params_.mismatch) != futex::FutexError::eagain)
+      if (futex_->wait(word, params_.mismatch) != futex::FutexError::eagain)
         P::violation("futex_semantics", "a wait on a word that does not hold the expected value did not return EAGAIN");
       return true;
     }
-    const futex::WakeResult r = table_->wake(word, 1);
+    const futex::WakeResult r = futex_->wake(word, 1);
     if (r.woken != 0) P::violation("futex_semantics", "a wake on a futex nobody waits on woke someone");
     return r.took_lock;
   }
 
   FutexHashParams params_;
-  std::optional<futex::FutexTable<P>> table_;
+  std::optional<Backend> futex_;
   std::vector<Word*> words_;
   std::vector<std::uint64_t> ops_;
   std::vector<std::uint64_t> locks_;  // wake: calls that took the bucket lock

@@ -18,6 +18,16 @@ json_field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d=d[
 # A long-running scenario (first line "# lockstep: long-running") runs once: its timed rows
 # are re-run traced by the runner itself, which fails on any divergence.
 while IFS= read -r f; do
+  # A native scenario (`platform: native`) runs on this host's threads: exit 0, and every row
+  # measured something. Its numbers are the host's, so there is no determinism to check.
+  if grep -q '^platform: native' "$f"; then
+    "$lockstep" native "$f" --quiet --out-dir "$work/n" --json "$work/n.json"; code=$?
+    [[ $code -eq 0 ]] && pass || fail "$f: lockstep native exit $code"
+    if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); rows=d.get('rows',[d]); \
+assert d['platform'] == 'native' and all(r.get('ops_per_s', r.get('round_trips_per_s', 0)) > 0 for r in rows), rows" \
+      "$work/n.json"; then pass; else fail "$f: some native row measured nothing"; fi
+    continue
+  fi
   "$lockstep" check "$f" --quiet --out-dir "$work/a" --json "$work/a.json"; code_a=$?
   if head -1 "$f" | grep -q '^# lockstep: long-running'; then
     cp "$work/a.json" "$work/b.json"; code_b=$code_a
@@ -72,6 +82,18 @@ bad bad-yaml $'name: x\nexpect: [pass' "bad-yaml.yaml:[0-9]+:[0-9]+: "
 bad unknown-key $'name: x\nworkload: {kind: lock-counter}\nexpect: pass\ncolour: red' "unknown-key.yaml:4:1: .*colour"
 bad wrong-type $'name: x\nworkload: {kind: lock-counter, threads: many}\nexpect: pass' "wrong-type.yaml:2:[0-9]+: "
 bad unknown-preset $'name: x\nmachine: {preset: cray-1}\nworkload: {kind: lock-counter}\nexpect: pass' "unknown-preset.yaml:2:[0-9]+: .*cray-1"
+# Host futexes and native scenarios cannot be simulated: exit 2 at the place that says so.
+printf 'name: x\ndesign: {futex: kernel}\nworkload: {kind: futex-hash, runtime_us: 1}\nexpect: pass\n' >"$work/kernel.yaml"
+out=$("$lockstep" run "$work/kernel.yaml" --quiet 2>&1); code=$?
+[[ $code -eq 2 && $out =~ kernel.yaml:2:17:.*only\ natively ]] && pass || fail "run with the kernel futex: exit $code, '$out'"
+printf 'name: x\nplatform: native\ndesign: {futex: std-atomic-wait}\nworkload: {kind: futex-pingpong, runtime_us: 1000}\nexpect: pass\n' >"$work/native.yaml"
+out=$("$lockstep" check "$work/native.yaml" --quiet 2>&1); code=$?
+[[ $code -eq 2 && $out =~ native.yaml:2:11:.*lockstep\ native ]] && pass || fail "check of a native scenario: exit $code, '$out'"
+"$lockstep" native "$work/native.yaml" --quiet --json "$work/native.json"; code=$?
+[[ $code -eq 0 && $(json_field "$work/native.json" "['round_trips']") != 0.0 ]] && pass || fail "native ping-pong: exit $code"
+out=$("$lockstep" native scenarios/litmus/sb-sc.yaml --quiet 2>&1); code=$?
+[[ $code -eq 2 && $out =~ simulator\ only ]] && pass || fail "native of thread programs: exit $code, '$out'"
+
 out=$("$lockstep" check 2>&1); code=$?
 [[ $code -eq 2 ]] && pass || fail "usage error: exit $code, expected 2"
 printf 'not a schedule\n' >"$work/bad.schedule"

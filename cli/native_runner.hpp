@@ -1,0 +1,18 @@
+// `lockstep native`: runs a scenario's workload on real threads, pinned round robin to the
+// CPUs this process may use, for real time (ARCHITECTURE.md, "natively"), and reports the
+// same result rows as a simulation, with "platform": "native".
+#pragma once
+
+#include "cli/report.hpp"
+#include "cli/scenario.hpp"
+
+namespace lockstep::cli {
+
+// Throws ScenarioError when some row's workload has no native form (latency-probe, c2c and
+// thread programs are the simulator's), or a workload cannot use the row's futex backend.
+void require_native(const ScenarioFile& file);
+
+// Runs every row once, natively. Call require_native first.
+ScenarioReport run_native_file(const ScenarioFile& file);
+
+}  // namespace lockstep::cli
