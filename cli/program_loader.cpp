@@ -33,7 +33,9 @@ constexpr std::array<std::string_view, 3> kLoadOrders{"relaxed", "acquire", "seq
 constexpr std::array<std::string_view, 3> kStoreOrders{"relaxed", "release", "seq_cst"};
 constexpr std::array<std::string_view, 4> kFenceOrders{"acquire", "release", "acq_rel", "seq_cst"};
 
-constexpr std::array<std::string_view, 2> kVariableKinds{"atomic", "plain"};
+constexpr std::array<std::string_view, 3> kVariableKinds{"atomic", "plain", "futex"};
+// futex_wake's and futex_requeue's `count: all` (INT_MAX, as callers of futex(2) pass).
+constexpr std::int64_t kAllWaiters = 0x7fffffff;
 
 std::optional<int> index_of(const std::vector<std::string>& names, std::string_view name) {
   const auto it = std::find(names.begin(), names.end(), name);
@@ -88,8 +90,9 @@ class ProgramLoader {
  public:
   ProgramLoader(const yaml::Source& src, const MachineSpec& machine) : src_(src), machine_(machine) {}
 
-  program::Program load(const yaml::Map& root, SpinlockKind lock_kind) {
-    prog_.lock_kind = lock_kind;
+  program::Program load(const yaml::Map& root, const DesignSpec& design) {
+    prog_.lock_kind = design.spinlock;
+    if (design.futex) prog_.futex = design.futex->config;
     if (const auto node = root.get("variables")) variables(*node);
     if (const auto node = root.get("locks")) locks(*node);
     threads(root.required("threads"));
@@ -102,7 +105,7 @@ class ProgramLoader {
     std::string_view name;
     Reader read;
   };
-  static const std::array<OpReader, 17> kOps;
+  static const std::array<OpReader, 20> kOps;
 
   // --- variables and locks
 
@@ -129,9 +132,15 @@ class ProgramLoader {
     }
     const yaml::Map m(src_, node, fmt::format("variable '{}'", name), {"init", "kind", "node", "align"});
     if (const auto init = m.get("init")) v.init = yaml::word(src_, *init, "init");
-    if (const auto kind = m.get("kind")) v.atomic = yaml::choice(src_, *kind, "variable kind", kVariableKinds) == 0;
+    if (const auto kind = m.get("kind")) {
+      const std::size_t k = yaml::choice(src_, *kind, "variable kind", kVariableKinds);
+      v.atomic = k != 1;
+      v.futex = k == 2;
+    }
     v.node = static_cast<NodeId>(m.integer_or("node", 0, node_count(machine_) - 1, 0));
     v.align = m.unsigned_or("align", 8, sim::kPageBytes, 8);
+    if (v.futex && v.init > 0xffffffffULL)
+      src_.fail(*m.get("init"), fmt::format("variable '{}': a futex word holds 32 bits, {} does not fit", name, v.init));
     if ((v.align & (v.align - 1)) != 0)
       src_.fail(*m.get("align"), fmt::format("align: {} is not a power of two", v.align));
     return v;
@@ -340,7 +349,63 @@ class ProgramLoader {
     op.lock = *index;
   }
 
+  // futex_wait: {var: f, expect: EXPR, into: r}: r gets 0 when woken, 11 (EAGAIN) otherwise.
+  void read_futex_wait(Op& op, const YAML::Node& args, std::string_view) {
+    const yaml::Map m(src_, args, "futex_wait", {"var", "expect", "into"});
+    op.kind = OpKind::futex_wait;
+    op.var = futex_ref(m.required("var"));
+    op.amount = thread_expr(m.required("expect"), "expect");
+    if (const auto into = m.get("into")) op.reg = register_ref(*into);
+  }
+
+  // futex_wake: {var: f, count: EXPR | all, into: r}: r gets how many were woken.
+  void read_futex_wake(Op& op, const YAML::Node& args, std::string_view) {
+    const yaml::Map m(src_, args, "futex_wake", {"var", "count", "into"});
+    op.kind = OpKind::futex_wake;
+    op.var = futex_ref(m.required("var"));
+    op.amount = count_expr(m.get("count"), "count");
+    if (const auto into = m.get("into")) op.reg = register_ref(*into);
+  }
+
+  // futex_requeue: {var: f, to: g, wake: EXPR, requeue: EXPR | all, expect: EXPR, into: r}:
+  // FUTEX_CMP_REQUEUE when `expect` is given; r gets woken + moved, or -11 on EAGAIN.
+  void read_futex_requeue(Op& op, const YAML::Node& args, std::string_view) {
+    const yaml::Map m(src_, args, "futex_requeue", {"var", "to", "wake", "requeue", "expect", "into"});
+    op.kind = OpKind::futex_requeue;
+    op.var = futex_ref(m.required("var"));
+    op.var2 = futex_ref(m.required("to"));
+    op.amount = count_expr(m.get("wake"), "wake");
+    op.amount2 = count_expr(m.get("requeue"), "requeue");
+    if (const auto expect = m.get("expect")) op.expected = thread_expr(*expect, "expect");
+    if (const auto into = m.get("into")) op.reg = register_ref(*into);
+  }
+
+  // A count of waiters: an expression, or `all`; 1 when not given.
+  program::Expr count_expr(const std::optional<YAML::Node>& node, std::string_view what) {
+    if (node && node->IsScalar() && node->Scalar() == "all") {
+      program::Expr all;
+      all.code.push_back(program::ExprNode{program::ExprOp::constant, kAllWaiters, -1, -1});
+      all.text = "all";
+      return all;
+    }
+    if (node) return thread_expr(*node, what);
+    program::Expr one;
+    one.code.push_back(program::ExprNode{program::ExprOp::constant, 1, -1, -1});
+    one.text = "1";
+    return one;
+  }
+
   // --- operands
+
+  // Futex ops take 32-bit words: variables declared `kind: futex`.
+  int futex_ref(const YAML::Node& node) {
+    const int var = variable_ref(node);
+    const program::Variable& v = prog_.variables[static_cast<std::size_t>(var)];
+    if (!v.futex)
+      src_.fail(node, fmt::format("{} is not a futex word: declare it as {{{}: {{kind: futex}}}}", v.name, v.name));
+    prog_.uses_futex = true;
+    return var;
+  }
 
   int variable_ref(const YAML::Node& node) const {
     const std::string name = yaml::identifier(src_, node, "var");
@@ -409,7 +474,7 @@ class ProgramLoader {
   const program::ThreadProgram* thread_ = nullptr;  // the thread whose ops are being read
 };
 
-const std::array<ProgramLoader::OpReader, 17> ProgramLoader::kOps{{
+const std::array<ProgramLoader::OpReader, 20> ProgramLoader::kOps{{
     {"load", &ProgramLoader::read_load},
     {"store", &ProgramLoader::read_store},
     {"fetch_add", &ProgramLoader::read_rmw},
@@ -427,6 +492,9 @@ const std::array<ProgramLoader::OpReader, 17> ProgramLoader::kOps{{
     {"assert", &ProgramLoader::read_assert},
     {"lock", &ProgramLoader::read_lock},
     {"unlock", &ProgramLoader::read_lock},
+    {"futex_wait", &ProgramLoader::read_futex_wait},
+    {"futex_wake", &ProgramLoader::read_futex_wake},
+    {"futex_requeue", &ProgramLoader::read_futex_requeue},
 }};
 
 // Final conditions name variables by their name and registers as thread.register.
@@ -450,8 +518,8 @@ ExprResolved final_leaf(const program::Program& prog, std::string_view name) {
 
 }  // namespace
 
-program::Program load_program(const yaml::Map& root, const MachineSpec& machine, SpinlockKind lock_kind) {
-  return ProgramLoader(root.source(), machine).load(root, lock_kind);
+program::Program load_program(const yaml::Map& root, const MachineSpec& machine, const DesignSpec& design) {
+  return ProgramLoader(root.source(), machine).load(root, design);
 }
 
 program::FinalCondition load_final_condition(const yaml::Source& src, const std::string& name, const YAML::Node& forall,

@@ -13,7 +13,7 @@
 namespace lockstep::cli {
 
 // `root` is the scenario's top-level map; it must have `threads`. Throws ScenarioError.
-program::Program load_program(const yaml::Map& root, const MachineSpec& machine, SpinlockKind lock_kind);
+program::Program load_program(const yaml::Map& root, const MachineSpec& machine, const DesignSpec& design);
 
 // The final condition `forall` of property `name`, over `prog`'s variables (`x`) and thread
 // registers (`t0.r1`). Throws ScenarioError.

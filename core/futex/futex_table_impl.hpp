@@ -95,6 +95,7 @@ class FutexTableImpl {
         return FutexError::eagain;
       }
       FutexWaiter<P> self;
+      P::label(&self, sizeof self, "futex_q");  // Linux's name for a waiter's queue entry
       self.set_key(key);
       self.thread.store(thread_bits<P>(P::self()));
       self.queued.store(1, std::memory_order_relaxed);

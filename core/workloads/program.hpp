@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/futex/futex_config.hpp"
 #include "core/platform.hpp"
 #include "core/sync/spinlock.hpp"
 
@@ -38,18 +39,29 @@ struct Expr {
   bool empty() const { return code.empty(); }
 };
 
-enum class OpKind : std::uint8_t { load, store, rmw, fence, pause, set, if_, loop, while_, assert_, lock, unlock };
+enum class OpKind : std::uint8_t {
+  load, store, rmw, fence, pause, set, if_, loop, while_, assert_, lock, unlock,
+  futex_wait, futex_wake, futex_requeue,
+};
+
+// What futex_wait leaves in its register, as futex(2) returns: 0 when woken, EAGAIN when
+// the word did not hold the expected value.
+inline constexpr std::int64_t kFutexWoken = 0;
+inline constexpr std::int64_t kFutexEagain = 11;
 
 struct Op {
   OpKind kind = OpKind::fence;
   std::string where;  // "file:line:col" of the op, for messages
-  int var = -1;       // load, store, rmw
+  int var = -1;       // load, store, rmw; the futex word of futex ops
+  int var2 = -1;      // futex_requeue: the word waiters move to
   int reg = -1;       // destination register: load, rmw, set (-1: none)
   int lock = -1;      // lock, unlock
   RmwOp rmw = RmwOp::fetch_add;
   std::memory_order order = std::memory_order_seq_cst;
   Expr value;     // store, rmw operand, set
-  Expr expected;  // cas
+  Expr expected;  // cas; futex_requeue's compare value (empty: FUTEX_REQUEUE, no compare)
+  Expr amount;    // futex_wake, futex_requeue: how many to wake; futex_wait: the expected value
+  Expr amount2;   // futex_requeue: how many to move
   Expr cond;      // if, while, assert
   std::uint64_t count = 0;  // loop: times; while: most iterations
   std::vector<Op> body;       // if (then), loop, while
@@ -60,6 +72,7 @@ struct Variable {
   std::string name;
   std::uint64_t init = 0;
   bool atomic = true;  // plain variables are P::Shared: load and store only
+  bool futex = false;  // a 32-bit atomic word, as futex(2) takes
   NodeId node = 0;
   std::uint64_t align = 8;
 };
@@ -82,6 +95,8 @@ struct Program {
   std::vector<Variable> variables;
   std::vector<std::string> locks;
   SpinlockKind lock_kind = SpinlockKind::ticket;
+  futex::FutexConfig futex;  // the table futex ops go through (the design's, or the default)
+  bool uses_futex = false;
   std::vector<ThreadProgram> threads;
   std::vector<FinalCondition> forall;
 };

@@ -1,18 +1,23 @@
 // The program interpreter: runs a scenario's thread programs (program.hpp) on any platform.
 // Each variable is a P::Atomic or P::Shared word in platform memory, each lock an
 // AnySpinlock of the design's kind; registers are thread-private host memory.
+// Futex variables are 32-bit P::Atomic words; futex ops go through one FutexTable<P> of the
+// design's configuration, created when the program uses any.
 // Lock and unlock are separate ops, so a thread's lock node (the MCS queue node) outlives
 // both: each thread has one per lock, in platform memory on its CPU's NUMA node, as Linux
 // keeps its qspinlock nodes per CPU.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "core/futex/futex_table.hpp"
 #include "core/platform.hpp"
 #include "core/sync/spinlock.hpp"
 #include "core/workloads/expr_eval.hpp"
@@ -33,7 +38,10 @@ class ProgramWorkload {
     const program::Program& prog = *program_;
     for (const program::Variable& v : prog.variables) {
       Cell cell;
-      if (v.atomic) {
+      if (v.futex) {
+        cell.word = make_on<P, Word>(v.node, std::max<std::uint64_t>(v.align, 4), static_cast<std::uint32_t>(v.init));
+        P::label(cell.word, sizeof(Word), v.name);
+      } else if (v.atomic) {
         cell.atomic = make_on<P, Atomic>(v.node, v.align, v.init);
         P::label(cell.atomic, sizeof(Atomic), v.name);
       } else {
@@ -51,6 +59,14 @@ class ProgramWorkload {
         nodes_.push_back(make_on<P, LockNode>(P::node_of(t.cpu), kCacheLineBytes));
         P::label(nodes_.back(), sizeof(LockNode), fmt::format("{}.{}", lock, t.name));
       }
+    }
+    if (prog.uses_futex) {
+      futex::FutexMachine machine{1, 1, static_cast<int>(prog.threads.size())};
+      for (const program::ThreadProgram& t : prog.threads) {
+        machine.cpus = std::max(machine.cpus, t.cpu + 1);
+        machine.nodes = std::max(machine.nodes, P::node_of(t.cpu) + 1);
+      }
+      futexes_.emplace(prog.futex, machine);
     }
     registers_.resize(prog.threads.size());
     for (std::size_t i = 0; i < prog.threads.size(); ++i) {
@@ -76,16 +92,20 @@ class ProgramWorkload {
   using Atomic = typename P::template Atomic<std::uint64_t>;
   using Plain = typename P::template Shared<std::uint64_t>;
   using LockNode = typename AnySpinlock<P>::Node;
+  using Word = typename P::template Atomic<std::uint32_t>;
   struct Cell {
     Atomic* atomic = nullptr;
     Plain* plain = nullptr;
+    Word* word = nullptr;  // a futex word
   };
 
   void release() {
     for (Cell& c : cells_) {
       if (c.atomic != nullptr) destroy_on<P>(c.atomic);
       if (c.plain != nullptr) destroy_on<P>(c.plain);
+      if (c.word != nullptr) destroy_on<P>(c.word);
     }
+    futexes_.reset();
     for (AnySpinlock<P>* l : locks_) destroy_on<P>(l);
     for (LockNode* n : nodes_) destroy_on<P>(n);
     cells_.clear();
@@ -95,6 +115,7 @@ class ProgramWorkload {
 
   std::uint64_t load(std::size_t var, std::memory_order order = std::memory_order_seq_cst) const {
     const Cell& c = cells_[var];
+    if (c.word != nullptr) return c.word->load(order);
     return c.atomic != nullptr ? c.atomic->load(order) : c.plain->load();
   }
 
@@ -130,12 +151,38 @@ class ProgramWorkload {
         return;
       case OpKind::lock: locks_[static_cast<std::size_t>(op.lock)]->lock(lock_node(regs, op.lock)); return;
       case OpKind::unlock: locks_[static_cast<std::size_t>(op.lock)]->unlock(lock_node(regs, op.lock)); return;
+      case OpKind::futex_wait:
+      case OpKind::futex_wake:
+      case OpKind::futex_requeue: futex_op(op, regs); return;
+    }
+  }
+
+  void futex_op(const program::Op& op, std::vector<std::int64_t>& regs) {
+    using program::OpKind;
+    Word& word = *cells_[static_cast<std::size_t>(op.var)].word;
+    const auto count = [&](const program::Expr& e) {
+      return static_cast<int>(std::clamp<std::int64_t>(eval(e, regs), 0, 0x7fffffff));
+    };
+    if (op.kind == OpKind::futex_wait) {
+      const futex::FutexError r = futexes_->wait(word, static_cast<std::uint32_t>(eval(op.amount, regs)));
+      assign(regs, op.reg, static_cast<std::uint64_t>(r == futex::FutexError::ok ? program::kFutexWoken : program::kFutexEagain));
+    } else if (op.kind == OpKind::futex_wake) {
+      assign(regs, op.reg, static_cast<std::uint64_t>(futexes_->wake(word, count(op.amount)).woken));
+    } else {
+      Word& to = *cells_[static_cast<std::size_t>(op.var2)].word;
+      std::optional<std::uint32_t> expected;
+      if (!op.expected.empty()) expected = static_cast<std::uint32_t>(eval(op.expected, regs));
+      const futex::RequeueResult r = futexes_->requeue(word, to, count(op.amount), count(op.amount2), expected);
+      const std::int64_t moved = r.error == futex::FutexError::ok ? r.woken + r.requeued : -program::kFutexEagain;
+      assign(regs, op.reg, static_cast<std::uint64_t>(moved));
     }
   }
 
   void store(const program::Op& op, std::uint64_t value) {
     Cell& c = cells_[static_cast<std::size_t>(op.var)];
-    if (c.atomic != nullptr) {
+    if (c.word != nullptr) {
+      c.word->store(static_cast<std::uint32_t>(value), op.order);
+    } else if (c.atomic != nullptr) {
       c.atomic->store(value, op.order);
     } else {
       c.plain->store(value);
@@ -143,8 +190,14 @@ class ProgramWorkload {
   }
 
   std::uint64_t rmw(const program::Op& op, const std::vector<std::int64_t>& regs) {
-    Atomic& a = *cells_[static_cast<std::size_t>(op.var)].atomic;
-    const auto operand = static_cast<std::uint64_t>(eval(op.value, regs));
+    const Cell& c = cells_[static_cast<std::size_t>(op.var)];
+    return c.word != nullptr ? rmw_on(*c.word, op, regs) : rmw_on(*c.atomic, op, regs);
+  }
+
+  template <class A>
+  std::uint64_t rmw_on(A& a, const program::Op& op, const std::vector<std::int64_t>& regs) {
+    using T = decltype(a.load());
+    const auto operand = static_cast<T>(eval(op.value, regs));
     switch (op.rmw) {
       case RmwOp::exchange: return a.exchange(operand, op.order);
       case RmwOp::fetch_add: return a.fetch_add(operand, op.order);
@@ -153,7 +206,7 @@ class ProgramWorkload {
       case RmwOp::fetch_and: return a.fetch_and(operand, op.order);
       case RmwOp::compare_exchange: {
         // The destination register receives the value found, as with C11's `expected`.
-        auto expected = static_cast<std::uint64_t>(eval(op.expected, regs));
+        auto expected = static_cast<T>(eval(op.expected, regs));
         a.compare_exchange_strong(expected, operand, op.order);
         return expected;
       }
@@ -207,6 +260,7 @@ class ProgramWorkload {
   std::vector<Cell> cells_;
   std::vector<AnySpinlock<P>*> locks_;
   std::vector<LockNode*> nodes_;  // [thread * locks + lock]
+  std::optional<futex::FutexTable<P>> futexes_;
   std::vector<std::vector<std::int64_t>> registers_;
 };
 
