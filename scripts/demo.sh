@@ -1,16 +1,42 @@
 #!/usr/bin/env bash
-# make demo: checks every scenario under scenarios/ and says where the outputs went.
+# make demo: checks every simulated scenario under scenarios/, runs the native ones on this
+# machine, and says where the outputs went.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(find scenarios -name '*.yaml' | sort)
+mapfile -t all < <(find scenarios -name '*.yaml' | sort)
+simulated=()
+long=()
+native=()
+for f in "${all[@]}"; do
+  if grep -q '^platform: native' "$f"; then
+    native+=("$f")
+  elif head -1 "$f" | grep -q '^# lockstep: long-running'; then
+    long+=("$f")
+  else
+    simulated+=("$f")
+  fi
+done
 rm -rf out
-build/bin/lockstep check "${files[@]}" --out-dir out --save-traces --json out/results.json --junit out/junit.xml
+build/bin/lockstep check "${simulated[@]}" --out-dir out --save-traces --json out/results.json --junit out/junit.xml
 status=$?
+if ((${#long[@]} > 0)); then
+  # Their traces run to gigabytes: the results and CSVs are kept, the traces are not.
+  echo
+  echo "The long-running performance sweeps (about two minutes):"
+  build/bin/lockstep check "${long[@]}" --out-dir out --json out/sweeps.json --junit out/sweeps-junit.xml || status=1
+fi
+if ((${#native[@]} > 0)); then
+  echo
+  echo "Native runs on this machine (lockstep native):"
+  build/bin/lockstep native "${native[@]}" --out-dir out --json out/native.json || status=1
+fi
 cat <<TXT
 
 Outputs are in out/:
-  out/results.json      one result object per scenario (docs/results.md)
-  out/junit.xml         the same as a JUnit report for CI systems
+  out/results.json      one result object per simulated scenario (docs/results.md)
+  out/sweeps.json       the long performance sweeps (futex hash designs); their rows are in out/*.csv
+  out/native.json       the native runs' results, in the same format
+  out/junit.xml         the simulated results as a JUnit report for CI systems
   out/*.trace.jsonl     traces (docs/traces.md); out/*.chrome.json opens in Perfetto or chrome://tracing
   out/*.schedule        counterexamples; replay one with: build/bin/lockstep replay out/<name>.schedule
   out/*.csv             one row per combination of a swept scenario
