@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -234,14 +235,28 @@ double MemorySystem::book(std::vector<Booking>& bookings, double ready, double l
   // bookings do not overlap and are kept in time order, so those are a prefix.
   const auto live = std::find_if(bookings.begin(), bookings.end(), [this](const Booking& b) { return b.to_ns > now_ns_; });
   bookings.erase(bookings.begin(), live);
+  // First fit: skip what ends before `ready`, then every interval the message would overlap.
   double at = ready;
-  auto it = bookings.begin();
+  auto it = std::partition_point(bookings.begin(), bookings.end(), [at](const Booking& b) { return b.to_ns <= at; });
   for (; it != bookings.end(); ++it) {
-    if (it->to_ns <= at) continue;
     if (it->from_ns >= at + length) break;
     at = it->to_ns;
   }
-  bookings.insert(it, Booking{at, at + length});
+  // Only the free gaps matter, so back-to-back bookings merge into one interval: a busy
+  // link's queue stays a handful of intervals instead of one per message.
+  const double end = at + length;
+  const bool joins_previous = it != bookings.begin() && std::prev(it)->to_ns == at;
+  const bool joins_next = it != bookings.end() && it->from_ns == end;
+  if (joins_previous && joins_next) {
+    std::prev(it)->to_ns = it->to_ns;
+    bookings.erase(it);
+  } else if (joins_previous) {
+    std::prev(it)->to_ns = end;
+  } else if (joins_next) {
+    it->from_ns = at;
+  } else {
+    bookings.insert(it, Booking{at, end});
+  }
   return at;
 }
 
