@@ -22,6 +22,7 @@
 #include "cli/summary_table.hpp"
 #include "cli/terminal_plots.hpp"
 #include "cli/sweep_csv.hpp"
+#include "core/futex/futex_designs.hpp"
 #include "model/replay_strategy.hpp"
 #include "model/schedule_file.hpp"
 
@@ -167,11 +168,17 @@ void list() {
     fmt::print("{:<14} {}\n", what, fmt::join(items, ", "));
   };
   line("presets", machine_presets());
-  line("designs", {"spinlock: ticket, ttas"});
+  std::vector<std::string> futex_designs;
+  for (const futex::NamedDesign& d : futex::kNamedDesigns) futex_designs.emplace_back(d.name);
+  futex_designs.emplace_back("kernel (native)");
+  futex_designs.emplace_back("std-atomic-wait (native)");
+  line("designs", {fmt::format("spinlock: {}", fmt::join(kSpinlockNames, ", "))});
+  line("", {fmt::format("futex: {}", fmt::join(futex_designs, ", "))});
   line("workloads", workload_kinds());
   line("properties", builtin_properties());
   line("strategies", {"timed", "random", "replay"});
-  line("memory models", {"sc"});
+  line("memory models", {"sc", "tso"});
+  line("platforms", {"sim (run, check, replay)", "native (native)"});
 }
 
 int main_impl(int argc, char** argv) {
