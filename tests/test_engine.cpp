@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "core/sync/ticket_lock.hpp"
 #include "model/random_strategy.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/timed_strategy.hpp"
@@ -97,11 +98,15 @@ TEST_CASE_METHOD(Fixture, "a spin loop with nobody to release it is a deadlock, 
       while (flag->load() == 0) P::cpu_relax();
     });
   };
+  // Exploring, and timed (where a read-only spin loop is fast-forwarded to the next write).
   model::RandomStrategy random(1);
-  auto r = engine.run(w, random, nullptr, 0);
-  REQUIRE(r.violation);
-  CHECK(r.violation->property == "deadlock");
-  CHECK_THAT(r.violation->message, Catch::Contains("write to flag"));
+  TimedStrategy timed(1);
+  for (Scheduler* oracle : {static_cast<Scheduler*>(&random), static_cast<Scheduler*>(&timed)}) {
+    auto r = engine.run(w, *oracle, nullptr, 0);
+    REQUIRE(r.violation);
+    CHECK(r.violation->property == "deadlock");
+    CHECK_THAT(r.violation->message, Catch::Contains("write to flag"));
+  }
 }
 
 TEST_CASE_METHOD(Fixture, "more threads than CPUs share them in timed mode", "[engine]") {
@@ -126,6 +131,83 @@ TEST_CASE_METHOD(Fixture, "more threads than CPUs share them in timed mode", "[e
   TraceRecorder again;
   engine.run(w, timed, &again, 0);
   CHECK(trace.text() == again.text());
+}
+
+TEST_CASE_METHOD(Fixture, "timed: a fast-forwarded spinner resumes when the write lands, not before", "[engine]") {
+  using P = SimPlatform;
+  P::Atomic<std::uint32_t>* flag = nullptr;
+  std::uint64_t seen_at = 0;
+  LambdaWorkload w;
+  w.on_setup = [&](Engine& e) {
+    flag = make_on<P, P::Atomic<std::uint32_t>>(0, 64);
+    e.spawn("spinner", 0, [&] {
+      while (flag->load() == 0) P::cpu_relax();
+      seen_at = P::now();
+    });
+    e.spawn("setter", 2, [&] {
+      P::charge(Work::compute, 5000);  // 5 us of work first
+      flag->store(1);
+    });
+  };
+  TimedStrategy timed(3);
+  auto r = engine.run(w, timed, nullptr, 0);
+  REQUIRE_FALSE(r.violation);
+  CHECK(seen_at >= 5000);
+  CHECK(seen_at < 5000 + 200);  // the store, then one load that misses
+  CHECK(r.memory_ops < 20);      // the 5 us of spinning were not simulated load by load
+}
+
+TEST_CASE_METHOD(Fixture, "timed: spinners on a shared CPU still let the lock holder run", "[engine]") {
+  // Six threads on two CPUs contend for a ticket lock: a waiter that blocked while the
+  // holder sat in its CPU's run queue would never let it run again.
+  using P = SimPlatform;
+  TicketLock<P>* lock = nullptr;
+  P::Shared<std::uint64_t>* counter = nullptr;
+  LambdaWorkload w;
+  w.on_setup = [&](Engine& e) {
+    lock = make_on<P, TicketLock<P>>(0, 64);
+    counter = make_on<P, P::Shared<std::uint64_t>>(0, 64);
+    for (int i = 0; i < 6; ++i)
+      e.spawn("t" + std::to_string(i), i % 2, [&] {
+        for (int k = 0; k < 20; ++k) {
+          lock->lock();
+          counter->store(counter->load() + 1);
+          lock->unlock();
+        }
+      });
+  };
+  TimedStrategy timed(9);
+  auto r = engine.run(w, timed, nullptr, 0);
+  REQUIRE_FALSE(r.violation);
+  CHECK(counter->load() == 120);
+}
+
+TEST_CASE("SMT siblings slow each other's work", "[engine]") {
+  using P = SimPlatform;
+  FlatCostModel costs{FlatCosts{}};
+  MachineShape shape;
+  shape.node_of_cpu = {0, 0};
+  shape.core_of_cpu = {0, 0};  // two hardware threads of one core
+  shape.smt_work_factor = 1.5;
+  Engine engine(shape, costs);
+  std::uint64_t alone = 0;
+  std::uint64_t shared = 0;
+  LambdaWorkload w;
+  int threads = 1;
+  w.on_setup = [&](Engine& e) {
+    for (int i = 0; i < threads; ++i)
+      e.spawn("t" + std::to_string(i), i, [&, i] {
+        const std::uint64_t start = P::now();
+        P::charge(Work::compute, 1000);
+        if (i == 0) (threads == 1 ? alone : shared) = P::now() - start;
+      });
+  };
+  TimedStrategy timed(1);
+  engine.run(w, timed, nullptr, 0);
+  threads = 2;
+  engine.run(w, timed, nullptr, 0);
+  CHECK(alone == 1000);
+  CHECK(shared == 1500);
 }
 
 TEST_CASE("memory policies place allocations on nodes", "[engine][memory]") {

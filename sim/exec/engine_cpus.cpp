@@ -141,9 +141,12 @@ void Engine::charge(Work kind, std::uint32_t units) {
   std::uint64_t cost = costs_.work_ns(kind, units);
   if (mode_ == EngineMode::timed) {
     SimThread& t = threads_[current_];
-    // Two hardware threads of a core share its pipeline: work is slower while a sibling runs.
+    // Two hardware threads of a core share its pipeline: work is slower while a sibling runs
+    // (or ran, in virtual time, past this thread's clock: threads run ahead of each other
+    // between scheduling points).
     for (CpuId sibling : siblings_[static_cast<std::size_t>(t.cpu)]) {
-      if (cpus_[static_cast<std::size_t>(sibling)].running != kNoThread) {
+      const SimCpu& other = cpus_[static_cast<std::size_t>(sibling)];
+      if (other.running != kNoThread || other.idle_since_ns > t.clock_ns) {
         cost = static_cast<std::uint64_t>(std::llround(static_cast<double>(cost) * shape_.smt_work_factor));
         break;
       }
