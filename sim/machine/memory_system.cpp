@@ -233,7 +233,8 @@ double MemorySystem::message(int from, int to, std::uint32_t bytes, double start
 double MemorySystem::book(std::vector<Booking>& bookings, double ready, double length) {
   // Accesses arrive in start order, so bookings that ended before this one began are history;
   // bookings do not overlap and are kept in time order, so those are a prefix.
-  const auto live = std::find_if(bookings.begin(), bookings.end(), [this](const Booking& b) { return b.to_ns > now_ns_; });
+  const auto live =
+      std::partition_point(bookings.begin(), bookings.end(), [this](const Booking& b) { return b.to_ns <= now_ns_; });
   bookings.erase(bookings.begin(), live);
   // First fit: skip what ends before `ready`, then every interval the message would overlap.
   double at = ready;
