@@ -76,6 +76,14 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
   fmt::print("{}{}: {} (expected {}){}\n", s.name, params, outcome, r.expected, r.matched ? "" : "  MISMATCH");
   if (r.result != "pass") fmt::print("  {}\n", r.message);
   if (s.platform == "native" && !r.workload.empty()) fmt::print("{}", metrics_line(r.workload));
+  if (r.counterexample.present) {
+    const auto& c = r.counterexample;
+    fmt::print("  counterexample: {} steps, {} preemptions{}\n", c.steps, c.preemptions,
+               !c.minimized                  ? ""
+               : c.fewest_preemptions_proven ? " (fewest possible)"
+                                             : " (minimized; fewer not ruled out)");
+    for (const std::string& line : r.interleaving) fmt::print("  {}\n", line);
+  }
   if (!r.schedule_path.empty()) fmt::print("  schedule: {}\n  replay:   {}\n", r.schedule_path, r.replay_command);
   fmt::print("{}{}", render_histogram(r.machine), render_c2c(r.machine));
   if (out.verbose) {
@@ -176,7 +184,7 @@ void list() {
   line("", {fmt::format("futex: {}", fmt::join(futex_designs, ", "))});
   line("workloads", workload_kinds());
   line("properties", builtin_properties());
-  line("strategies", {"timed", "random", "replay"});
+  line("strategies", {"timed", "random", "dfs", "bounded", "pct", "replay"});
   line("memory models", {"sc", "tso"});
   line("platforms", {"sim (run, check, replay)", "native (native)"});
 }
@@ -195,7 +203,11 @@ int main_impl(int argc, char** argv) {
   add_common(*run_cmd, run, out);
   CLI::App* check_cmd = app.add_subcommand("check", "Explore interleavings of scenarios and check their properties");
   check_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
-  check_cmd->add_option("--executions", run.executions, "Executions to explore (overrides the scenario's)");
+  check_cmd->add_option("--executions", run.executions,
+                        "Executions to explore, or the most to try for dfs and bounded (overrides the scenario's)");
+  check_cmd->add_option("--workers", run.workers,
+                        "Parallel search over this many host threads (random, pct; overrides the scenario's)")
+      ->check(CLI::Range(1, 256));
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   add_common(*check_cmd, run, out);
   CLI::App* replay_cmd = app.add_subcommand("replay", "Replay a schedule file and report what it shows");

@@ -47,6 +47,26 @@ struct RowReport {
   std::string schedule_path;      // on violation: the schedule file that replays it
   std::string replay_command;     // on violation: the exact command that replays it
   double sim_ops_per_host_s = 0;  // simulated operations per host second (all executions)
+  // Exploration (check): the search's statistics.
+  std::uint64_t pruned = 0;       // executions abandoned as redundant (dfs sleep sets)
+  std::uint64_t max_depth = 0;    // most steps in one execution
+  std::string bounds;             // what the search stayed within ("preemptions <= 2")
+  std::string guarantee;          // pct: its probability bound
+  double executions_per_s = 0;    // executions (pruned included) per host second
+  unsigned workers = 1;
+  // The reported counterexample: preemptions and how sure its minimality is.
+  struct Counterexample {
+    bool present = false;
+    unsigned preemptions = 0;
+    std::uint64_t steps = 0;
+    bool minimized = false;                   // minimization ran
+    bool fewest_preemptions_proven = false;
+    bool fewest_steps_proven = false;
+    unsigned found_preemptions = 0;           // before minimization
+    std::uint64_t found_steps = 0;
+    std::uint64_t minimize_executions = 0;
+  } counterexample;
+  std::vector<std::string> interleaving;  // the counterexample, one readable line per step
   MachineMeasurements machine;
   WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
 };

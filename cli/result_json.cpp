@@ -45,6 +45,25 @@ void put_counts(Json& out, const RowReport& r) {
   out["virtual_time_ns"] = r.virtual_time_ns;
   out["elapsed_s"] = rounded_seconds(r.elapsed_s);
   out["sim_ops_per_host_s"] = std::round(r.sim_ops_per_host_s);
+  if (r.strategy == "timed" || r.strategy == "replay") return;
+  out["pruned"] = r.pruned;
+  out["max_depth"] = r.max_depth;
+  out["bounds"] = r.bounds;
+  if (!r.guarantee.empty()) out["guarantee"] = r.guarantee;
+  out["executions_per_s"] = std::round(r.executions_per_s);
+  out["workers"] = r.workers;
+  if (r.counterexample.present) {
+    const auto& c = r.counterexample;
+    out["counterexample"] = Json{{"preemptions", c.preemptions},
+                                 {"steps", c.steps},
+                                 {"minimized", c.minimized},
+                                 {"fewest_preemptions_proven", c.fewest_preemptions_proven},
+                                 {"fewest_steps_proven", c.fewest_steps_proven},
+                                 {"found_preemptions", c.found_preemptions},
+                                 {"found_steps", c.found_steps},
+                                 {"minimize_executions", c.minimize_executions},
+                                 {"interleaving", r.interleaving}};
+  }
 }
 
 // latency-probe and c2c results (docs/results.md, "Machine measurements").

@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/exploration.hpp"
 #include "cli/files.hpp"
+#include "cli/interleaving.hpp"
 #include "cli/trace_output.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program_workload.hpp"
@@ -112,6 +114,38 @@ std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::Ex
   if (r.violation && is_checked(s, r.violation->property)) return r.violation;
   return std::nullopt;
 }
+
+// One execution at a time on an engine and a workload, for the model checker's search.
+class SimExecutor : public model::Executor {
+ public:
+  SimExecutor(sim::Engine& engine, sim::SimWorkload& workload) : engine_(engine), workload_(workload) {}
+  sim::ExecutionResult run(sim::Scheduler& oracle, std::uint64_t index) override {
+    return engine_.run(workload_, oracle, nullptr, index);
+  }
+  std::size_t processes() const override { return engine_.thread_count() * (engine_.store_buffers() ? 2 : 1); }
+
+ private:
+  sim::Engine& engine_;
+  sim::SimWorkload& workload_;
+};
+
+// A parallel search's other workers: each with an engine, cost model and workload of its own.
+class OwnedSimExecutor final : public model::Executor {
+ public:
+  explicit OwnedSimExecutor(const Scenario& s)
+      : costs_(make_costs(s)),
+        engine_(machine_shape(s), *costs_, sim::EngineLimits{s.strategy.max_steps, store_buffer_entries(s)}),
+        workload_(make_workload(s)),
+        executor_(engine_, *workload_) {}
+  sim::ExecutionResult run(sim::Scheduler& oracle, std::uint64_t index) override { return executor_.run(oracle, index); }
+  std::size_t processes() const override { return executor_.processes(); }
+
+ private:
+  std::unique_ptr<sim::CostModel> costs_;
+  sim::Engine engine_;
+  std::unique_ptr<sim::SimWorkload> workload_;
+  SimExecutor executor_;
+};
 
 // The per-row context: one engine (its arena reserved once), one cost model, one workload.
 class RowRunner {
@@ -251,42 +285,61 @@ RowReport RowRunner::c2c() {
   return report;
 }
 
-RowReport RowRunner::explore(std::uint64_t executions) {
+RowReport RowRunner::explore(std::uint64_t max_runs) {
   RowReport report;
-  report.strategy = "random";
   report.seed = seed();
   const auto start = Clock::now();
-  model::RandomStrategy oracle(seed());
-  std::optional<sim::Violation> found;
-  sim::Schedule schedule;
-  std::uint64_t index = 0;
-  for (; index < executions; ++index) {
-    sim::ExecutionResult r = engine_.run(*workload_, oracle, nullptr, index);
-    report.sim_ops += r.memory_ops;
-    if (auto v = checked_violation(s_, r)) {
-      found = std::move(v);
-      schedule = std::move(r.schedule);
-      break;
-    }
-    if (options_.progress && (index & 1023) == 1023) progress(index + 1, executions, start, false);
-  }
-  report.executions = found ? index + 1 : executions;
+  SimExecutor main(engine_, *workload_);
+  ExplorationSetup setup;
+  setup.scenario = &s_;
+  setup.seed = seed();
+  setup.max_runs = max_runs;
+  setup.workers = options_.workers.value_or(s_.strategy.workers);
+  setup.executor = &main;
+  setup.make_executor = [this] { return std::make_unique<OwnedSimExecutor>(s_); };
+  setup.verdict = [this](const sim::ExecutionResult& r) { return checked_violation(s_, r); };
+  if (options_.progress) setup.progress = [&](std::uint64_t done) { progress(done, max_runs, start, false); };
+  const Exploration e = cli::explore(setup);
+  const model::SearchOutcome& o = e.outcome;
   report.elapsed_s = seconds_since(start);
-  if (options_.progress) progress(report.executions, executions, start, true);
+  if (options_.progress) progress(o.executions + o.pruned, max_runs, start, true);
+  report.strategy = e.strategy;
+  report.executions = o.executions;
+  report.pruned = o.pruned;
+  report.max_depth = o.max_depth;
+  report.exhaustive = o.exhaustive;
+  report.sim_ops = o.sim_ops;
+  report.bounds = e.bounds;
+  report.guarantee = e.guarantee;
+  report.workers = e.workers;
+  report.executions_per_s = e.search_s > 0 ? static_cast<double>(o.executions + o.pruned) / e.search_s : 0;
 
-  if (found) {
-    report.result = "violation";
-    report.property = found->property;
-    report.message = found->message;
-    write_schedule(report, schedule, sim::EngineMode::explore, index, "random");
-    // The reported trace comes from replaying the schedule: every counterexample is checked
-    // to replay before it is shown.
-    model::ReplayStrategy replay(schedule, sim::EngineMode::explore);
-    finish(report, replay, index, found);
-  } else {
+  if (!o.violation) {
     report.result = "pass";
+    model::RandomStrategy oracle(seed());
     finish(report, oracle, 0, std::nullopt);
+    return report;
   }
+  const model::Counterexample& c = *e.counterexample;
+  report.result = "violation";
+  report.property = o.violation->property;
+  report.message = o.violation->message;
+  auto& ce = report.counterexample;
+  ce.present = true;
+  ce.preemptions = c.preemptions;
+  ce.steps = c.steps;
+  ce.minimized = s_.strategy.minimize;
+  ce.fewest_preemptions_proven = c.fewest_preemptions_proven;
+  ce.fewest_steps_proven = c.fewest_steps_proven;
+  ce.found_preemptions = e.found_preemptions;
+  ce.found_steps = o.violating_steps;
+  ce.minimize_executions = c.executions;
+  write_schedule(report, c.schedule, sim::EngineMode::explore, o.violating_index, e.strategy);
+  // The reported trace comes from replaying the schedule: every counterexample is checked
+  // to replay before it is shown. Its message is the replayed one (minimization may have
+  // found a shorter way to the same property).
+  model::ReplayStrategy replay(c.schedule, sim::EngineMode::explore);
+  finish(report, replay, o.violating_index, o.violation);
   return report;
 }
 
@@ -302,6 +355,10 @@ void RowRunner::finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t 
                                          : !violation;
   if (!agrees) throw std::logic_error(fmt::format("{}: the traced re-run of execution {} did not reproduce its outcome",
                                                   s_.path, execution));
+  if (violation) {
+    report.message = violation->message;
+    if (trace.whole_text_kept()) report.interleaving = readable_interleaving(trace.text());
+  }
   report.steps = r.steps;
   report.virtual_time_ns = r.virtual_time_ns;
   record_trace(report, trace, output);

@@ -25,6 +25,7 @@ struct RunOptions {
   std::string trace_path;                   // --trace (one row only)
   std::string chrome_trace_path;            // --chrome-trace (one row only)
   bool progress = false;                    // a progress line on stderr for long work
+  std::optional<unsigned> workers;          // --workers: parallel search (random, pct)
 };
 
 // Throws ScenarioError, at the place in the file, when a row cannot be simulated: the

@@ -91,13 +91,23 @@ struct WorkloadSpec {
 // where the workload has a native form); `native` ones only under `lockstep native`.
 enum class PlatformKind : std::uint8_t { sim, native };
 
-enum class StrategyKind : std::uint8_t { timed, random };
+enum class StrategyKind : std::uint8_t { timed, random, dfs, bounded, pct };
+const char* name_of(StrategyKind kind);
 
 struct StrategySpec {
   StrategyKind kind = StrategyKind::random;
   std::uint64_t seed = 1;
-  std::uint64_t executions = 1000;  // random: executions to try
+  // random, pct: executions to run; dfs, bounded: the most to run before giving up on
+  // exhausting the space (the result then says exhaustive: false).
+  std::uint64_t executions = 1000;
   std::uint64_t max_steps = 1'000'000;
+  // bounded: exactly one of these.
+  std::optional<unsigned> preemption_bound;
+  std::optional<unsigned> delay_bound;
+  unsigned depth = 3;              // pct: the bug depth d
+  std::uint64_t choice_points = 0; // pct: k; 0 = measured from a few random executions
+  unsigned workers = 1;            // parallel search (random, pct)
+  bool minimize = true;            // minimize a counterexample before reporting it
 };
 
 struct Expectation {

@@ -30,6 +30,8 @@ namespace {
 
 constexpr std::uint64_t kMaxSweepRows = 10'000;
 constexpr std::uint64_t kMaxExecutions = 100'000'000;
+// dfs and bounded stop here if the space is larger, and say it was not exhausted.
+constexpr std::uint64_t kDefaultExhaustiveRuns = 1'000'000;
 constexpr std::int64_t kMaxCounterIterations = 1'000'000'000;
 constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
@@ -189,15 +191,38 @@ StrategySpec load_strategy(const yaml::Map& root) {
   const std::optional<YAML::Node> node = root.get("strategy");
   if (!node) return s;
   const yaml::Source& src = root.source();
-  const yaml::Map m(src, *node, "strategy", {"kind", "seed", "executions", "max_steps"});
-  static constexpr std::array<std::string_view, 2> kKinds{"timed", "random"};
-  if (const auto kind = m.get("kind"))
-    s.kind = yaml::choice(src, *kind, "strategy", kKinds) == 0 ? StrategyKind::timed : StrategyKind::random;
+  const yaml::Map m(src, *node, "strategy",
+                    {"kind", "seed", "executions", "max_steps", "preemption_bound", "delay_bound", "depth",
+                     "choice_points", "workers", "minimize"});
+  static constexpr std::array<std::string_view, 5> kKinds{"timed", "random", "dfs", "bounded", "pct"};
+  if (const auto kind = m.get("kind")) s.kind = static_cast<StrategyKind>(yaml::choice(src, *kind, "strategy", kKinds));
+  // Which keys go with which kind: a key the chosen strategy ignores is a mistake.
+  auto only_for = [&](std::string_view key, std::initializer_list<StrategyKind> kinds, std::string_view which) {
+    if (m.has(std::string(key)) && std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end())
+      src.fail(*m.key_node(std::string(key)), fmt::format("{} applies to the {} strategy only", key, which));
+  };
+  only_for("executions", {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct},
+           "exploring (random, dfs, bounded, pct)");
+  only_for("preemption_bound", {StrategyKind::bounded}, "bounded");
+  only_for("delay_bound", {StrategyKind::bounded}, "bounded");
+  only_for("depth", {StrategyKind::pct}, "pct");
+  only_for("choice_points", {StrategyKind::pct}, "pct");
+  only_for("workers", {StrategyKind::random, StrategyKind::pct}, "random and pct");
+  only_for("minimize", {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct},
+           "exploring (random, dfs, bounded, pct)");
   s.seed = m.unsigned_or("seed", 0, kNoLimit, s.seed);
-  if (s.kind == StrategyKind::timed && m.has("executions"))
-    src.fail(*m.key_node("executions"), "executions applies to the random strategy only (timed runs once)");
-  s.executions = m.unsigned_or("executions", 1, kMaxExecutions, s.executions);
+  const bool exhaustive = s.kind == StrategyKind::dfs || s.kind == StrategyKind::bounded;
+  s.executions = m.unsigned_or("executions", 1, kMaxExecutions, exhaustive ? kDefaultExhaustiveRuns : s.executions);
   s.max_steps = m.unsigned_or("max_steps", 1, kNoLimit, s.max_steps);
+  if (m.has("preemption_bound")) s.preemption_bound = static_cast<unsigned>(m.unsigned_or("preemption_bound", 0, 64, 0));
+  if (m.has("delay_bound")) s.delay_bound = static_cast<unsigned>(m.unsigned_or("delay_bound", 0, 64, 0));
+  // ^ [0, 64]: a bound past a few is an exhaustive search in all but name.
+  if (s.kind == StrategyKind::bounded && s.preemption_bound.has_value() == s.delay_bound.has_value())
+    src.fail(*node, "the bounded strategy needs exactly one of preemption_bound and delay_bound");
+  s.depth = static_cast<unsigned>(m.unsigned_or("depth", 1, 16, s.depth));
+  s.choice_points = m.unsigned_or("choice_points", 1, kNoLimit, s.choice_points);
+  s.workers = static_cast<unsigned>(m.unsigned_or("workers", 1, 256, s.workers));
+  s.minimize = m.boolean_or("minimize", s.minimize);
   return s;
 }
 
@@ -441,6 +466,17 @@ Scenario load_scenario_row(const std::string& path, const Params& params) {
   });
   if (file.rows.empty()) throw ScenarioError(fmt::format("{}: no row of the scenario has {}", path, show(params)));
   return std::move(file.rows.front());
+}
+
+const char* name_of(StrategyKind kind) {
+  switch (kind) {
+    case StrategyKind::timed: return "timed";
+    case StrategyKind::random: return "random";
+    case StrategyKind::dfs: return "dfs";
+    case StrategyKind::bounded: return "bounded";
+    case StrategyKind::pct: return "pct";
+  }
+  return "?";
 }
 
 }  // namespace lockstep::cli

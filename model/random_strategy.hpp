@@ -3,17 +3,17 @@
 // depend on how executions are spread over workers.
 #pragma once
 
+#include "model/exploration_strategy.hpp"
 #include "sim/rng.hpp"
-#include "sim/scheduler.hpp"
 
 namespace lockstep::model {
 
-class RandomStrategy final : public sim::Scheduler {
+class RandomStrategy final : public ExplorationStrategy {
  public:
   explicit RandomStrategy(std::uint64_t seed) : seed_(seed), rng_(seed) {}
-  sim::EngineMode mode() const override { return sim::EngineMode::explore; }
   void begin_execution(std::uint64_t index) override { rng_.reseed(sim::Rng::derive(seed_, index)); }
   std::size_t pick(std::span<const sim::Candidate> candidates) override { return rng_.below(candidates.size()); }
+  bool next(const sim::ExecutionResult&) override { return true; }
   std::string name() const override { return "random"; }
 
  private:

@@ -31,9 +31,9 @@ class ReplayStrategy final : public sim::Scheduler {
         return i;
       }
     }
-    throw ScheduleMismatch(
-        fmt::format("choice {} of the schedule ({}thread {}) is not enabled at that point", next_ + 1,
-                    want.kind == sim::Choice::Kind::drain ? "store drain of " : "", want.thread));
+    throw ScheduleMismatch(fmt::format("choice {} of the schedule ({}thread {}) is not enabled at that point",
+                                       next_ + 1, want.kind == sim::Choice::Kind::drain ? "store drain of " : "",
+                                       want.thread));
   }
   std::string name() const override { return "replay"; }
   // True when every recorded answer was used.

@@ -48,14 +48,22 @@ class Parser {
       const std::string_view key = trim(line.substr(0, colon));
       const std::string_view value = trim(line.substr(colon + 1));
       const std::size_t value_col = column_of(raw, value.empty() ? line : value);
-      if (key == "scenario") out.scenario = value;
-      else if (key == "scenario_sha256") out.scenario_sha256 = value;
-      else if (key == "seed") out.seed = number(value, value_col);
-      else if (key == "execution") out.execution = number(value, value_col);
-      else if (key == "strategy") out.strategy = value;
-      else if (key == "property") out.property = value;
-      else if (key == "param") out.params.push_back(param(value, value_col));
-      else if (key == "mode") out.mode = mode(value, value_col);
+      if (key == "scenario")
+        out.scenario = value;
+      else if (key == "scenario_sha256")
+        out.scenario_sha256 = value;
+      else if (key == "seed")
+        out.seed = number(value, value_col);
+      else if (key == "execution")
+        out.execution = number(value, value_col);
+      else if (key == "strategy")
+        out.strategy = value;
+      else if (key == "property")
+        out.property = value;
+      else if (key == "param")
+        out.params.push_back(param(value, value_col));
+      else if (key == "mode")
+        out.mode = mode(value, value_col);
       else if (key == "choices") {
         in_choices = true;
         parse_choices(value, value_col, out.choices);

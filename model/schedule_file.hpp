@@ -31,8 +31,8 @@ namespace lockstep::model {
 inline constexpr int kScheduleVersion = 1;
 
 struct ScheduleFile {
-  std::string scenario;         // path of the scenario file, as given to the command
-  std::string scenario_sha256;  // of the scenario file's bytes
+  std::string scenario;                                     // path of the scenario file, as given to the command
+  std::string scenario_sha256;                              // of the scenario file's bytes
   std::vector<std::pair<std::string, std::string>> params;  // sweep values of this row
   std::uint64_t seed = 0;
   sim::EngineMode mode = sim::EngineMode::explore;

@@ -57,6 +57,45 @@ struct Candidate {
   PendingOp op;
 };
 
+// A location one step touched, for the model checker's dependence relation: two steps of
+// different threads are dependent when they touch overlapping bytes and one writes.
+struct StepAccess {
+  std::uint64_t addr = 0;
+  std::uint8_t size = 0;
+  bool write = false;
+};
+
+// Park and unpark read and write a thread's wake-up permit; giving each permit an address of
+// its own (above any simulated memory) lets the dependence relation treat them as accesses.
+inline constexpr std::uint64_t kPermitAddressBase = 0xffff'ff00'0000'0000ULL;
+inline std::uint64_t permit_address(ThreadId id) { return kPermitAddressBase + id; }
+
+inline constexpr std::uint32_t kNoStep = ~std::uint32_t{0};
+
+// One step of an execution as an exploring oracle sees it: who acted, what it touched, and
+// the step that made it possible (the unpark that woke the thread, the write that ended its
+// spin-wait, or for a drain the step that buffered the store): causality that no access
+// shows.
+struct StepRecord {
+  Choice choice;
+  std::uint32_t first_access = 0;  // into EventLog::accesses
+  std::uint32_t access_count = 0;
+  std::uint32_t enabled_by = kNoStep;
+};
+
+// Every step of the current execution, in order; filled only for oracles that ask for it.
+struct EventLog {
+  std::vector<StepRecord> steps;
+  std::vector<StepAccess> accesses;
+  void clear() {
+    steps.clear();
+    accesses.clear();
+  }
+  std::span<const StepAccess> accesses_of(const StepRecord& s) const {
+    return {accesses.data() + s.first_access, s.access_count};
+  }
+};
+
 // How the engine offers candidates. Timed: the thread with the earliest clock goes next,
 // ties ordered by the oracle's tie_key(); exploring oracles see every enabled thread,
 // whatever its CPU, because any preemption is possible on a real machine.
@@ -68,9 +107,16 @@ class Scheduler {
   virtual EngineMode mode() const = 0;
   // A new execution starts; `index` counts executions from 0.
   virtual void begin_execution(std::uint64_t index) = 0;
-  // Returns an index into `candidates` (never empty, at least two entries). Candidates are
-  // ordered by thread id, so an answer is stable across runs.
+  // Returns an index into `candidates` (never empty; at least two entries unless the oracle
+  // observes every step). Candidates are ordered by thread id, then drains by thread id, so
+  // an answer is stable across runs. An exploring oracle may return kAbandon to end the
+  // execution early (a model checker that knows the rest is redundant).
   virtual std::size_t pick(std::span<const Candidate> candidates) = 0;
+  static constexpr std::size_t kAbandon = ~std::size_t{0};
+  // An oracle that returns a log here is asked at every step, even when only one candidate
+  // exists, and the engine records each step's accesses into the log (explore mode only).
+  // Single-candidate answers are not part of the schedule, so replay needs none of this.
+  virtual EventLog* event_log() { return nullptr; }
   // Timed mode: a key that orders threads ready at the same instant (lower goes first),
   // drawn when a thread becomes ready. Ties are then broken in O(log n) without gathering
   // them; exploring oracles never see timed ties.

@@ -72,6 +72,8 @@ Engine::Engine(MachineShape shape, CostModel& costs, EngineLimits limits)
 
 Engine::~Engine() = default;
 
+std::size_t Engine::thread_count() const { return threads_.size(); }
+
 Engine* Engine::current() { return tls_engine; }
 
 ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) {
@@ -110,6 +112,9 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   spin_blocked_ = 0;
   buffered_stores_ = 0;
   violation_.reset();
+  abandoned_ = false;
+  log_ = mode_ == EngineMode::explore ? oracle.event_log() : nullptr;
+  if (log_ != nullptr) log_->clear();
   internal_error_.clear();
 
   oracle.begin_execution(execution_index);
@@ -126,12 +131,14 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
     tls_engine = outer;
     throw std::runtime_error(internal_error_);
   }
+  log_ = nullptr;  // what follows is not a step
   const bool all_finished = std::all_of(threads_.begin(), threads_.end(),
                                         [](const SimThread& t) { return t.state == ThreadRunState::finished; });
-  if (!violation_ && !all_finished) record_violation("deadlock", describe_blocked());
+  const bool judge = !violation_ && !abandoned_;
+  if (judge && !all_finished) record_violation("deadlock", describe_blocked());
   fibers_.clear();  // unwinds threads that did not finish; their P:: calls run directly now
-  if (!violation_) drain_everything();
-  if (!violation_) workload.check(*this);
+  if (judge && !violation_) drain_everything();
+  if (judge && !violation_) workload.check(*this);
 
   ExecutionResult result;
   result.violation = violation_;
@@ -139,6 +146,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   result.memory_ops = memory_ops_;
   result.virtual_time_ns = now();
   result.schedule = std::move(schedule_);
+  result.abandoned = abandoned_;
   if (trace_ != nullptr) trace_->end(result.virtual_time_ns, steps_, violation_ ? "violation" : "pass");
   trace_ = nullptr;
   oracle_ = nullptr;
@@ -168,21 +176,37 @@ void Engine::yield_for(const PendingOp& op) {
 }
 
 ThreadId Engine::pick_next() {
-  if (violation_) return kHostId;
+  if (violation_ || abandoned_) return kHostId;
   if (mode_ == EngineMode::timed) return pick_timed();
   for (;;) {
     gather_explore_candidates();
     if (candidates_.empty()) return kHostId;
     std::size_t index = 0;
-    if (candidates_.size() > 1) {
+    if (candidates_.size() > 1 || log_ != nullptr) {
       index = oracle_->pick(candidates_);
+      if (index == Scheduler::kAbandon) {
+        abandoned_ = true;
+        return kHostId;
+      }
       if (index >= candidates_.size()) throw std::logic_error("scheduler picked a candidate that does not exist");
-      schedule_.push_back(candidates_[index].choice);
+      if (candidates_.size() > 1) schedule_.push_back(candidates_[index].choice);
     }
     const Choice chosen = candidates_[index].choice;
+    if (log_ != nullptr) log_step(chosen);
     if (chosen.kind == Choice::Kind::step) return chosen.thread;
     drain_oldest(chosen.thread);  // a store reaches memory; then choose again
   }
+}
+
+void Engine::log_step(const Choice& chosen) {
+  SimThread& t = threads_[chosen.thread];
+  std::uint32_t cause = kNoStep;
+  if (chosen.kind == Choice::Kind::drain) {
+    cause = t.store_buffer.front().step;
+  } else {
+    cause = std::exchange(t.enabled_by, kNoStep);
+  }
+  log_->steps.push_back(StepRecord{chosen, static_cast<std::uint32_t>(log_->accesses.size()), 0, cause});
 }
 
 void Engine::gather_explore_candidates() {

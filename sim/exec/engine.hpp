@@ -64,6 +64,8 @@ struct ExecutionResult {
   std::uint64_t memory_ops = 0;   // of those, loads, stores and read-modify-writes
   std::uint64_t virtual_time_ns = 0;
   Schedule schedule;
+  // The oracle ended the execution early (Scheduler::kAbandon): no verdict, no final check.
+  bool abandoned = false;
 };
 
 class Engine;
@@ -133,6 +135,9 @@ class Engine {
   static std::uint64_t direct_rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
                                   bool* success);
   std::uint64_t steps() const { return steps_; }
+  // Threads of the last execution (they are spawned afresh by each one's setup).
+  std::size_t thread_count() const;
+  bool store_buffers() const { return tso(); }
 
  private:
   struct SimThread;
@@ -178,9 +183,20 @@ class Engine {
   void note_write(std::uint64_t addr, std::uint64_t at_ns);
   void drain_next_due();
   void wake_spinner(SimThread& s, std::uint64_t at_ns);
-  bool may_block_spinning(const SimThread& t) const;
+  bool may_block_spinning(const SimThread& t);
   void note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value);
   bool spin_reads_unchanged(const SimThread& t) const;
+
+  // The model checker's view of each step (Scheduler::event_log): what it touched.
+  void log_access(std::uint64_t addr, unsigned size, bool write) {
+    if (log_ == nullptr) return;
+    log_->accesses.push_back(StepAccess{addr, static_cast<std::uint8_t>(size), write});
+    ++log_->steps.back().access_count;
+  }
+  void log_step(const Choice& chosen);
+  std::uint32_t current_step() const {
+    return log_ == nullptr ? kNoStep : static_cast<std::uint32_t>(log_->steps.size() - 1);
+  }
 
   void record_violation(std::string_view property, std::string_view message);
   std::string describe_blocked() const;
@@ -209,6 +225,8 @@ class Engine {
   std::size_t spin_blocked_ = 0;
   std::size_t buffered_stores_ = 0;
   std::optional<Violation> violation_;
+  bool abandoned_ = false;
+  EventLog* log_ = nullptr;  // explore mode, when the oracle observes every step
   std::string internal_error_;
   Schedule schedule_;
 };

@@ -80,6 +80,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
     latency = 1;  // [guess] forwarding costs about an L1 hit
   } else {
     value = read_bits(host, size);
+    log_access(addr, size, false);
     latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   }
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
@@ -106,6 +107,7 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
                             : false;
   if (!buffered) {
     write_bits(host, size, value);
+    log_access(addr, size, true);
     latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   }
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
@@ -127,6 +129,8 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   const std::uint64_t old_value = read_bits(host, size);
   const std::uint64_t new_value = apply_rmw(op, old_value, operand, desired, size, &ok);
   write_bits(host, size, new_value);
+  // One that leaves the value as it was (a failed CAS) only read it: it commutes with reads.
+  log_access(addr, size, new_value != old_value);
   const std::uint64_t latency =
       costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   if (trace_ != nullptr) trace_->rmw(start, current_, t.cpu, op, addr, size, old_value, new_value, ok, latency);
@@ -150,6 +154,7 @@ std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
   const SimThread& t = threads_[current_];
   const std::uint64_t start = start_time();
   const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, 8, start, memory_.node_of_address(addr)});
+  log_access(addr, 8, kind == OpKind::store);
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, 8, 0, latency);
   ++memory_ops_;
   finish_step(latency);
@@ -197,8 +202,11 @@ void Engine::pause() {
   t.spin_timed = false;
 }
 
-bool Engine::may_block_spinning(const SimThread& t) const {
-  if (t.spin_wrote || t.spin_overflow || t.spin_timed || t.spin_watch.empty() || !spin_reads_unchanged(t)) return false;
+bool Engine::may_block_spinning(const SimThread& t) {
+  if (t.spin_wrote || t.spin_overflow || t.spin_timed || t.spin_watch.empty()) return false;
+  // Whether it blocks depends on what memory holds now: the pause reads what it watches.
+  for (const SpinRead& r : t.spin_watch) log_access(r.addr, r.size, false);
+  if (!spin_reads_unchanged(t)) return false;
   if (mode_ == EngineMode::explore) return true;
   // Timed: only if no other thread waits for this CPU, which a spinner would hand over at the
   // end of its time slice; make_runnable wakes a blocked spinner when one arrives.
@@ -246,6 +254,7 @@ void Engine::note_write(std::uint64_t addr, std::uint64_t at_ns) {
 // (it never left its CPU).
 void Engine::wake_spinner(SimThread& s, std::uint64_t at_ns) {
   --spin_blocked_;
+  s.enabled_by = current_step();
   if (mode_ == EngineMode::explore) {
     make_runnable(s, now_ns_, threads_[current_].cpu);
     return;
@@ -260,6 +269,7 @@ void Engine::park() {
   yield_for(PendingOp{OpKind::park});
   SimThread& t = threads_[current_];
   drain_own(t);  // entering the kernel executes locked instructions
+  log_access(permit_address(current_), 1, true);
   if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::park, 0);
   finish_step(0);
   if (t.permit) {
@@ -287,7 +297,9 @@ void Engine::unpark(ThreadId target) {
   const std::uint64_t start = start_time();
   const std::uint64_t latency = costs_.unpark_ns(t.cpu);
   const bool was_parked = u.state == ThreadRunState::parked;
+  log_access(permit_address(target), 1, true);
   if (was_parked) {
+    u.enabled_by = current_step();
     make_runnable(u, start + latency, t.cpu);
   } else {
     u.permit = true;

@@ -26,6 +26,7 @@ struct BufferedStore {
   std::uint8_t size = 0;
   std::uint64_t value = 0;
   std::uint64_t visible_ns = 0;  // timed mode: when it reaches memory
+  std::uint32_t step = kNoStep;  // the step that buffered it (event log)
 };
 
 struct Engine::SimThread {
@@ -42,6 +43,7 @@ struct Engine::SimThread {
   bool spin_wrote = false;
   bool spin_overflow = false;
   bool spin_timed = false;  // the iteration read the clock: it may be waiting for a time, not a write
+  std::uint32_t enabled_by = kNoStep;  // event log: the step that last made it runnable
   PendingOp last_op;          // the operation before the pending one, for deadlock reports
   std::deque<BufferedStore> store_buffer;  // x86-TSO: oldest first
 };

@@ -43,7 +43,7 @@ bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned
     const std::uint64_t after = t.store_buffer.empty() ? start : t.store_buffer.back().visible_ns;
     visible = std::max(start, after) + write_ns;
   }
-  t.store_buffer.push_back(BufferedStore{addr, host, static_cast<std::uint8_t>(size), value, visible});
+  t.store_buffer.push_back(BufferedStore{addr, host, static_cast<std::uint8_t>(size), value, visible, current_step()});
   ++buffered_stores_;
   return true;
 }
@@ -68,6 +68,7 @@ void Engine::drain_oldest(ThreadId id) {
   t.store_buffer.pop_front();
   --buffered_stores_;
   std::memcpy(s.host, &s.value, s.size);
+  log_access(s.addr, s.size, true);
   const std::uint64_t at = mode_ == EngineMode::timed ? s.visible_ns : now_ns_;
   if (trace_ != nullptr) trace_->access(at, id, t.cpu, OpKind::drain, s.addr, s.size, s.value, 0);
   // Whoever spins on this location may now see the new value.

@@ -47,6 +47,7 @@ const char* name_of(RmwOp op) {
 
 void TraceRecorder::flush() {
   if (!sink_ || text_.empty()) return;
+  flushed_ = true;
   sink_(text_);
   text_.clear();
 }

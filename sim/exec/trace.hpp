@@ -44,6 +44,8 @@ class TraceRecorder {
   void flush();
 
   const std::string& text() const { return text_; }
+  // True while text() still holds the whole trace (nothing handed on yet).
+  bool whole_text_kept() const { return !flushed_; }
   std::uint64_t events() const { return events_; }
 
  private:
@@ -53,6 +55,7 @@ class TraceRecorder {
     if (sink_ && text_.size() >= kChunkBytes) flush();
   }
   Sink sink_;
+  bool flushed_ = false;
   std::string text_;
   std::uint64_t events_ = 0;
 };

@@ -1,0 +1,107 @@
+#include "cli/exploration.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "model/bounded_strategy.hpp"
+#include "model/dpor_strategy.hpp"
+#include "model/pct_strategy.hpp"
+#include "model/random_strategy.hpp"
+
+namespace lockstep::cli {
+
+namespace {
+
+// Minimization tries each preemption bound up to this many executions.
+constexpr std::uint64_t kMinimizeBudgetPerBound = 20'000;
+// PCT's k, when the scenario does not give it: the most choice points among this many random
+// executions (deterministic: they use the run's seed).
+constexpr std::uint64_t kPctProbeExecutions = 16;
+
+std::uint64_t probe_choice_points(const ExplorationSetup& setup) {
+  model::RandomStrategy probe(setup.seed);
+  std::uint64_t most = 1;
+  for (std::uint64_t i = 0; i < kPctProbeExecutions; ++i)
+    most = std::max<std::uint64_t>(most, setup.executor->run(probe, i).schedule.size());
+  return most;
+}
+
+}  // namespace
+
+Exploration explore(const ExplorationSetup& setup) {
+  const StrategySpec& spec = setup.scenario->strategy;
+  Exploration e;
+  e.strategy = name_of(spec.kind);
+  model::SearchLimits limits{setup.max_runs, setup.progress};
+  const bool sampling = spec.kind == StrategyKind::random || spec.kind == StrategyKind::pct;
+
+  model::StrategyFactory make;
+  switch (spec.kind) {
+    case StrategyKind::dfs:
+      make = [] { return std::make_unique<model::DporStrategy>(); };
+      break;
+    case StrategyKind::bounded: {
+      const bool preemption = spec.preemption_bound.has_value();
+      const unsigned bound = preemption ? *spec.preemption_bound : spec.delay_bound.value_or(0);
+      make = [preemption, bound] {
+        return std::make_unique<model::BoundedStrategy>(
+            preemption ? model::BoundKind::preemption : model::BoundKind::delay, bound);
+      };
+      break;
+    }
+    case StrategyKind::pct: {
+      const std::uint64_t k = spec.choice_points != 0 ? spec.choice_points : probe_choice_points(setup);
+      const std::uint64_t seed = setup.seed;
+      const unsigned depth = spec.depth;
+      make = [seed, depth, k] { return std::make_unique<model::PctStrategy>(seed, depth, k); };
+      break;
+    }
+    case StrategyKind::random:
+    case StrategyKind::timed: {
+      const std::uint64_t seed = setup.seed;
+      make = [seed] { return std::make_unique<model::RandomStrategy>(seed); };
+      break;
+    }
+  }
+
+  const auto strategy = make();
+  const auto start = std::chrono::steady_clock::now();
+  if (sampling && setup.workers > 1) {
+    std::vector<std::unique_ptr<model::Executor>> extra;
+    std::vector<model::Executor*> executors{setup.executor};
+    for (unsigned w = 1; w < setup.workers; ++w) {
+      extra.push_back(setup.make_executor());
+      executors.push_back(extra.back().get());
+    }
+    e.workers = setup.workers;
+    e.outcome = model::search_sampling(make, executors, setup.verdict, limits);
+  } else {
+    e.outcome = model::search(*strategy, *setup.executor, setup.verdict, limits);
+  }
+  e.search_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  e.bounds = strategy->bounds();
+  if (auto* pct = dynamic_cast<model::PctStrategy*>(strategy.get()); pct != nullptr) {
+    e.guarantee = pct->guarantee_for(setup.executor->processes(), e.outcome.executions);
+  }
+
+  if (e.outcome.violation) {
+    const model::Verdict same = [&setup, property = e.outcome.violation->property](const sim::ExecutionResult& r) {
+      auto v = setup.verdict(r);
+      return v && v->property == property ? v : std::nullopt;
+    };
+    e.found_preemptions = model::count_preemptions(*setup.executor, e.outcome.schedule, e.outcome.violating_index);
+    if (spec.minimize) {
+      e.counterexample = model::minimize(*setup.executor, same, e.outcome.schedule, e.outcome.violating_index,
+                                         kMinimizeBudgetPerBound);
+    } else {
+      model::Counterexample c;
+      c.schedule = e.outcome.schedule;
+      c.steps = e.outcome.violating_steps;
+      c.preemptions = e.found_preemptions;
+      e.counterexample = std::move(c);
+    }
+  }
+  return e;
+}
+
+}  // namespace lockstep::cli

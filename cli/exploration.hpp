@@ -1,0 +1,43 @@
+// `check`: a scenario's strategy turned into a search (model/), its counterexample
+// minimized, and what the search found, for the row's report.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/scenario.hpp"
+#include "model/minimize.hpp"
+#include "model/search.hpp"
+
+namespace lockstep::cli {
+
+struct ExplorationSetup {
+  const Scenario* scenario = nullptr;
+  std::uint64_t seed = 1;
+  std::uint64_t max_runs = 0;  // executions (random, pct) or the cap (dfs, bounded)
+  unsigned workers = 1;
+  model::Executor* executor = nullptr;                              // worker 0's
+  std::function<std::unique_ptr<model::Executor>()> make_executor;  // the others'
+  model::Verdict verdict;
+  std::function<void(std::uint64_t)> progress;
+};
+
+struct Exploration {
+  std::string strategy;  // dfs, bounded, pct, random
+  model::SearchOutcome outcome;
+  std::string bounds;
+  std::string guarantee;
+  unsigned workers = 1;
+  double search_s = 0;  // host time of the search alone (not minimization)
+  // Set when a violation was found: the schedule to report, minimized unless the scenario
+  // says `minimize: false`.
+  std::optional<model::Counterexample> counterexample;
+  unsigned found_preemptions = 0;
+};
+
+Exploration explore(const ExplorationSetup& setup);
+
+}  // namespace lockstep::cli

@@ -1,0 +1,55 @@
+// Happens-before over one execution's steps, and the races in it (the core of dynamic
+// partial-order reduction).
+//
+// Each choice the engine offers is a *process*: a thread's steps, or the drains of a thread's
+// store buffer (under x86-TSO a buffered store reaching memory is an event of its own, as in
+// Nidhugg's TSO model). Two steps of different processes are dependent when they touch
+// overlapping bytes and at least one writes (a park and an unpark of the same thread both
+// write its permit). Happens-before is the transitive closure of program order, the
+// engine's causal edges (an unpark to the woken thread, a write to the spinner it released,
+// a buffered store to its drain) and the execution order of dependent steps.
+//
+// A race is a pair of dependent steps of different processes ordered by nothing but each
+// other: reversing it gives an execution that is not equivalent to this one.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/scheduler.hpp"
+
+namespace lockstep::model {
+
+// Choice -> process number: a thread's steps, then its store buffer's drains.
+inline std::uint32_t process_of(const sim::Choice& c) {
+  return c.thread * 2 + (c.kind == sim::Choice::Kind::drain ? 1U : 0U);
+}
+
+// True when the two access sets touch overlapping bytes and one of them writes.
+bool conflicting(std::span<const sim::StepAccess> a, std::span<const sim::StepAccess> b);
+
+struct Race {
+  std::uint32_t first = 0;   // step index
+  std::uint32_t second = 0;  // step index, > first
+};
+
+class CausalOrder {
+ public:
+  // Computes vector clocks for every step of `log`; appends its races to `races` (sorted by
+  // second step, then by first step descending).
+  CausalOrder(const sim::EventLog& log, std::vector<Race>* races);
+
+  std::size_t steps() const { return process_.size(); }
+  std::uint32_t process(std::size_t step) const { return process_[step]; }
+  // Step a happens before step b (or is b).
+  bool happens_before(std::size_t a, std::size_t b) const { return clocks_[b * processes_ + process_[a]] >= local_[a]; }
+
+ private:
+  std::size_t processes_ = 0;
+  std::vector<std::uint32_t> process_;  // per step
+  std::vector<std::uint32_t> local_;    // per step: its number among its process's steps, from 1
+  std::vector<std::uint32_t> clocks_;   // steps x processes
+};
+
+}  // namespace lockstep::model

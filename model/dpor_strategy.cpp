@@ -1,0 +1,111 @@
+#include "model/dpor_strategy.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace lockstep::model {
+
+namespace {
+bool contains(const std::vector<sim::Choice>& v, const sim::Choice& c) {
+  return std::find(v.begin(), v.end(), c) != v.end();
+}
+}  // namespace
+
+bool DporStrategy::asleep(const Node& n, const sim::Choice& c) {
+  return std::any_of(n.sleep.begin(), n.sleep.end(), [&c](const Asleep& a) { return a.choice == c; });
+}
+
+// A sleeping choice stays asleep across a step it does not depend on.
+std::vector<DporStrategy::Asleep> DporStrategy::wake_up(const Node& parent, const sim::StepRecord& step) const {
+  std::vector<Asleep> out;
+  const auto done = log_.accesses_of(step);
+  const std::uint32_t by = process_of(step.choice);
+  for (const Asleep& a : parent.sleep)
+    if (process_of(a.choice) != by && !conflicting(a.accesses, done)) out.push_back(a);
+  return out;
+}
+
+std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
+  const std::size_t i = depth_++;
+  if (i < stack_.size()) {  // re-running the prefix of the branch being explored
+    const sim::Choice want = stack_[i].chosen;
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+      if (candidates[k].choice == want) return k;
+    throw std::logic_error(fmt::format(
+        "dfs: step {} of a re-run differs from the first run (thread {} is not enabled): the scenario is not "
+        "deterministic",
+        i, want.thread));
+  }
+  Node n;
+  n.enabled.reserve(candidates.size());
+  for (const sim::Candidate& c : candidates) n.enabled.push_back(c.choice);
+  if (i > 0) n.sleep = wake_up(stack_[i - 1], log_.steps[i - 1]);
+  std::size_t index = kAbandon;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    if (asleep(n, candidates[k].choice)) continue;
+    index = k;
+    n.chosen = candidates[k].choice;
+    n.has_chosen = true;
+    n.backtrack.push_back(n.chosen);
+    break;
+  }
+  stack_.push_back(std::move(n));
+  return index;  // kAbandon when every enabled choice sleeps: whatever follows is covered
+}
+
+// The race (first, second) reversed: the state before `first` must try one of the processes
+// that can begin `v`, the steps after `first` that do not happen after it, then `second`.
+void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
+  Node& n = stack_[race.first];
+  std::vector<std::uint32_t> v;
+  for (std::uint32_t k = race.first + 1; k < race.second; ++k)
+    if (!order.happens_before(race.first, k)) v.push_back(k);
+  v.push_back(race.second);
+  std::vector<sim::Choice> initials;
+  for (std::size_t x = 0; x < v.size(); ++x) {
+    bool initial = true;
+    for (std::size_t y = 0; y < x && initial; ++y) initial = !order.happens_before(v[y], v[x]);
+    if (!initial) continue;
+    const sim::Choice c = log_.steps[v[x]].choice;
+    if (contains(n.backtrack, c) || asleep(n, c)) return;  // already covered
+    if (!contains(initials, c)) initials.push_back(c);
+  }
+  for (const sim::Choice& c : initials) {
+    if (contains(n.enabled, c)) {
+      n.backtrack.push_back(c);
+      return;
+    }
+  }
+  // No initial is enabled here (it should not happen: the engine's causal edges order every
+  // step after what enabled it); fall back to trying everything, which is always sound.
+  for (const sim::Choice& c : n.enabled)
+    if (!contains(n.backtrack, c) && !asleep(n, c)) n.backtrack.push_back(c);
+}
+
+bool DporStrategy::next(const sim::ExecutionResult&) {
+  races_.clear();
+  const CausalOrder order(log_, &races_);
+  for (const Race& r : races_) reverse(order, r);
+  while (!stack_.empty()) {
+    Node& n = stack_.back();
+    const std::size_t i = stack_.size() - 1;
+    if (n.has_chosen) {  // the branch through n.chosen is explored: it sleeps from now on
+      const auto acc = log_.accesses_of(log_.steps[i]);
+      n.sleep.push_back(Asleep{n.chosen, {acc.begin(), acc.end()}});
+      n.has_chosen = false;
+    }
+    for (const sim::Choice& c : n.backtrack) {
+      if (asleep(n, c)) continue;
+      n.chosen = c;
+      n.has_chosen = true;
+      return true;
+    }
+    stack_.pop_back();
+  }
+  exhausted_ = true;
+  return false;
+}
+
+}  // namespace lockstep::model

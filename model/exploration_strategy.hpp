@@ -1,0 +1,28 @@
+// What every model-checking strategy is: a Scheduler oracle that explores, one execution at
+// a time, and knows when it has covered its search space.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/exec/engine.hpp"
+#include "sim/scheduler.hpp"
+
+namespace lockstep::model {
+
+class ExplorationStrategy : public sim::Scheduler {
+ public:
+  sim::EngineMode mode() const override { return sim::EngineMode::explore; }
+  // The engine finished an execution under this oracle. Returns false when nothing is left
+  // to explore.
+  virtual bool next(const sim::ExecutionResult& last) = 0;
+  // True once next() returned false and the search covered every execution within its
+  // bounds; never for sampling strategies.
+  virtual bool exhaustive() const { return false; }
+  // The bounds the search stayed within, for results ("preemptions <= 2"); empty for none.
+  virtual std::string bounds() const { return {}; }
+  // What a sampling strategy guarantees (PCT's probability bound); empty for none.
+  virtual std::string guarantee() const { return {}; }
+};
+
+}  // namespace lockstep::model

@@ -1,0 +1,113 @@
+#include "model/search.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace lockstep::model {
+
+namespace {
+constexpr std::uint64_t kProgressEvery = 1024;
+
+void count(SearchOutcome& o, const sim::ExecutionResult& r) {
+  if (r.abandoned) {
+    ++o.pruned;
+  } else {
+    ++o.executions;
+  }
+  o.max_depth = std::max(o.max_depth, r.steps);
+  o.sim_ops += r.memory_ops;
+}
+}  // namespace
+
+SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Verdict& verdict,
+                     const SearchLimits& limits) {
+  SearchOutcome o;
+  for (std::uint64_t index = 0; index < limits.max_runs; ++index) {
+    sim::ExecutionResult r = executor.run(strategy, index);
+    count(o, r);
+    if (auto v = verdict(r)) {
+      o.violation = std::move(v);
+      o.schedule = std::move(r.schedule);
+      o.violating_index = index;
+      o.violating_steps = r.steps;
+      return o;
+    }
+    if (!strategy.next(r)) {
+      o.exhaustive = strategy.exhaustive();
+      return o;
+    }
+    if (limits.progress && (index + 1) % kProgressEvery == 0) limits.progress(index + 1);
+  }
+  return o;
+}
+
+SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::vector<Executor*>& executors,
+                              const Verdict& verdict, const SearchLimits& limits) {
+  if (executors.size() <= 1) {
+    const auto strategy = make_strategy();
+    return search(*strategy, *executors.front(), verdict, limits);
+  }
+  // Batches of consecutive executions, shared out among the workers; after each batch the
+  // results are read in index order, so the counts and the violation reported are the ones
+  // a single worker would have found, whatever the number of workers.
+  constexpr std::uint64_t kBatch = 4096;
+  struct Slot {
+    std::uint64_t steps = 0;
+    std::uint64_t memory_ops = 0;
+    bool abandoned = false;
+    std::optional<sim::Violation> violation;
+    sim::Schedule schedule;
+  };
+  std::vector<std::unique_ptr<ExplorationStrategy>> strategies;
+  for (std::size_t w = 0; w < executors.size(); ++w) strategies.push_back(make_strategy());
+  std::vector<Slot> slots(kBatch);
+  SearchOutcome o;
+  for (std::uint64_t lo = 0; lo < limits.max_runs; lo += kBatch) {
+    const std::uint64_t hi = std::min(limits.max_runs, lo + kBatch);
+    std::atomic<std::uint64_t> next{lo};
+    std::atomic<std::uint64_t> lowest{hi};  // lowest violating index in this batch
+    auto work = [&](std::size_t w) {
+      for (std::uint64_t index = next.fetch_add(1); index < hi && index < lowest.load(std::memory_order_relaxed);
+           index = next.fetch_add(1)) {
+        sim::ExecutionResult r = executors[w]->run(*strategies[w], index);
+        strategies[w]->next(r);
+        Slot& slot = slots[index - lo];
+        slot.steps = r.steps;
+        slot.memory_ops = r.memory_ops;
+        slot.abandoned = r.abandoned;
+        slot.violation = verdict(r);
+        if (slot.violation) {
+          slot.schedule = std::move(r.schedule);
+          std::uint64_t seen = lowest.load();
+          while (index < seen && !lowest.compare_exchange_weak(seen, index)) {
+          }
+        }
+      }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < executors.size(); ++w) threads.emplace_back(work, w);
+    work(0);
+    for (std::thread& t : threads) t.join();
+    const std::uint64_t end = std::min(hi, lowest.load() + 1);
+    for (std::uint64_t index = lo; index < end; ++index) {  // every one of these ran
+      Slot& slot = slots[index - lo];
+      sim::ExecutionResult r;
+      r.steps = slot.steps;
+      r.memory_ops = slot.memory_ops;
+      r.abandoned = slot.abandoned;
+      count(o, r);
+      if (slot.violation) {
+        o.violation = std::move(slot.violation);
+        o.schedule = std::move(slot.schedule);
+        o.violating_index = index;
+        o.violating_steps = slot.steps;
+        return o;
+      }
+    }
+    if (limits.progress) limits.progress(hi);
+  }
+  return o;
+}
+
+}  // namespace lockstep::model

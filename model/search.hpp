@@ -1,0 +1,58 @@
+// The search loop shared by every exploring strategy: run executions one after another,
+// stop at the first violation or when the strategy has nothing left, count what happened.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "model/exploration_strategy.hpp"
+#include "sim/exec/engine.hpp"
+
+namespace lockstep::model {
+
+// Runs one execution of the scenario under an oracle (an engine and a workload). A parallel
+// search has one per worker.
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual sim::ExecutionResult run(sim::Scheduler& oracle, std::uint64_t index) = 0;
+  // Processes of the last execution: its threads, and their store buffers under x86-TSO.
+  virtual std::size_t processes() const = 0;
+};
+
+// Which violations count (the scenario's checked properties); nullopt for a pass.
+using Verdict = std::function<std::optional<sim::Violation>(const sim::ExecutionResult&)>;
+
+struct SearchLimits {
+  std::uint64_t max_runs = 1'000'000;  // executions, pruned ones included
+  // Called now and then from the searching thread with the runs done so far.
+  std::function<void(std::uint64_t)> progress;
+};
+
+struct SearchOutcome {
+  std::uint64_t executions = 0;  // complete executions
+  std::uint64_t pruned = 0;      // abandoned as redundant (dfs: every enabled choice asleep)
+  std::uint64_t max_depth = 0;   // most steps in one execution
+  std::uint64_t sim_ops = 0;     // memory operations over all executions
+  bool exhaustive = false;       // the strategy covered its whole space within its bounds
+  std::optional<sim::Violation> violation;
+  sim::Schedule schedule;  // of the violating execution
+  std::uint64_t violating_index = 0;
+  std::uint64_t violating_steps = 0;
+};
+
+// One strategy on one executor, in order.
+SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Verdict& verdict,
+                     const SearchLimits& limits);
+
+// A sampling strategy (random, pct: execution i depends on i only) over several executors
+// at once. The outcome is the one a single worker would find: the violation of lowest index,
+// with every lower index run.
+using StrategyFactory = std::function<std::unique_ptr<ExplorationStrategy>()>;
+SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::vector<Executor*>& executors,
+                              const Verdict& verdict, const SearchLimits& limits);
+
+}  // namespace lockstep::model
