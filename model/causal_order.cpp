@@ -1,6 +1,7 @@
 #include "model/causal_order.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace lockstep::model {
 
@@ -11,7 +12,19 @@ bool conflicting(std::span<const sim::StepAccess> a, std::span<const sim::StepAc
   return false;
 }
 
-CausalOrder::CausalOrder(const sim::EventLog& log, std::vector<Race>* races) {
+CausalOrder::Location& CausalOrder::location(const sim::StepAccess& a) {
+  for (std::size_t i = 0; i < locations_used_; ++i)
+    if (locations_[i].addr == a.addr && locations_[i].size == a.size) return locations_[i];
+  if (locations_used_ == locations_.size()) locations_.emplace_back();
+  Location& l = locations_[locations_used_++];
+  l.addr = a.addr;
+  l.size = a.size;
+  l.last_write = sim::kNoStep;
+  l.reads_since.clear();
+  return l;
+}
+
+void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
   const std::size_t n = log.steps.size();
   std::uint32_t max_process = 0;
   for (const sim::StepRecord& s : log.steps) max_process = std::max(max_process, process_of(s.choice));
@@ -19,8 +32,10 @@ CausalOrder::CausalOrder(const sim::EventLog& log, std::vector<Race>* races) {
   process_.resize(n);
   local_.resize(n);
   clocks_.assign(n * processes_, 0);
-  std::vector<std::uint32_t> count(processes_, 0);
-  std::vector<std::uint32_t> last(processes_, sim::kNoStep);
+  count_.assign(processes_, 0);
+  last_.assign(processes_, sim::kNoStep);
+  locations_used_ = 0;
+  std::vector<std::uint32_t>& earlier = earlier_;
 
   auto join = [this](std::uint32_t* into, std::size_t step) {
     const std::uint32_t* from = &clocks_[step * processes_];
@@ -31,23 +46,40 @@ CausalOrder::CausalOrder(const sim::EventLog& log, std::vector<Race>* races) {
     const sim::StepRecord& s = log.steps[j];
     const std::uint32_t p = process_of(s.choice);
     process_[j] = p;
-    local_[j] = ++count[p];
+    local_[j] = ++count_[p];
     std::uint32_t* c = &clocks_[j * processes_];
-    if (last[p] != sim::kNoStep) join(c, last[p]);
+    if (last_[p] != sim::kNoStep) join(c, last_[p]);
     if (s.enabled_by != sim::kNoStep) join(c, s.enabled_by);
     const auto mine = log.accesses_of(s);
-    if (!mine.empty()) {
-      // Latest first: a dependent step already ordered through a later one is no race.
-      for (std::size_t k = j; k-- > 0;) {
-        const std::uint32_t q = process_[k];
-        if (q == p || c[q] >= local_[k]) continue;
-        if (!conflicting(log.accesses_of(log.steps[k]), mine)) continue;
-        races->push_back(Race{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(j)});
-        join(c, k);
+    earlier.clear();
+    for (const sim::StepAccess& a : mine) {
+      for (std::size_t i = 0; i < locations_used_; ++i) {
+        const Location& l = locations_[i];
+        if (l.addr >= a.addr + a.size || a.addr >= l.addr + l.size) continue;
+        if (l.last_write != sim::kNoStep) earlier.push_back(l.last_write);
+        if (a.write) earlier.insert(earlier.end(), l.reads_since.begin(), l.reads_since.end());
       }
     }
+    // Latest first: a dependent step already ordered through a later one is no race.
+    std::sort(earlier.begin(), earlier.end(), std::greater<>());
+    earlier.erase(std::unique(earlier.begin(), earlier.end()), earlier.end());
+    for (const std::uint32_t k : earlier) {
+      const std::uint32_t q = process_[k];
+      if (q == p || c[q] >= local_[k]) continue;
+      races->push_back(Race{k, static_cast<std::uint32_t>(j)});
+      join(c, k);
+    }
     c[p] = local_[j];
-    last[p] = static_cast<std::uint32_t>(j);
+    last_[p] = static_cast<std::uint32_t>(j);
+    for (const sim::StepAccess& a : mine) {
+      Location& l = location(a);
+      if (a.write) {
+        l.last_write = static_cast<std::uint32_t>(j);
+        l.reads_since.clear();
+      } else if (l.reads_since.empty() || l.reads_since.back() != j) {
+        l.reads_since.push_back(static_cast<std::uint32_t>(j));
+      }
+    }
   }
 }
 

@@ -37,8 +37,9 @@ struct Race {
 class CausalOrder {
  public:
   // Computes vector clocks for every step of `log`; appends its races to `races` (sorted by
-  // second step, then by first step descending).
-  CausalOrder(const sim::EventLog& log, std::vector<Race>* races);
+  // second step, then by first step descending). One object serves execution after
+  // execution, reusing its storage.
+  void analyse(const sim::EventLog& log, std::vector<Race>* races);
 
   std::size_t steps() const { return process_.size(); }
   std::uint32_t process(std::size_t step) const { return process_[step]; }
@@ -50,6 +51,22 @@ class CausalOrder {
   std::vector<std::uint32_t> process_;  // per step
   std::vector<std::uint32_t> local_;    // per step: its number among its process's steps, from 1
   std::vector<std::uint32_t> clocks_;   // steps x processes
+  // Per location (address and size, as accessed): the last step that wrote it and the
+  // steps that read it since. A step depends on at most these, over every location that
+  // overlaps what it touches: any earlier conflicting step is ordered before them. Few
+  // locations per execution, so a linear scan is fastest.
+  struct Location {
+    std::uint64_t addr = 0;
+    std::uint8_t size = 0;
+    std::uint32_t last_write = sim::kNoStep;
+    std::vector<std::uint32_t> reads_since;
+  };
+  Location& location(const sim::StepAccess& a);
+  std::vector<Location> locations_;
+  std::size_t locations_used_ = 0;
+  std::vector<std::uint32_t> count_;    // per process: its steps so far
+  std::vector<std::uint32_t> last_;     // per process: its latest step
+  std::vector<std::uint32_t> earlier_;  // the current step's candidate dependent steps
 };
 
 }  // namespace lockstep::model

@@ -8,7 +8,8 @@
 namespace lockstep::model {
 
 namespace {
-bool contains(const std::vector<sim::Choice>& v, const sim::Choice& c) {
+template <typename V>
+bool contains(const V& v, const sim::Choice& c) {
   return std::find(v.begin(), v.end(), c) != v.end();
 }
 }  // namespace
@@ -18,18 +19,17 @@ bool DporStrategy::asleep(const Node& n, const sim::Choice& c) {
 }
 
 // A sleeping choice stays asleep across a step it does not depend on.
-std::vector<DporStrategy::Asleep> DporStrategy::wake_up(const Node& parent, const sim::StepRecord& step) const {
-  std::vector<Asleep> out;
+void DporStrategy::wake_up(const Node& parent, const sim::StepRecord& step, Node& child) const {
   const auto done = log_.accesses_of(step);
   const std::uint32_t by = process_of(step.choice);
   for (const Asleep& a : parent.sleep)
-    if (process_of(a.choice) != by && !conflicting(a.accesses, done)) out.push_back(a);
-  return out;
+    if (process_of(a.choice) != by && !conflicting({a.accesses.data(), a.accesses.size()}, done))
+      child.sleep.push_back(a);
 }
 
 std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
   const std::size_t i = depth_++;
-  if (i < stack_.size()) {  // re-running the prefix of the branch being explored
+  if (i < size_) {  // re-running the prefix of the branch being explored
     const sim::Choice want = stack_[i].chosen;
     for (std::size_t k = 0; k < candidates.size(); ++k)
       if (candidates[k].choice == want) return k;
@@ -38,32 +38,34 @@ std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
         "deterministic",
         i, want.thread));
   }
-  Node n;
-  n.enabled.reserve(candidates.size());
+  if (size_ == stack_.size()) stack_.emplace_back();
+  Node& n = stack_[size_++];
+  n.enabled.clear();
+  n.backtrack.clear();
+  n.sleep.clear();
+  n.has_chosen = false;
   for (const sim::Candidate& c : candidates) n.enabled.push_back(c.choice);
-  if (i > 0) n.sleep = wake_up(stack_[i - 1], log_.steps[i - 1]);
-  std::size_t index = kAbandon;
+  if (i > 0) wake_up(stack_[i - 1], log_.steps[i - 1], n);
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     if (asleep(n, candidates[k].choice)) continue;
-    index = k;
     n.chosen = candidates[k].choice;
     n.has_chosen = true;
     n.backtrack.push_back(n.chosen);
-    break;
+    return k;
   }
-  stack_.push_back(std::move(n));
-  return index;  // kAbandon when every enabled choice sleeps: whatever follows is covered
+  return kAbandon;  // every enabled choice sleeps: whatever follows is covered
 }
 
 // The race (first, second) reversed: the state before `first` must try one of the processes
 // that can begin `v`, the steps after `first` that do not happen after it, then `second`.
 void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
   Node& n = stack_[race.first];
-  std::vector<std::uint32_t> v;
+  std::vector<std::uint32_t>& v = notdep_;
+  v.clear();
   for (std::uint32_t k = race.first + 1; k < race.second; ++k)
     if (!order.happens_before(race.first, k)) v.push_back(k);
   v.push_back(race.second);
-  std::vector<sim::Choice> initials;
+  Small<sim::Choice> initials;
   for (std::size_t x = 0; x < v.size(); ++x) {
     bool initial = true;
     for (std::size_t y = 0; y < x && initial; ++y) initial = !order.happens_before(v[y], v[x]);
@@ -86,14 +88,14 @@ void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
 
 bool DporStrategy::next(const sim::ExecutionResult&) {
   races_.clear();
-  const CausalOrder order(log_, &races_);
-  for (const Race& r : races_) reverse(order, r);
-  while (!stack_.empty()) {
-    Node& n = stack_.back();
-    const std::size_t i = stack_.size() - 1;
+  order_.analyse(log_, &races_);
+  for (const Race& r : races_) reverse(order_, r);
+  while (size_ > 0) {
+    const std::size_t i = size_ - 1;
+    Node& n = stack_[i];
     if (n.has_chosen) {  // the branch through n.chosen is explored: it sleeps from now on
       const auto acc = log_.accesses_of(log_.steps[i]);
-      n.sleep.push_back(Asleep{n.chosen, {acc.begin(), acc.end()}});
+      n.sleep.push_back(Asleep{n.chosen, Small<sim::StepAccess>(acc.begin(), acc.end())});
       n.has_chosen = false;
     }
     for (const sim::Choice& c : n.backtrack) {
@@ -102,7 +104,7 @@ bool DporStrategy::next(const sim::ExecutionResult&) {
       n.has_chosen = true;
       return true;
     }
-    stack_.pop_back();
+    --size_;
   }
   exhausted_ = true;
   return false;

@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "model/causal_order.hpp"
 #include "model/exploration_strategy.hpp"
 
@@ -36,24 +38,31 @@ class DporStrategy final : public ExplorationStrategy {
   bool exhaustive() const override { return exhausted_; }
 
  private:
+  template <typename T>
+  using Small = boost::container::small_vector<T, 4>;
   struct Asleep {
     sim::Choice choice;
-    std::vector<sim::StepAccess> accesses;  // of the step it would take
+    Small<sim::StepAccess> accesses;  // of the step it would take
   };
   struct Node {
-    std::vector<sim::Choice> enabled;
-    std::vector<sim::Choice> backtrack;  // to try here, in order; includes what was tried
-    std::vector<Asleep> sleep;
+    Small<sim::Choice> enabled;
+    Small<sim::Choice> backtrack;  // to try here, in order; includes what was tried
+    Small<Asleep> sleep;
     sim::Choice chosen;
     bool has_chosen = false;
   };
   static bool asleep(const Node& n, const sim::Choice& c);
-  std::vector<Asleep> wake_up(const Node& parent, const sim::StepRecord& step) const;
+  void wake_up(const Node& parent, const sim::StepRecord& step, Node& child) const;
   void reverse(const CausalOrder& order, const Race& race);
 
+  // Nodes 0 .. depth of the current branch; nodes past size_ are kept only for their
+  // storage, so a search allocates little after its first executions.
   std::vector<Node> stack_;
+  std::size_t size_ = 0;
   sim::EventLog log_;
+  CausalOrder order_;
   std::vector<Race> races_;
+  std::vector<std::uint32_t> notdep_;  // scratch for reverse()
   std::size_t depth_ = 0;
   bool exhausted_ = false;
 };

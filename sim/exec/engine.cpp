@@ -160,6 +160,10 @@ void Engine::yield_for(const PendingOp& op) {
   SimThread& t = threads_[current_];
   t.last_op = t.pending;
   t.pending = op;
+  if (t.resuming) {  // explore mode: this operation belongs to the step that resumed it
+    t.resuming = false;
+    return;
+  }
   ThreadId next = kHostId;
   if (mode_ == EngineMode::timed) {
     maybe_preempt(t);

@@ -24,6 +24,7 @@ void Engine::start_cpus() {
     t.pending = PendingOp{OpKind::start};
     if (mode_ == EngineMode::explore) {
       t.state = ThreadRunState::running;
+      t.resuming = true;
       continue;
     }
     SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
@@ -112,6 +113,7 @@ void Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu) {
   const auto id = static_cast<ThreadId>(&t - threads_.data());
   if (mode_ == EngineMode::explore) {
     set_state(t, ThreadRunState::running, now_ns_);
+    t.resuming = true;
     return;
   }
   SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <deque>
+
+#include <boost/container/small_vector.hpp>
 #include <functional>
 #include <string>
 #include <vector>
@@ -36,6 +38,11 @@ struct Engine::SimThread {
   ThreadRunState state = ThreadRunState::ready;
   bool started = false;
   bool permit = false;        // an unpark that arrived before the park
+  // Exploring: the thread has not started, or was blocked (parked, spinning) and is runnable
+  // again. Choosing it runs it up to and through its next operation in one step: the code
+  // before that operation touches nothing shared, so a step of its own would only be a
+  // choice that changes nothing (and one whose accesses a model checker could not know).
+  bool resuming = false;
   std::uint64_t clock_ns = 0; // when its next operation can start (timed mode)
   PendingOp pending;
   // Explore mode: what the current spin-loop iteration read, and whether it wrote.
@@ -45,7 +52,10 @@ struct Engine::SimThread {
   bool spin_timed = false;  // the iteration read the clock: it may be waiting for a time, not a write
   std::uint32_t enabled_by = kNoStep;  // event log: the step that last made it runnable
   PendingOp last_op;          // the operation before the pending one, for deadlock reports
-  std::deque<BufferedStore> store_buffer;  // x86-TSO: oldest first
+  // x86-TSO: oldest first. Short (a few entries exploring, tens timed), so a vector that
+  // allocates nothing until it outgrows its inline room beats a deque, which allocates even
+  // when empty (every thread of every execution).
+  boost::container::small_vector<BufferedStore, 8> store_buffer;
 };
 
 struct Engine::SimCpu {

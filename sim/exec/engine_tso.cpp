@@ -65,7 +65,7 @@ void Engine::drain_oldest(ThreadId id) {
   SimThread& t = threads_[id];
   if (t.store_buffer.empty()) throw std::logic_error("drain of an empty store buffer");
   const BufferedStore s = t.store_buffer.front();
-  t.store_buffer.pop_front();
+  t.store_buffer.erase(t.store_buffer.begin());
   --buffered_stores_;
   std::memcpy(s.host, &s.value, s.size);
   log_access(s.addr, s.size, true);
