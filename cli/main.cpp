@@ -78,7 +78,7 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
   if (s.platform == "native" && !r.workload.empty()) fmt::print("{}", metrics_line(r.workload));
   if (r.counterexample.present) {
     const auto& c = r.counterexample;
-    fmt::print("  counterexample: {} steps, {} preemptions{}\n", c.steps, c.preemptions,
+    fmt::print("  counterexample: {} steps, {} preemption{}{}\n", c.steps, c.preemptions, c.preemptions == 1 ? "" : "s",
                !c.minimized                  ? ""
                : c.fewest_preemptions_proven ? " (fewest possible)"
                                              : " (minimized; fewer not ruled out)");

@@ -44,7 +44,12 @@ assert d['platform'] == 'native' and all(r.get('ops_per_s', r.get('round_trips_p
   if [[ "$hashes_a" == "$hashes_b" ]]; then pass; else fail "$f: trace hashes differ between two runs"; fi
   [[ $code_b -eq $code_a ]] || fail "$f: exit codes differ between two runs"
   case "$f" in scenarios/futex/*) cp "$work/a.json" "$work/futex-$(basename "$f" .yaml).json" ;; esac
+  mkdir -p "$work/results" && cp "$work/a.json" "$work/results/$(echo "$f" | tr / _).json"
 done < <(find scenarios -name '*.yaml' | sort)
+
+# Every dfs row explores exactly its golden number of executions (tests/golden/dfs-counts.json).
+if python3 tests/cli/check_golden_counts.py tests/golden/dfs-counts.json "$work/results"; then pass
+else fail "a dfs execution count changed: update tests/golden/dfs-counts.json with a reason"; fi
 
 # The futex flagships show what issue 4 claims (tests/cli/check_futex_results.py).
 if python3 tests/cli/check_futex_results.py "$work/futex-hash-sweep.json" "$work/futex-wake-fastpath.json" \
