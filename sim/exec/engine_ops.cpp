@@ -72,6 +72,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   const std::uint64_t addr = memory_.address_of(host);
   const OpKind kind = plain ? OpKind::plain_load : OpKind::load;
   yield_for(PendingOp{kind, static_cast<std::uint8_t>(size), order, addr});
+  if (races_.enabled()) race_load(plain, addr, order);
   const SimThread& t = threads_[current_];
   const std::uint64_t start = start_time();
   std::uint64_t value = 0;
@@ -108,6 +109,7 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
     write_bits(host, size, value);
     latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   }
+  if (races_.enabled()) race_store(plain, addr, order, buffered);
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
   if (!buffered) note_write(addr, start);
   ++memory_ops_;
@@ -123,6 +125,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   yield_for(PendingOp{OpKind::rmw, static_cast<std::uint8_t>(size), order, addr});
   SimThread& t = threads_[current_];
   drain_own(t);  // a locked instruction
+  if (races_.enabled()) race_rmw(addr, order);
   const std::uint64_t start = start_time();
   const std::uint64_t old_value = read_bits(host, size);
   const std::uint64_t new_value = apply_rmw(op, old_value, operand, desired, size, &ok);
@@ -162,6 +165,7 @@ void Engine::fence(std::memory_order order) {
   SimThread& t = threads_[current_];
   // On x86 only a seq_cst fence is an instruction (mfence); the others order the compiler.
   if (order == std::memory_order_seq_cst) drain_own(t);
+  if (races_.enabled()) race_fence(order);
   const std::uint64_t latency = costs_.fence_ns(t.cpu);
   if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::fence, latency);
   finish_step(latency);
@@ -260,6 +264,7 @@ void Engine::park() {
   yield_for(PendingOp{OpKind::park});
   SimThread& t = threads_[current_];
   drain_own(t);  // entering the kernel executes locked instructions
+  if (races_.enabled()) race_parking();
   if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::park, 0);
   finish_step(0);
   if (t.permit) {
@@ -287,6 +292,7 @@ void Engine::unpark(ThreadId target) {
   const std::uint64_t start = start_time();
   const std::uint64_t latency = costs_.unpark_ns(t.cpu);
   const bool was_parked = u.state == ThreadRunState::parked;
+  if (races_.enabled()) race_unpark(target, was_parked);
   if (was_parked) {
     make_runnable(u, start + latency, t.cpu);
   } else {
