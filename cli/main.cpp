@@ -173,6 +173,7 @@ void list() {
   futex_designs.emplace_back("std-atomic-wait (native)");
   line("designs", {fmt::format("spinlock: {}", fmt::join(kSpinlockNames, ", "))});
   line("", {fmt::format("futex: {}", fmt::join(futex_designs, ", "))});
+  line("", {fmt::format("mutex (thread programs' locks): {}", fmt::join(usync::kMutexNames, ", "))});
   line("workloads", workload_kinds());
   line("properties", builtin_properties());
   line("strategies", {"timed", "random", "replay"});
