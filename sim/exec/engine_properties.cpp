@@ -1,5 +1,7 @@
 // Engine: the outcomes a workload reports besides violations of its own checks: a witness
 // of an `exists` condition, and what quiescence means (a lost wakeup, else a deadlock).
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 #include "sim/exec/engine.hpp"
