@@ -189,6 +189,7 @@ class Converter {
     else if (ev == "cpu") on_cpu(f);
     else if (ev == "op") on_op(f);
     else if (ev == "violation") on_violation(f);
+    else if (ev == "witness") on_witness(f);
     else if (ev == "end") on_end(f);
     // label and thread were read by Names; events a later minor revision adds are skipped.
   }
@@ -291,6 +292,14 @@ class Converter {
            {"pid", kThreadsPid}, {"tid", th >= 0 ? static_cast<std::uint64_t>(th) + kTidOffset : 0},
            {"ts", micros(f.u64("t"))}};
     e["args"] = Json{{"property", f.text("property")}, {"message", f.text("msg")}, {"thread", th}};
+    events_.push_back(std::move(e));
+  }
+
+  // A witness is found in the final state, by no thread: a global instant like a violation.
+  void on_witness(const Fields& f) {
+    Json e{{"name", fmt::format("WITNESS {}", f.text("property"))}, {"cat", "witness"}, {"ph", "i"}, {"s", "g"},
+           {"pid", kThreadsPid}, {"tid", 0}, {"ts", micros(f.u64("t"))}};
+    e["args"] = Json{{"property", f.text("property")}, {"message", f.text("msg")}};
     events_.push_back(std::move(e));
   }
 

@@ -68,12 +68,6 @@ const char* entity_of(char c, bool attribute) {
   }
 }
 
-// "pass", or "violation: <property>": the same words as `expected`.
-std::string outcome_of(const RowReport& r) {
-  if (r.result == "violation" && !r.property.empty()) return "violation: " + r.property;
-  return r.result;
-}
-
 std::string case_name(const std::string& name, const RowReport& r) {
   if (r.params.empty()) return name;
   std::string out = name + " [";
@@ -87,12 +81,12 @@ std::string failure_body(const RowReport& r) {
   if (!r.property.empty()) out += fmt::format("property: {}\n", r.property);
   if (!r.message.empty()) out += fmt::format("message: {}\n", r.message);
   if (!r.replay_command.empty()) out += fmt::format("replay: {}\n", r.replay_command);
-  if (out.empty()) out = "the scenario passed, but a violation was expected\n";
+  if (out.empty()) out = fmt::format("the scenario passed, but {} was expected\n", r.expected);
   return out;
 }
 
 std::string system_out(const RowReport& r) {
-  std::string out = fmt::format("result: {}\nexpected: {}\n", outcome_of(r), r.expected);
+  std::string out = fmt::format("result: {}\nexpected: {}\n", r.outcome(), r.expected);
   if (!r.message.empty()) out += fmt::format("message: {}\n", r.message);
   out += fmt::format("strategy: {}, seed {}, {} executions{}\n", r.strategy, r.seed, r.executions,
                      r.exhaustive ? " (exhaustive)" : "");
@@ -109,7 +103,7 @@ void append_case(std::string& out, const ScenarioReport& s, const RowReport& r) 
                  xml_escape(case_name(s.name, r), true), r.elapsed_s);
   if (!r.matched)
     fmt::format_to(it, "      <failure message=\"{}\" type=\"mismatch\">{}</failure>\n",
-                   xml_escape(fmt::format("expected {}, got {}", r.expected, outcome_of(r)), true),
+                   xml_escape(fmt::format("expected {}, got {}", r.expected, r.outcome()), true),
                    xml_escape(failure_body(r)));
   fmt::format_to(it, "      <system-out>{}</system-out>\n", xml_escape(system_out(r)));
   out += "    </testcase>\n";

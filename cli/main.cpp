@@ -72,8 +72,7 @@ std::string metrics_line(const WorkloadMetrics& w) {
 void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) {
   std::string params;
   for (const auto& [path, value] : r.params) params += fmt::format(" {}={}", path, value);
-  std::string outcome = r.result == "pass" ? "pass" : fmt::format("violation: {}", r.property);
-  fmt::print("{}{}: {} (expected {}){}\n", s.name, params, outcome, r.expected, r.matched ? "" : "  MISMATCH");
+  fmt::print("{}{}: {} (expected {}){}\n", s.name, params, r.outcome(), r.expected, r.matched ? "" : "  MISMATCH");
   if (r.result != "pass") fmt::print("  {}\n", r.message);
   if (s.platform == "native" && !r.workload.empty()) fmt::print("{}", metrics_line(r.workload));
   if (r.counterexample.present) {
@@ -182,6 +181,7 @@ void list() {
   futex_designs.emplace_back("std-atomic-wait (native)");
   line("designs", {fmt::format("spinlock: {}", fmt::join(kSpinlockNames, ", "))});
   line("", {fmt::format("futex: {}", fmt::join(futex_designs, ", "))});
+  line("", {fmt::format("mutex (thread programs' locks): {}", fmt::join(usync::kMutexNames, ", "))});
   line("workloads", workload_kinds());
   line("properties", builtin_properties());
   line("strategies", {"timed", "random", "dfs", "bounded", "pct", "replay"});

@@ -92,6 +92,7 @@ class ProgramLoader {
 
   program::Program load(const yaml::Map& root, const DesignSpec& design) {
     prog_.lock_kind = design.spinlock;
+    prog_.mutex = design.mutex;
     if (design.futex) prog_.futex = design.futex->config;
     if (const auto node = root.get("variables")) variables(*node);
     if (const auto node = root.get("locks")) locks(*node);
@@ -522,12 +523,12 @@ program::Program load_program(const yaml::Map& root, const MachineSpec& machine,
   return ProgramLoader(root.source(), machine).load(root, design);
 }
 
-program::FinalCondition load_final_condition(const yaml::Source& src, const std::string& name, const YAML::Node& forall,
-                                             const program::Program& prog) {
+program::FinalCondition load_final_condition(const yaml::Source& src, const std::string& name, const YAML::Node& expr,
+                                             std::string_view what, const program::Program& prog) {
   program::FinalCondition c;
   c.property = name;
-  c.where = src.where(forall);
-  c.expr = expression(src, forall, "forall", [&prog](std::string_view leaf) { return final_leaf(prog, leaf); });
+  c.where = src.where(expr);
+  c.expr = expression(src, expr, what, [&prog](std::string_view leaf) { return final_leaf(prog, leaf); });
   return c;
 }
 

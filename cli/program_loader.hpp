@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <yaml-cpp/yaml.h>
 
@@ -15,9 +16,9 @@ namespace lockstep::cli {
 // `root` is the scenario's top-level map; it must have `threads`. Throws ScenarioError.
 program::Program load_program(const yaml::Map& root, const MachineSpec& machine, const DesignSpec& design);
 
-// The final condition `forall` of property `name`, over `prog`'s variables (`x`) and thread
-// registers (`t0.r1`). Throws ScenarioError.
-program::FinalCondition load_final_condition(const yaml::Source& src, const std::string& name, const YAML::Node& forall,
-                                             const program::Program& prog);
+// The final condition of property `name` (`what`: forall or exists), over `prog`'s variables
+// (`x`) and thread registers (`t0.r1`). Throws ScenarioError.
+program::FinalCondition load_final_condition(const yaml::Source& src, const std::string& name, const YAML::Node& expr,
+                                             std::string_view what, const program::Program& prog);
 
 }  // namespace lockstep::cli

@@ -28,10 +28,10 @@ struct MachineMeasurements {
 
 struct RowReport {
   std::vector<std::pair<std::string, std::string>> params;  // sweep values of this row
-  std::string result;      // "pass" or "violation"
-  std::string property;    // violated property (result == "violation")
-  std::string message;     // what the violation says
-  std::string expected;    // "pass" or "violation: <property>"
+  std::string result;      // "pass", "violation", "reachable" or "unreachable" (cli/outcome.hpp)
+  std::string property;    // the violated property, the exists condition reached, or those not reached
+  std::string message;     // what the violation, the witness or the search says
+  std::string expected;    // "pass", or "violation: P", "reachable: N", "unreachable: N"
   bool matched = false;    // result agrees with expected
   std::string strategy;    // timed, random, replay
   std::uint64_t seed = 0;
@@ -69,6 +69,9 @@ struct RowReport {
   std::vector<std::string> interleaving;  // the counterexample, one readable line per step
   MachineMeasurements machine;
   WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
+
+  // The outcome in the words of `expected`: "pass", or "<result>: <property>".
+  std::string outcome() const { return result == "pass" || property.empty() ? result : result + ": " + property; }
 };
 
 struct ScenarioReport {
@@ -79,10 +82,12 @@ struct ScenarioReport {
   bool swept = false;
   std::vector<RowReport> rows;
 
-  // A scenario is a violation when any row is; it matched when every row did.
+  // A scenario's result is the most telling of its rows': violation, then reachable, then
+  // unreachable, then pass. It matched when every row did.
   std::string result() const {
-    for (const RowReport& r : rows)
-      if (r.result != "pass") return r.result;
+    for (const char* outcome : {"violation", "reachable", "unreachable"})
+      for (const RowReport& r : rows)
+        if (r.result == outcome) return outcome;
     return "pass";
   }
   bool matched() const {

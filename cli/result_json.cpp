@@ -20,7 +20,7 @@ void put_if(Json& out, const char* key, const std::string& value) {
 
 void put_outcome(Json& out, const RowReport& r) {
   out["result"] = r.result;
-  if (r.result == "violation") {
+  if (r.result != "pass") {
     out["property"] = r.property;
     out["message"] = r.message;
   }

@@ -14,6 +14,7 @@
 #include "cli/exploration.hpp"
 #include "cli/files.hpp"
 #include "cli/interleaving.hpp"
+#include "cli/outcome.hpp"
 #include "cli/trace_output.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program_workload.hpp"
@@ -103,16 +104,12 @@ std::uint32_t store_buffer_entries(const Scenario& s) {
   return s.machine.model ? s.machine.model->store_buffer_entries : kFlatStoreBufferEntries;
 }
 
-std::string expected_text(const Expectation& e) { return e.pass ? "pass" : "violation: " + e.property; }
-
-bool is_checked(const Scenario& s, const std::string& property) {
-  return std::find(s.properties.begin(), s.properties.end(), property) != s.properties.end();
-}
-
-// A violation counts only when the scenario checks that property.
-std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::ExecutionResult& r) {
-  if (r.violation && is_checked(s, r.violation->property)) return r.violation;
-  return std::nullopt;
+// The engine's limits: steps, store buffers, and whether to track happens-before (only
+// when the scenario checks data_race).
+sim::EngineLimits engine_limits(const Scenario& s) {
+  sim::EngineLimits limits{s.strategy.max_steps, store_buffer_entries(s)};
+  limits.detect_races = std::find(s.properties.begin(), s.properties.end(), "data_race") != s.properties.end();
+  return limits;
 }
 
 // One execution at a time on an engine and a workload, for the model checker's search.
@@ -156,8 +153,7 @@ class RowRunner {
         row_(row),
         options_(options),
         costs_(make_costs(scenario)),
-        engine_(machine_shape(scenario), *costs_,
-                sim::EngineLimits{scenario.strategy.max_steps, store_buffer_entries(scenario)}),
+        engine_(machine_shape(scenario), *costs_, engine_limits(scenario)),
         workload_(make_workload(scenario)) {}
 
   RowReport run(Command command);
@@ -456,12 +452,6 @@ void require_simulable(const Scenario& s) {
 
 void require_simulable(const ScenarioFile& file) {
   for (const Scenario& s : file.rows) require_simulable(s);
-}
-
-void judge(RowReport& report, const Scenario& s) {
-  report.expected = expected_text(s.expect);
-  report.matched = s.expect.pass ? report.result == "pass"
-                                 : report.result == "violation" && report.property == s.expect.property;
 }
 
 ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& options) {

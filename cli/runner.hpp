@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/outcome.hpp"
 #include "cli/report.hpp"
 #include "cli/scenario.hpp"
 #include "model/schedule_file.hpp"
@@ -32,9 +33,6 @@ struct RunOptions {
 // scenario says `platform: native`, or names a host futex backend (kernel, std-atomic-wait).
 void require_simulable(const Scenario& scenario);
 void require_simulable(const ScenarioFile& file);
-
-// Sets the row's `expected` and `matched` from the scenario's expectation.
-void judge(RowReport& report, const Scenario& scenario);
 
 // Runs every row of a scenario file.
 ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& options);

@@ -14,6 +14,7 @@
 
 #include "core/futex/futex_config.hpp"
 #include "core/sync/spinlock.hpp"
+#include "core/usync/any_mutex.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
 #include "core/workloads/futex_wake.hpp"
@@ -63,6 +64,9 @@ struct DesignSpec {
   std::string family = "spinlock";
   SpinlockKind spinlock = SpinlockKind::ticket;
   std::optional<FutexDesign> futex;
+  // `mutex: KIND`: thread programs' locks are futex mutexes (core/usync/any_mutex.hpp).
+  std::optional<usync::MutexKind> mutex;
+  std::string mutex_where;  // "file:line:col" of the kind, for errors
 };
 
 enum class WorkloadKind : std::uint8_t {
@@ -110,9 +114,12 @@ struct StrategySpec {
   bool minimize = true;            // minimize a counterexample before reporting it
 };
 
+// `expect`: no violation; a violation of `property`; or, for an `exists` condition
+// `property`, that some execution reaches it or that none does.
 struct Expectation {
-  bool pass = true;
-  std::string property;  // when !pass: the property expected to be violated
+  enum class Kind : std::uint8_t { pass, violation, reachable, unreachable };
+  Kind kind = Kind::pass;
+  std::string property;  // unless pass
 };
 
 struct Scenario {
@@ -148,5 +155,8 @@ Scenario load_scenario_row(const std::string& path, const std::vector<std::pair<
 std::vector<std::string> machine_presets();
 std::vector<std::string> workload_kinds();
 std::vector<std::string> builtin_properties();
+
+// The names of a workload's `exists` conditions (thread programs only), in file order.
+std::vector<std::string> exists_conditions(const WorkloadSpec& w);
 
 }  // namespace lockstep::cli

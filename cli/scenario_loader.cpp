@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -52,9 +53,16 @@ DesignSpec load_design(const yaml::Map& root) {
   DesignSpec design;
   const std::optional<YAML::Node> node = root.get("design");
   if (!node) return design;
-  const yaml::Map m(root.source(), *node, "design", {"spinlock", "futex"});
+  const yaml::Map m(root.source(), *node, "design", {"spinlock", "futex", "mutex"});
   if (const auto lock = m.get("spinlock"))
     design.spinlock = static_cast<SpinlockKind>(yaml::choice(root.source(), *lock, "spinlock", kSpinlockNames));
+  if (const auto mutex = m.get("mutex")) {
+    if (m.has("spinlock"))
+      root.source().fail(*m.key_node("mutex"),
+                         "design: the locks are spinlocks or futex mutexes: give spinlock or mutex");
+    design.mutex = static_cast<usync::MutexKind>(yaml::choice(root.source(), *mutex, "mutex", usync::kMutexNames));
+    design.mutex_where = root.source().where(*mutex);
+  }
   if (const auto futex = m.get("futex")) {
     design.family = "futex";
     design.futex = load_futex_design(root.source(), *futex);
@@ -137,18 +145,21 @@ bool is_builtin(std::string_view name) {
   return std::find(builtins.begin(), builtins.end(), name) != builtins.end();
 }
 
+// lost_wakeup goes wherever deadlock does (it is the deadlock whose cause is known);
+// data_race is never on by default (it is opt-in: tracking happens-before costs).
 std::vector<std::string> default_properties(WorkloadKind kind) {
-  if (kind == WorkloadKind::lock_counter) return {"mutual_exclusion", "deadlock", "bound_exceeded"};
+  if (kind == WorkloadKind::lock_counter) return {"mutual_exclusion", "deadlock", "lost_wakeup", "bound_exceeded"};
   if (kind == WorkloadKind::futex_hash || kind == WorkloadKind::futex_wake || kind == WorkloadKind::futex_requeue ||
       kind == WorkloadKind::futex_pingpong)
-    return {"futex_semantics", "deadlock", "bound_exceeded"};
-  return {"assertion", "deadlock", "bound_exceeded"};
+    return {"futex_semantics", "deadlock", "lost_wakeup", "bound_exceeded"};
+  return {"assertion", "deadlock", "lost_wakeup", "bound_exceeded"};
 }
 
 std::string builtin_property(const yaml::Source& src, const YAML::Node& node, WorkloadKind kind) {
   std::string name = yaml::scalar(src, node, "property");
   if (!is_builtin(name)) {
-    src.fail(node, fmt::format("unknown property '{}' (built in: {}; a final condition is {{name: ..., forall: ...}})",
+    src.fail(node, fmt::format("unknown property '{}' (built in: {}; a final condition is {{name: ..., forall: ...}} "
+                               "or {{name: ..., exists: ...}})",
                                name, yaml::join(builtin_properties())));
   }
   if (name == "mutual_exclusion" && kind != WorkloadKind::lock_counter)
@@ -157,16 +168,29 @@ std::string builtin_property(const yaml::Source& src, const YAML::Node& node, Wo
   return name;
 }
 
+// {name: N, forall: EXPR} (must hold in every final state) or {name: N, exists: EXPR} (an
+// outcome to look for: herd's `exists`).
 std::string final_condition(const yaml::Source& src, const YAML::Node& node, program::Program* prog) {
-  const yaml::Map m(src, node, "property", {"name", "forall"});
-  if (prog == nullptr) src.fail(node, "final conditions (forall) apply to thread programs only");
+  const yaml::Map m(src, node, "property", {"name", "forall", "exists"});
+  if (prog == nullptr) src.fail(node, "final conditions (forall, exists) apply to thread programs only");
   const YAML::Node name_node = m.required("name");
   std::string name = yaml::identifier(src, name_node, "property name");
   if (is_builtin(name))
     src.fail(name_node, fmt::format("'{}' is a built-in property: give the final condition a name of its own", name));
-  prog->forall.push_back(load_final_condition(src, name, m.required("forall"), *prog));
+  const std::optional<YAML::Node> forall = m.get("forall");
+  const std::optional<YAML::Node> exists = m.get("exists");
+  if (forall && exists)
+    src.fail(*m.key_node("exists"), fmt::format("property '{}': give forall or exists, not both", name));
+  if (forall) {
+    prog->forall.push_back(load_final_condition(src, name, *forall, "forall", *prog));
+  } else if (exists) {
+    prog->exists.push_back(load_final_condition(src, name, *exists, "exists", *prog));
+  } else {
+    src.fail(node, fmt::format("property '{}': missing its condition (forall: EXPR or exists: EXPR)", name));
+  }
   return name;
 }
+
 
 // `prog` is null for built-in workloads; final conditions are added to it.
 std::vector<std::string> load_properties(const yaml::Map& root, WorkloadKind kind, program::Program* prog) {
@@ -226,20 +250,56 @@ StrategySpec load_strategy(const yaml::Map& root) {
   return s;
 }
 
-Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& properties) {
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  return names.empty() ? std::string("none") : yaml::join(names);
+}
+
+// `exists` names the scenario's exists conditions: their outcome is reachable or unreachable.
+Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& properties,
+                        const std::vector<std::string>& exists) {
   const yaml::Source& src = root.source();
   const YAML::Node node = root.required("expect");
   Expectation e;
-  if (node.IsScalar() && node.Scalar() == "pass") return e;
-  if (!node.IsMap())
-    src.fail(node, fmt::format("expect: expected 'pass' or {{violation: PROPERTY}}, got {}", yaml::describe(node)));
-  const yaml::Map m(src, node, "expect", {"violation"});
-  const YAML::Node violation = m.required("violation");
-  e.pass = false;
-  e.property = yaml::scalar(src, violation, "violation");
-  if (std::find(properties.begin(), properties.end(), e.property) == properties.end()) {
-    src.fail(violation, fmt::format("expect: '{}' is not among the checked properties ({})", e.property,
-                                    properties.empty() ? std::string("none") : yaml::join(properties)));
+  if (node.IsScalar() && node.Scalar() == "pass") {
+    if (!exists.empty()) {
+      src.fail(node, fmt::format("expect: a scenario with exists conditions ({}) reaches them or not, so it never "
+                                 "passes: expect {{reachable: {}}} or {{unreachable: {}}}",
+                                 yaml::join(exists), exists.front(), exists.front()));
+    }
+    return e;
+  }
+  if (node.IsMap() && node.size() > 1)
+    src.fail(std::next(node.begin())->first, "expect: one outcome at a time (violation, reachable or unreachable)");
+  if (!node.IsMap() || node.size() != 1) {
+    src.fail(node, fmt::format("expect: expected 'pass', {{violation: PROPERTY}}, {{reachable: CONDITION}} or "
+                               "{{unreachable: CONDITION}}, got {}",
+                               yaml::describe(node)));
+  }
+  const yaml::Map m(src, node, "expect", {"violation", "reachable", "unreachable"});
+  const std::string key = node.begin()->first.Scalar();
+  const YAML::Node value = m.required(key);
+  e.property = yaml::scalar(src, value, key);
+  if (key == "violation") {
+    e.kind = Expectation::Kind::violation;
+    if (!contains(properties, e.property)) {
+      src.fail(value, fmt::format("expect: '{}' is not among the checked properties ({})", e.property,
+                                  listed(properties)));
+    }
+    if (contains(exists, e.property)) {
+      src.fail(value, fmt::format("expect: '{}' is an exists condition, which is reached, not violated: expect "
+                                  "{{reachable: {}}} or {{unreachable: {}}}",
+                                  e.property, e.property, e.property));
+    }
+    return e;
+  }
+  e.kind = key == "reachable" ? Expectation::Kind::reachable : Expectation::Kind::unreachable;
+  if (!contains(exists, e.property)) {
+    src.fail(value, fmt::format("expect: '{}' is not an exists condition of this scenario (exists conditions: {})",
+                                e.property, listed(exists)));
   }
   return e;
 }
@@ -269,11 +329,15 @@ Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const st
     s.workload.kind = WorkloadKind::program;
     s.workload.program = std::make_shared<const program::Program>(std::move(prog));
   } else {
+    if (s.design.mutex)
+      src.fail_at(s.design.mutex_where,
+                  "design.mutex: futex mutexes are the locks of thread programs; built-in workloads take "
+                  "design.spinlock");
     s.workload = load_workload(root, s.machine, s.design);
     s.properties = load_properties(root, s.workload.kind, nullptr);
   }
   s.strategy = load_strategy(root);
-  s.expect = load_expect(root, s.properties);
+  s.expect = load_expect(root, s.properties, exists_conditions(s.workload));
   return s;
 }
 
@@ -450,7 +514,15 @@ std::vector<std::string> workload_kinds() {
 }
 
 std::vector<std::string> builtin_properties() {
-  return {"assertion", "deadlock", "bound_exceeded", "mutual_exclusion", "futex_semantics"};
+  return {"assertion",        "deadlock",        "lost_wakeup", "bound_exceeded",
+          "mutual_exclusion", "futex_semantics", "data_race"};
+}
+
+std::vector<std::string> exists_conditions(const WorkloadSpec& w) {
+  std::vector<std::string> names;
+  if (w.kind == WorkloadKind::program)
+    for (const program::FinalCondition& c : w.program->exists) names.push_back(c.property);
+  return names;
 }
 
 ScenarioFile load_scenario_file(const std::string& path) { return load(path, nullptr); }

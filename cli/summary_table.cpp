@@ -16,11 +16,6 @@ using Line = std::array<std::string, kColumns>;
 constexpr std::array<bool, kColumns> kRightAligned = {false, false, false, true, true, false};
 constexpr std::string_view kGap = "  ";
 
-std::string outcome_of(const RowReport& r) {
-  if (r.result == "violation" && !r.property.empty()) return "violation: " + r.property;
-  return r.result;
-}
-
 std::string seconds(double s) { return s < 1 ? fmt::format("{:.3f}s", s) : fmt::format("{:.2f}s", s); }
 
 std::string params_text(const RowReport& r) {
@@ -31,20 +26,21 @@ std::string params_text(const RowReport& r) {
 }
 
 Line row_line(std::string label, const RowReport& r) {
-  return {std::move(label), r.expected, outcome_of(r), fmt::format("{}", r.executions), seconds(r.elapsed_s),
+  return {std::move(label), r.expected, r.outcome(), fmt::format("{}", r.executions), seconds(r.elapsed_s),
           r.matched ? "ok" : "MISMATCH"};
 }
 
-// A sweep's own line: the first violation found (else pass), the expectation if all rows
-// share one, and executions and time summed over the rows.
+// A sweep's own line: the first row with the scenario's result (ScenarioReport::result),
+// the expectation if all rows share one, and executions and time summed over the rows.
 Line sweep_line(const ScenarioReport& s) {
   std::string expected = s.rows.empty() ? "" : s.rows.front().expected;
+  const std::string outcome = s.result();
   std::string result = "pass";
   std::uint64_t executions = 0;
   double elapsed_s = 0;
   for (const RowReport& r : s.rows) {
     if (r.expected != expected) expected = "(per row)";
-    if (result == "pass" && r.result != "pass") result = outcome_of(r);
+    if (result == "pass" && r.result == outcome) result = r.outcome();
     executions += r.executions;
     elapsed_s += r.elapsed_s;
   }

@@ -4,20 +4,14 @@
 #include "model/random_strategy.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/timed_strategy.hpp"
+#include "tests/lambda_workload.hpp"
 
 using namespace lockstep;
 using namespace lockstep::sim;
 
 namespace {
 
-// A workload given as lambdas, for engine tests.
-class LambdaWorkload final : public SimWorkload {
- public:
-  std::function<void(Engine&)> on_setup;
-  std::function<void(Engine&)> on_check = [](Engine&) {};
-  void setup(Engine& e) override { on_setup(e); }
-  void check(Engine& e) override { on_check(e); }
-};
+using lockstep::testing::LambdaWorkload;
 
 struct Fixture {
   FlatCostModel costs{FlatCosts{}};

@@ -88,7 +88,7 @@ TEST_CASE("a lock-counter scenario with every machine override", "[scenario]") {
   CHECK(s.strategy.kind == StrategyKind::timed);
   CHECK(s.strategy.seed == 99);
   CHECK(s.strategy.max_steps == 200000);
-  CHECK(s.expect.pass);
+  CHECK(s.expect.kind == Expectation::Kind::pass);
   CHECK(s.params.empty());
 }
 
@@ -108,12 +108,12 @@ TEST_CASE("defaults of a minimal scenario", "[scenario]") {
   CHECK(s.workload.lock_counter.threads == 2);
   CHECK(s.workload.lock_counter.iterations == 10);
   CHECK(s.workload.lock_counter.cpus == 2);
-  CHECK(s.properties == std::vector<std::string>{"mutual_exclusion", "deadlock", "bound_exceeded"});
+  CHECK(s.properties == std::vector<std::string>{"mutual_exclusion", "deadlock", "lost_wakeup", "bound_exceeded"});
   CHECK(s.strategy.kind == StrategyKind::random);
   CHECK(s.strategy.seed == 1);
   CHECK(s.strategy.executions == 1000);
   CHECK(s.strategy.max_steps == 1'000'000);
-  CHECK(s.expect.pass);
+  CHECK(s.expect.kind == Expectation::Kind::pass);
 }
 
 TEST_CASE("a program with every op kind", "[scenario]") {
@@ -197,7 +197,7 @@ TEST_CASE("a program with every op kind", "[scenario]") {
   CHECK(s.strategy.executions == 50);
   CHECK(s.strategy.seed == 7);
   CHECK(s.strategy.max_steps == 5000);
-  CHECK_FALSE(s.expect.pass);
+  CHECK(s.expect.kind == Expectation::Kind::violation);
   CHECK(s.expect.property == "sum");
 }
 
@@ -213,7 +213,7 @@ TEST_CASE("defaults of a thread program", "[scenario]") {
   CHECK(p.threads[0].registers.empty());
   CHECK(p.threads[0].body[0].reg == -1);
   CHECK(p.threads[0].body[0].order == std::memory_order_seq_cst);
-  CHECK(s.properties == std::vector<std::string>{"assertion", "deadlock", "bound_exceeded"});
+  CHECK(s.properties == std::vector<std::string>{"assertion", "deadlock", "lost_wakeup", "bound_exceeded"});
 }
 
 TEST_CASE("a sweep expands to the cartesian product, first key outermost", "[scenario]") {
@@ -274,7 +274,34 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"forall_unknown.yaml", 8, 34, "unknown thread 't1'"},
       {"mutex_on_program.yaml", 4, 24, "mutual_exclusion is checked by the lock-counter workload only"},
       {"deep_expr.yaml", 5, 352, "more than 64 operands"},
+      {"exists_and_forall.yaml", 6, 36, "property 'both': give forall or exists, not both"},
+      {"exists_expect_pass.yaml", 7, 9, "exists conditions (seen) reaches them or not, so it never passes"},
+      {"exists_expect_unknown.yaml", 7, 21, "'unseen' is not an exists condition of this scenario (exists "},
+      {"exists_expect_violation.yaml", 8, 21, "'seen' is an exists condition, which is reached, not violated"},
+      {"exists_unknown_leaf.yaml", 6, 41, "exists: thread t0 has no register 'r7'"},
+      {"expect_two_keys.yaml", 8, 31, "expect: one outcome at a time"},
+      {"expect_unreachable_builtin.yaml", 6, 23, "'lost_wakeup' is not an exists condition"},
+      {"mutex_on_workload.yaml", 2, 17, "design.mutex: futex mutexes are the locks of thread programs"},
+      {"mutex_unknown.yaml", 2, 17, "unknown mutex 'mutex4' (expected one of: simple, mutex2, mutex3, forgetful)"},
+      {"mutex_and_spinlock.yaml", 2, 25, "give spinlock or mutex"},
+      {"lost_wakeup_misspelled.yaml", 5, 24, "unknown property 'lost_wakeups'"},
   });
+}
+
+TEST_CASE("exists conditions, futex mutexes and the new built-in properties", "[scenario]") {
+  const Scenario s = load_one("good/program_exists.yaml");
+  const program::Program& p = *s.workload.program;
+  CHECK(p.mutex == usync::MutexKind::mutex2);
+  CHECK(p.uses_futex_table());
+  REQUIRE(p.forall.size() == 1);
+  CHECK(p.forall[0].property == "counted");
+  REQUIRE(p.exists.size() == 1);
+  CHECK(p.exists[0].property == "t1_first");
+  CHECK(p.exists[0].expr.text == "t1.r0 == 0");
+  CHECK(s.properties == std::vector<std::string>{"deadlock", "lost_wakeup", "data_race", "counted", "t1_first"});
+  CHECK(s.expect.kind == Expectation::Kind::reachable);
+  CHECK(s.expect.property == "t1_first");
+  CHECK(exists_conditions(s.workload) == std::vector<std::string>{"t1_first"});
 }
 
 TEST_CASE("a missing scenario file names the path", "[scenario]") {

@@ -20,6 +20,7 @@
 #include "core/futex/futex_table.hpp"
 #include "core/usync/condvar.hpp"
 #include "core/usync/drepper_mutex.hpp"
+#include "core/usync/forgetful_mutex.hpp"
 #include "core/workloads/spawn.hpp"
 #include "model/random_strategy.hpp"
 #include "native/native_platform.hpp"
@@ -65,21 +66,6 @@ class CountingKernel {
 };
 static_assert(FutexKernel<CountingKernel<Native>, Native>);
 static_assert(FutexKernel<CountingKernel<Sim>, Sim>);
-
-// A mutex that forgets other sleepers: after a wakeup it takes the lock in state 1, so its
-// unlock wakes nobody. Drepper's take 2 exists to avoid exactly this; the tests use it to
-// show that the random schedules do find a sleeper left behind.
-template <Platform P, class K = futex::FutexTable<P>>
-class ForgetfulMutex : public ThreeStateMutexBase<P, K> {
- public:
-  using ThreeStateMutexBase<P, K>::ThreeStateMutexBase;
-  void lock() {
-    for (std::uint32_t c = kUnlocked; !this->word_.compare_exchange_strong(c, kLocked); c = kUnlocked) {
-      if (c == kLocked) this->word_.compare_exchange_strong(c, kContended);
-      this->kernel_->wait(this->word_, kContended);
-    }
-  }
-};
 
 // The futex table a workload runs on, and the wrapper around it when the mutex asks for one.
 template <class M>

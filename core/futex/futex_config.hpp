@@ -54,9 +54,14 @@ enum class WakeFastpath : std::uint8_t {
   empty_list,  // b0c29f79's first version: skip when the list is empty and the lock is free
   counter,     // today: a waiter counter, smp_mb (A) after the increment, (B) before the read
   counter_missing_b,  // 76835b0ebf8a: private futexes lost (B) on the waker's side (lost wakeup)
+  // The waiter's (A) removed instead: the increment of the counter is a plain atomic_inc with
+  // no smp_mb__after_atomic. REF: on x86 the increment is a locked instruction, which drains
+  // the store buffer anyway, so this variant is still correct under x86-TSO; only weaker
+  // machines (arm64, POWER) would lose a wakeup.
+  counter_missing_a,
 };
-inline constexpr std::array<std::string_view, 4> kFastpathNames{"none", "empty-list", "counter",
-                                                                "counter-missing-b"};
+inline constexpr std::array<std::string_view, 5> kFastpathNames{"none", "empty-list", "counter",
+                                                                "counter-missing-b", "counter-missing-a"};
 
 struct FutexConfig {
   Sizing sizing = Sizing::per_cpu;

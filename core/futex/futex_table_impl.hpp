@@ -81,8 +81,9 @@ class FutexTableImpl {
     for (;;) {
       const Slot s = locate(key);
       // Waiter side: count ourselves before taking the lock. On x86 the locked increment is
-      // also barrier (A); weaker machines need smp_mb__after_atomic (REF).
-      if (counting()) s.bucket->waiters.fetch_add(1, std::memory_order_seq_cst);
+      // also barrier (A); weaker machines need smp_mb__after_atomic (REF), which the
+      // counter-missing-a variant leaves out: a relaxed increment.
+      if (counting()) s.bucket->waiters.fetch_add(1, waiter_increment_order());
       Node node;
       s.bucket->lock.lock(node);
       if (stale(s)) {  // the private table grew while we hashed: start over on the new one
@@ -241,7 +242,12 @@ class FutexTableImpl {
 
   bool growable() const { return config_.sizing == Sizing::process_private; }
   bool counting() const {
-    return config_.fastpath == WakeFastpath::counter || config_.fastpath == WakeFastpath::counter_missing_b;
+    return config_.fastpath == WakeFastpath::counter || config_.fastpath == WakeFastpath::counter_missing_b ||
+           config_.fastpath == WakeFastpath::counter_missing_a;
+  }
+  // The increment with (A) after it is seq_cst; without (A), only the atomicity remains.
+  std::memory_order waiter_increment_order() const {
+    return config_.fastpath == WakeFastpath::counter_missing_a ? std::memory_order_relaxed : std::memory_order_seq_cst;
   }
 
   void build_generation(std::uint32_t index, const TableShape& shape) {
@@ -306,6 +312,7 @@ class FutexTableImpl {
         P::fence(std::memory_order_seq_cst);  // (B)
         return b.head.load() == 0 && !b.lock.is_locked();
       case WakeFastpath::counter:
+      case WakeFastpath::counter_missing_a:  // the waker's side is intact
         P::fence(std::memory_order_seq_cst);  // (B): order the caller's store to the word before the read
         return b.waiters.load(std::memory_order_relaxed) == 0;
       case WakeFastpath::counter_missing_b:

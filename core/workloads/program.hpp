@@ -4,12 +4,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/futex/futex_config.hpp"
 #include "core/platform.hpp"
 #include "core/sync/spinlock.hpp"
+#include "core/usync/any_mutex.hpp"
 
 namespace lockstep::program {
 
@@ -84,7 +86,8 @@ struct ThreadProgram {
   std::vector<Op> body;
 };
 
-// A final-state condition (herd's `forall`): must hold at the end of every execution.
+// A final-state condition: herd's `forall` (must hold at the end of every execution) or
+// `exists` (an outcome some execution should reach; one that does is a witness).
 struct FinalCondition {
   std::string property;
   Expr expr;
@@ -95,10 +98,22 @@ struct Program {
   std::vector<Variable> variables;
   std::vector<std::string> locks;
   SpinlockKind lock_kind = SpinlockKind::ticket;
+  // `design: {mutex: KIND}`: the locks are futex mutexes of this kind instead of spinlocks,
+  // on the program's futex table.
+  std::optional<usync::MutexKind> mutex;
   futex::FutexConfig futex;  // the table futex ops go through (the design's, or the default)
   bool uses_futex = false;
   std::vector<ThreadProgram> threads;
   std::vector<FinalCondition> forall;
+  std::vector<FinalCondition> exists;
+  bool uses_futex_table() const { return uses_futex || (mutex && !locks.empty()); }
+};
+
+// Something a program's run found, by property: a witness of an `exists` condition, or why
+// the threads are stuck.
+struct Finding {
+  std::string property;
+  std::string message;
 };
 
 }  // namespace lockstep::program

@@ -2,14 +2,18 @@
 // Each variable is a P::Atomic or P::Shared word in platform memory, each lock an
 // AnySpinlock of the design's kind; registers are thread-private host memory.
 // Futex variables are 32-bit P::Atomic words; futex ops go through one FutexTable<P> of the
-// design's configuration, created when the program uses any.
+// design's configuration, created when the program uses any, behind a FutexLedger that
+// records the calls so that a stuck execution can be judged a lost wakeup. With
+// `design: {mutex: KIND}` the locks are futex mutexes (core/usync/) on that same table.
 // Lock and unlock are separate ops, so a thread's lock node (the MCS queue node) outlives
 // both: each thread has one per lock, in platform memory on its CPU's NUMA node, as Linux
 // keeps its qspinlock nodes per CPU.
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,7 +24,9 @@
 #include "core/futex/futex_table.hpp"
 #include "core/platform.hpp"
 #include "core/sync/spinlock.hpp"
+#include "core/usync/any_mutex.hpp"
 #include "core/workloads/expr_eval.hpp"
+#include "core/workloads/futex_ledger.hpp"
 #include "core/workloads/program.hpp"
 #include "core/workloads/spawn.hpp"
 
@@ -50,39 +56,52 @@ class ProgramWorkload {
       }
       cells_.push_back(cell);
     }
-    for (const std::string& name : prog.locks) {
-      locks_.push_back(make_on<P, AnySpinlock<P>>(0, kCacheLineBytes, prog.lock_kind));
-      P::label(locks_.back(), sizeof(AnySpinlock<P>), name);
-    }
-    for (const program::ThreadProgram& t : prog.threads) {
-      for (const std::string& lock : prog.locks) {
-        nodes_.push_back(make_on<P, LockNode>(P::node_of(t.cpu), kCacheLineBytes));
-        P::label(nodes_.back(), sizeof(LockNode), fmt::format("{}.{}", lock, t.name));
-      }
-    }
-    if (prog.uses_futex) {
+    if (!prog.mutex) make_spinlocks();
+    if (prog.uses_futex_table()) {
       futex::FutexMachine machine{1, 1, static_cast<int>(prog.threads.size())};
       for (const program::ThreadProgram& t : prog.threads) {
         machine.cpus = std::max(machine.cpus, t.cpu + 1);
         machine.nodes = std::max(machine.nodes, P::node_of(t.cpu) + 1);
       }
-      futexes_.emplace(prog.futex, machine);
+      futexes_.emplace(prog.futex, machine, prog.threads.size());
     }
+    if (prog.mutex) make_mutexes(*prog.mutex);
     registers_.resize(prog.threads.size());
     for (std::size_t i = 0; i < prog.threads.size(); ++i) {
       const program::ThreadProgram& t = prog.threads[i];
       registers_[i].assign(t.registers.size(), 0);
-      spawn(t.name, t.cpu, [this, i] { run(program_->threads[i].body, registers_[i]); });
+      spawn(t.name, t.cpu, [this, i] {
+        if (futexes_) futexes_->bind(i);
+        run(program_->threads[i].body, registers_[i]);
+      });
     }
   }
 
   // Final-state conditions, evaluated after every thread finished.
   void check() const {
     for (const program::FinalCondition& c : program_->forall) {
-      const std::int64_t holds = program::evaluate(c.expr, [this](const program::ExprNode& n) { return final_leaf(n); });
-      if (holds == 0)
+      if (!holds(c))
         P::violation(c.property, fmt::format("{}: final state fails '{}' ({})", c.where, c.expr.text, final_state()));
     }
+  }
+
+  // The first `exists` condition the final state satisfies: this execution is its witness.
+  std::optional<program::Finding> reached() const {
+    for (const program::FinalCondition& c : program_->exists) {
+      if (!holds(c)) continue;
+      return program::Finding{c.property,
+                              fmt::format("{}: final state satisfies '{}' ({})", c.where, c.expr.text, final_state())};
+    }
+    return std::nullopt;
+  }
+
+  // No thread can run and some have not finished; `sleeping` says whether a thread is parked.
+  // A lost wakeup when the futex calls say so (FutexLedger), else nothing: a deadlock.
+  std::optional<program::Finding> at_quiescence(const std::function<bool(typename P::Thread)>& sleeping) const {
+    if (!futexes_) return std::nullopt;
+    const std::optional<typename Ledger::LostWakeup> lost = futexes_->lost_wakeup(sleeping);
+    if (!lost) return std::nullopt;
+    return program::Finding{"lost_wakeup", describe(*lost)};
   }
 
   std::uint64_t value_of(std::size_t var) const { return load(var); }
@@ -93,11 +112,35 @@ class ProgramWorkload {
   using Plain = typename P::template Shared<std::uint64_t>;
   using LockNode = typename AnySpinlock<P>::Node;
   using Word = typename P::template Atomic<std::uint32_t>;
+  using Ledger = FutexLedger<P>;
+  using Mutex = usync::AnyMutex<P, Ledger>;
   struct Cell {
     Atomic* atomic = nullptr;
     Plain* plain = nullptr;
     Word* word = nullptr;  // a futex word
   };
+
+  void make_spinlocks() {
+    const program::Program& prog = *program_;
+    for (const std::string& name : prog.locks) {
+      locks_.push_back(make_on<P, AnySpinlock<P>>(0, kCacheLineBytes, prog.lock_kind));
+      P::label(locks_.back(), sizeof(AnySpinlock<P>), name);
+    }
+    for (const program::ThreadProgram& t : prog.threads) {
+      for (const std::string& lock : prog.locks) {
+        nodes_.push_back(make_on<P, LockNode>(P::node_of(t.cpu), kCacheLineBytes));
+        P::label(nodes_.back(), sizeof(LockNode), fmt::format("{}.{}", lock, t.name));
+      }
+    }
+  }
+
+  // Each mutex is its futex word, labeled with the lock's name, on a line of its own.
+  void make_mutexes(usync::MutexKind kind) {
+    for (const std::string& name : program_->locks) {
+      mutexes_.push_back(make_on<P, Mutex>(0, kCacheLineBytes, kind, *futexes_));
+      P::label(&mutexes_.back()->word(), sizeof(Word), name);
+    }
+  }
 
   void release() {
     for (Cell& c : cells_) {
@@ -105,6 +148,8 @@ class ProgramWorkload {
       if (c.plain != nullptr) destroy_on<P>(c.plain);
       if (c.word != nullptr) destroy_on<P>(c.word);
     }
+    for (Mutex* m : mutexes_) destroy_on<P>(m);
+    mutexes_.clear();
     futexes_.reset();
     for (AnySpinlock<P>* l : locks_) destroy_on<P>(l);
     for (LockNode* n : nodes_) destroy_on<P>(n);
@@ -149,16 +194,28 @@ class ProgramWorkload {
         if (eval(op.cond, regs) == 0)
           P::violation("assertion", fmt::format("{}: assert '{}' failed ({})", op.where, op.cond.text, show(regs, op)));
         return;
-      case OpKind::lock: locks_[static_cast<std::size_t>(op.lock)]->lock(lock_node(regs, op.lock)); return;
-      case OpKind::unlock: locks_[static_cast<std::size_t>(op.lock)]->unlock(lock_node(regs, op.lock)); return;
+      case OpKind::lock:
+      case OpKind::unlock: lock_op(op, regs); return;
       case OpKind::futex_wait:
       case OpKind::futex_wake:
       case OpKind::futex_requeue: futex_op(op, regs); return;
     }
   }
 
+  void lock_op(const program::Op& op, const std::vector<std::int64_t>& regs) {
+    const auto l = static_cast<std::size_t>(op.lock);
+    const bool lock = op.kind == program::OpKind::lock;
+    if (mutexes_.empty()) {
+      lock ? locks_[l]->lock(lock_node(regs, op.lock)) : locks_[l]->unlock(lock_node(regs, op.lock));
+      return;
+    }
+    futexes_->at(thread_of(regs), &op.where);
+    lock ? mutexes_[l]->lock() : mutexes_[l]->unlock();
+  }
+
   void futex_op(const program::Op& op, std::vector<std::int64_t>& regs) {
     using program::OpKind;
+    futexes_->at(thread_of(regs), &op.where);
     Word& word = *cells_[static_cast<std::size_t>(op.var)].word;
     const auto count = [&](const program::Expr& e) {
       return static_cast<int>(std::clamp<std::int64_t>(eval(e, regs), 0, 0x7fffffff));
@@ -241,6 +298,32 @@ class ProgramWorkload {
     return *nodes_[thread_of(regs) * locks_.size() + static_cast<std::size_t>(lock)];
   }
 
+  bool holds(const program::FinalCondition& c) const {
+    return program::evaluate(c.expr, [this](const program::ExprNode& n) { return final_leaf(n); }) != 0;
+  }
+
+  // The futex word's variable or lock name.
+  std::string word_name(const Word* word) const {
+    for (std::size_t v = 0; v < cells_.size(); ++v)
+      if (cells_[v].word == word) return program_->variables[v].name;
+    for (std::size_t l = 0; l < mutexes_.size(); ++l)
+      if (&mutexes_[l]->word() == word) return program_->locks[l];
+    return "?";
+  }
+
+  std::string describe(const typename Ledger::LostWakeup& lost) const {
+    const std::string word = word_name(lost.word);
+    const auto& threads = program_->threads;
+    const auto where = [](const std::string* w) { return w != nullptr ? *w : std::string("?"); };
+    const std::string requested = lost.requested == INT_MAX ? std::string("all") : std::to_string(lost.requested);
+    return fmt::format(
+        "thread '{}' sleeps in a futex wait on {} for the value {} (op at {}), but {} holds {}; the "
+        "futex wake of {} by thread '{}' (op at {}) asked to wake {} and woke {}",
+        threads[lost.sleeper].name, word, lost.expected, where(lost.wait_where), word,
+        lost.word->load(std::memory_order_relaxed), word, threads[lost.waker].name, where(lost.wake_where), requested,
+        lost.woken);
+  }
+
   std::int64_t final_leaf(const program::ExprNode& n) const {
     if (n.op == program::ExprOp::var) return static_cast<std::int64_t>(load(static_cast<std::size_t>(n.index)));
     return registers_[static_cast<std::size_t>(n.thread)][static_cast<std::size_t>(n.index)];
@@ -260,7 +343,8 @@ class ProgramWorkload {
   std::vector<Cell> cells_;
   std::vector<AnySpinlock<P>*> locks_;
   std::vector<LockNode*> nodes_;  // [thread * locks + lock]
-  std::optional<futex::FutexTable<P>> futexes_;
+  std::vector<Mutex*> mutexes_;  // design.mutex: one per lock, instead of locks_
+  std::optional<Ledger> futexes_;
   std::vector<std::vector<std::int64_t>> registers_;
 };
 

@@ -119,6 +119,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
 
   oracle.begin_execution(execution_index);
   workload.setup(*this);
+  races_.reset(threads_.size(), limits_.detect_races);
   fibers_.resize(threads_.size() + 1);
   start_cpus();
 
@@ -135,7 +136,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   const bool all_finished = std::all_of(threads_.begin(), threads_.end(),
                                         [](const SimThread& t) { return t.state == ThreadRunState::finished; });
   const bool judge = !violation_ && !abandoned_;
-  if (judge && !all_finished) record_violation("deadlock", describe_blocked());
+  if (judge && !all_finished) record_quiescence(workload);
   fibers_.clear();  // unwinds threads that did not finish; their P:: calls run directly now
   if (judge && !violation_) drain_everything();
   if (judge && !violation_) workload.check(*this);
@@ -147,7 +148,8 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   result.virtual_time_ns = now();
   result.schedule = std::move(schedule_);
   result.abandoned = abandoned_;
-  if (trace_ != nullptr) trace_->end(result.virtual_time_ns, steps_, violation_ ? "violation" : "pass");
+  if (trace_ != nullptr)
+    trace_->end(result.virtual_time_ns, steps_, violation_ ? (violation_->witness ? "reachable" : "violation") : "pass");
   trace_ = nullptr;
   oracle_ = nullptr;
   tls_engine = outer;

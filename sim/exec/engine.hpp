@@ -21,6 +21,7 @@
 #include "core/workloads/metrics.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/exec/memory.hpp"
+#include "sim/exec/race_detector.hpp"
 #include "sim/exec/ready_heap.hpp"
 #include "sim/exec/trace.hpp"
 #include "sim/scheduler.hpp"
@@ -48,6 +49,9 @@ struct EngineLimits {
   // Longest watch list a spinning thread may have before it is no longer blocked
   // (explore mode): loops reading more than this are simply re-run.
   static constexpr std::size_t kMaxSpinWatch = 8;
+  // Property data_race: track happens-before and check plain accesses (race_detector.hpp).
+  // Off unless a scenario asks for it, since it costs a map lookup per access.
+  bool detect_races = false;
 };
 
 struct Violation {
@@ -56,6 +60,16 @@ struct Violation {
   ThreadId thread = kNoThread;  // kNoThread: found at the end of the execution
   std::uint64_t time_ns = 0;
   std::uint64_t step = 0;
+  // Not a failure but the opposite: the final state satisfies a herd-style `exists`
+  // condition, the outcome the search looks for. It stops the search like a violation and
+  // gets a schedule like one, so the outcome can be replayed.
+  bool witness = false;
+};
+
+// What a workload finds wrong where the engine only sees threads that cannot run.
+struct QuiescenceFinding {
+  std::string property;
+  std::string message;
 };
 
 struct ExecutionResult {
@@ -79,6 +93,10 @@ class SimWorkload {
   virtual void check(Engine& engine) = 0;
   // What the last execution measured, for result rows; most workloads measure nothing.
   virtual WorkloadMetrics metrics() const { return {}; }
+  // Called when no thread can run and some have not finished, before the engine calls it a
+  // deadlock, while the threads' stacks are still alive: a workload that knows why they wait
+  // (a lost wakeup, REFERENCE.md section 1) says so; nothing means a plain deadlock.
+  virtual std::optional<QuiescenceFinding> at_quiescence(Engine&) { return std::nullopt; }
 };
 
 class Engine {
@@ -125,6 +143,11 @@ class Engine {
   // Reports a violated property. From a simulated thread it ends the execution and does not
   // return; from the host side (a workload's final check) it records the first one.
   void violation(std::string_view property, std::string_view message);
+  // Host side, from a final check: the final state is a witness of `property` (an `exists`
+  // condition); recorded unless a violation came first (engine_properties.cpp).
+  void witness(std::string_view property, std::string_view message);
+  // Whether a thread sleeps in park() (for at_quiescence).
+  bool parked(ThreadId id) const;
 
   bool on_host() const { return current_ == kHostId; }
 
@@ -199,6 +222,17 @@ class Engine {
   }
 
   void record_violation(std::string_view property, std::string_view message);
+  void record_quiescence(SimWorkload& workload);
+
+  // data_race hooks (engine_races.cpp): forward each operation to races_, report a race.
+  void race_load(bool plain, std::uint64_t addr, std::memory_order order);
+  void race_store(bool plain, std::uint64_t addr, std::memory_order order, bool buffered);
+  void race_rmw(std::uint64_t addr, std::memory_order order);
+  void race_fence(std::memory_order order);
+  void race_unpark(ThreadId target, bool parked);
+  void race_parking();
+  void race_drained(ThreadId id, std::uint64_t addr);
+  void report_race(const Race& race);
   std::string describe_blocked() const;
   std::string describe_op(const PendingOp& op) const;
 
@@ -227,6 +261,7 @@ class Engine {
   std::optional<Violation> violation_;
   bool abandoned_ = false;
   EventLog* log_ = nullptr;  // explore mode, when the oracle observes every step
+  RaceDetector races_;
   std::string internal_error_;
   Schedule schedule_;
 };

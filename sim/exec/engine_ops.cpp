@@ -72,6 +72,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   const std::uint64_t addr = memory_.address_of(host);
   const OpKind kind = plain ? OpKind::plain_load : OpKind::load;
   yield_for(PendingOp{kind, static_cast<std::uint8_t>(size), order, addr});
+  if (races_.enabled()) race_load(plain, addr, order);
   const SimThread& t = threads_[current_];
   const std::uint64_t start = start_time();
   std::uint64_t value = 0;
@@ -110,6 +111,7 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
     log_access(addr, size, true);
     latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   }
+  if (races_.enabled()) race_store(plain, addr, order, buffered);
   if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
   if (!buffered) note_write(addr, start);
   ++memory_ops_;
@@ -125,6 +127,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   yield_for(PendingOp{OpKind::rmw, static_cast<std::uint8_t>(size), order, addr});
   SimThread& t = threads_[current_];
   drain_own(t);  // a locked instruction
+  if (races_.enabled()) race_rmw(addr, order);
   const std::uint64_t start = start_time();
   const std::uint64_t old_value = read_bits(host, size);
   const std::uint64_t new_value = apply_rmw(op, old_value, operand, desired, size, &ok);
@@ -167,6 +170,7 @@ void Engine::fence(std::memory_order order) {
   SimThread& t = threads_[current_];
   // On x86 only a seq_cst fence is an instruction (mfence); the others order the compiler.
   if (order == std::memory_order_seq_cst) drain_own(t);
+  if (races_.enabled()) race_fence(order);
   const std::uint64_t latency = costs_.fence_ns(t.cpu);
   if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::fence, latency);
   finish_step(latency);
@@ -270,6 +274,7 @@ void Engine::park() {
   SimThread& t = threads_[current_];
   drain_own(t);  // entering the kernel executes locked instructions
   log_access(permit_address(current_), 1, true);
+  if (races_.enabled()) race_parking();
   if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::park, 0);
   finish_step(0);
   if (t.permit) {
@@ -298,6 +303,7 @@ void Engine::unpark(ThreadId target) {
   const std::uint64_t latency = costs_.unpark_ns(t.cpu);
   const bool was_parked = u.state == ThreadRunState::parked;
   log_access(permit_address(target), 1, true);
+  if (races_.enabled()) race_unpark(target, was_parked);
   if (was_parked) {
     u.enabled_by = current_step();
     make_runnable(u, start + latency, t.cpu);

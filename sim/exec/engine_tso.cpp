@@ -69,6 +69,7 @@ void Engine::drain_oldest(ThreadId id) {
   --buffered_stores_;
   std::memcpy(s.host, &s.value, s.size);
   log_access(s.addr, s.size, true);
+  if (races_.enabled()) race_drained(id, s.addr);
   const std::uint64_t at = mode_ == EngineMode::timed ? s.visible_ns : now_ns_;
   if (trace_ != nullptr) trace_->access(at, id, t.cpu, OpKind::drain, s.addr, s.size, s.value, 0);
   // Whoever spins on this location may now see the new value.

@@ -106,6 +106,11 @@ void TraceRecorder::violation(std::uint64_t t_ns, ThreadId id, std::string_view 
   appended();
 }
 
+void TraceRecorder::witness(std::uint64_t t_ns, std::string_view property, std::string_view message) {
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"witness","property":{},"msg":{}}})" "\n"), t_ns, quoted(property), quoted(message));
+  appended();
+}
+
 void TraceRecorder::end(std::uint64_t t_ns, std::uint64_t steps, std::string_view outcome) {
   emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"end","steps":{},"outcome":{}}})" "\n"), t_ns, steps, quoted(outcome));
   appended();

@@ -35,6 +35,8 @@ class TraceRecorder {
   void simple(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t latency_ns);
   void unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId target, bool was_parked);
   void violation(std::uint64_t t_ns, ThreadId id, std::string_view property, std::string_view message);
+  // The final state satisfies the `exists` condition `property` (found outside any thread).
+  void witness(std::uint64_t t_ns, std::string_view property, std::string_view message);
   void end(std::uint64_t t_ns, std::uint64_t steps, std::string_view outcome);
 
   // Hands the text on in chunks instead of keeping it (a timed run of millions of steps

@@ -2,6 +2,7 @@
 // object for each execution, its threads spawned as fibers.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -22,7 +23,21 @@ class SimWorkloadOf final : public SimWorkload {
       engine.spawn(std::move(name), cpu, std::move(body));
     });
   }
-  void check(Engine&) override { workload_->check(); }
+  // A workload that can say which outcome its final state is (thread programs' `exists`
+  // conditions) reports it as a witness, after its own checks.
+  void check(Engine& engine) override {
+    workload_->check();
+    if constexpr (requires(const W& w) { w.reached(); }) {
+      if (const auto found = workload_->reached()) engine.witness(found->property, found->message);
+    }
+  }
+  std::optional<QuiescenceFinding> at_quiescence(Engine& engine) override {
+    if constexpr (requires(const W& w, std::function<bool(ThreadId)> sleeping) { w.at_quiescence(sleeping); }) {
+      const auto found = workload_->at_quiescence([&engine](ThreadId id) { return engine.parked(id); });
+      if (found) return QuiescenceFinding{found->property, found->message};
+    }
+    return std::nullopt;
+  }
   WorkloadMetrics metrics() const override {
     if constexpr (requires(const W& w) { w.metrics(); }) {
       if (workload_) return workload_->metrics();

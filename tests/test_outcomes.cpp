@@ -1,0 +1,129 @@
+// Outcomes beyond pass and violation (cli/outcome.hpp): a witness of an `exists` condition
+// is `reachable` and replays; a search without one is `unreachable`; a stuck execution is a
+// `lost_wakeup` in REFERENCE.md section 1's decidable sense, and otherwise a deadlock.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/files.hpp"
+#include "cli/result_json.hpp"
+#include "cli/runner.hpp"
+#include "cli/summary_table.hpp"
+#include "model/schedule_file.hpp"
+#include "tests/scenario_fixtures.hpp"
+
+using namespace lockstep;
+using namespace lockstep::cli;
+using lockstep::cli::testing::fixture;
+
+namespace {
+
+std::string library(const std::string& name) { return std::string(LOCKSTEP_SOURCE_DIR) + "/scenarios/" + name; }
+
+struct Checked {
+  ScenarioReport report;
+  RunOptions options;
+};
+
+Scenario load_one_of(const std::string& path) {
+  ScenarioFile file = load_scenario_file(path);
+  REQUIRE(file.rows.size() == 1);
+  return file.rows.front();
+}
+
+Checked check(const std::string& path) {
+  Checked c;
+  c.options.out_dir = (std::filesystem::temp_directory_path() / "lockstep-test-outcomes").string();
+  c.report = run_scenario_file(load_scenario_file(path), c.options);
+  REQUIRE(c.report.rows.size() == 1);
+  return c;
+}
+
+// The row, which must have `result` for `property`, as its scenario expects.
+const RowReport& row_of(const Checked& c, const std::string& result, const std::string& property) {
+  const RowReport& r = c.report.rows.front();
+  CHECK(r.result == result);
+  CHECK(r.property == property);
+  CHECK(r.expected == result + ": " + property);
+  CHECK(r.matched);
+  return r;
+}
+
+// Checks the scenario, which must find (and expect) a violation of `property`; its message.
+std::string violation_of(const std::string& path, const std::string& property) {
+  return row_of(check(path), "violation", property).message;
+}
+
+}  // namespace
+
+TEST_CASE("a witness of an exists condition is reachable and its schedule replays it", "[outcome]") {
+  const Checked c = check(library("litmus/sb-tso.yaml"));
+  const RowReport& r = row_of(c, "reachable", "sb_relaxed");
+  CHECK_THAT(r.message, Catch::Contains("final state satisfies 't0.r0 == 0 && t1.r1 == 0'"));
+  REQUIRE_FALSE(r.schedule_path.empty());
+  CHECK(c.report.result() == "reachable");
+
+  const model::ScheduleFile schedule = model::parse_schedule(read_file(r.schedule_path), r.schedule_path);
+  CHECK(schedule.property == "sb_relaxed");
+  const ScenarioReport replayed = replay_schedule(schedule, r.schedule_path, c.options);
+  REQUIRE(replayed.rows.size() == 1);
+  CHECK(replayed.rows.front().result == "reachable");
+  CHECK(replayed.rows.front().matched);
+  CHECK(replayed.rows.front().trace_sha256 == r.trace_sha256);
+
+  const nlohmann::json json = nlohmann::json::parse(results_json({c.report}));
+  CHECK(json["result"] == "reachable");
+  CHECK(json["property"] == "sb_relaxed");
+  CHECK(json["expected"] == "reachable: sb_relaxed");
+  CHECK_THAT(summary_table({c.report}), Catch::Contains("reachable: sb_relaxed  reachable: sb_relaxed"));
+}
+
+TEST_CASE("a search that reaches no exists condition is unreachable", "[outcome]") {
+  const Checked c = check(library("litmus/sb-sc.yaml"));
+  const RowReport& r = row_of(c, "unreachable", "sb_relaxed");
+  CHECK(r.message == "none of the 2000 executions reached sb_relaxed");
+  CHECK(r.schedule_path.empty());
+  const nlohmann::json json = nlohmann::json::parse(results_json({c.report}));
+  CHECK(json["result"] == "unreachable");
+  CHECK(json["property"] == "sb_relaxed");
+}
+
+TEST_CASE("an unreachable expectation does not match a witness, nor the other way round", "[outcome]") {
+  const Scenario reached = load_one_of(library("litmus/sb-tso.yaml"));
+  Scenario expects_unreachable = reached;
+  expects_unreachable.expect = Expectation{Expectation::Kind::unreachable, "sb_relaxed"};
+  RowReport row;
+  row.result = "violation";  // as the search reports a witness, before judge names it
+  row.property = "sb_relaxed";
+  judge(row, expects_unreachable);
+  CHECK(row.result == "reachable");
+  CHECK(row.expected == "unreachable: sb_relaxed");
+  CHECK_FALSE(row.matched);
+
+  RowReport none;
+  none.result = "pass";
+  none.executions = 10;
+  judge(none, reached);
+  CHECK(none.result == "unreachable");
+  CHECK(none.outcome() == "unreachable: sb_relaxed");
+  CHECK_FALSE(none.matched);
+}
+
+TEST_CASE("a futex wake that misses its waiter is a lost wakeup naming both", "[outcome]") {
+  const std::string message = violation_of(library("futex/lost-wakeup-missing-barrier.yaml"), "lost_wakeup");
+  CHECK_THAT(message, Catch::StartsWith("thread 'waiter' sleeps in a futex wait on f for the value 0 (op at "));
+  CHECK_THAT(message, Catch::Contains("but f holds 1; the futex wake of f by thread 'waker' (op at "));
+  CHECK_THAT(message, Catch::EndsWith("asked to wake all and woke 0"));
+}
+
+TEST_CASE("a lost wakeup counts as a deadlock where only deadlock is checked", "[outcome]") {
+  violation_of(fixture("good/lost_wakeup_as_deadlock.yaml"), "deadlock");
+}
+
+TEST_CASE("one sleeper left by a wake of one is a deadlock, not a lost wakeup", "[outcome]") {
+  const std::string message = violation_of(fixture("good/wake_one_of_two.yaml"), "deadlock");
+  CHECK_THAT(message, Catch::StartsWith("no thread can run:"));
+}
