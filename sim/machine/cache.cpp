@@ -21,30 +21,37 @@ Cache::Cache(const CacheLevel& level) : ways_(level.ways), hit_ns_(level.hit_ns)
   plru_bits_.assign(static_cast<std::size_t>(sets_), 0);
 }
 
-Cache::Way* Cache::find(std::uint64_t line) {
-  Way* set = &ways_array_[set_of(line) * ways_];
-  for (std::uint32_t w = 0; w < ways_; ++w)
-    if (set[w].generation == generation_ && set[w].line == line) return &set[w];
-  return nullptr;
+// A new generation: every way written before is free. When the generations run out, the
+// tags are wiped once and counting starts over. Replacement state is left as it was.
+void Cache::clear() {
+  if (++generation_ < kGenerations) return;
+  generation_ = 0;
+  for (Way& way : ways_array_) way.tag = kNoLine;
 }
 
-const Cache::Way* Cache::find(std::uint64_t line) const { return const_cast<Cache*>(this)->find(line); }
-
-bool Cache::contains(std::uint64_t line) const { return find(line) != nullptr; }
+const Cache::Way* Cache::find(std::uint64_t line) const {
+  const Way* set = &ways_array_[set_of(line) * ways_];
+  const std::uint64_t tag = tag_of(line);
+  for (std::uint32_t w = 0; w < ways_; ++w)
+    if (set[w].tag == tag) return &set[w];
+  return nullptr;
+}
 
 bool Cache::lookup(std::uint64_t line) {
   Way* way = find(line);
   if (way == nullptr) return false;
   const std::size_t set = set_of(line);
-  touch(set, static_cast<std::size_t>(way - &ways_array_[set * ways_]));
+  touch(set, static_cast<std::size_t>(way - set_ways(set)));
   return true;
 }
 
 // Tree pseudo-LRU: each internal node of a binary tree over the ways points away from the
 // half used last; the victim is found by following the pointers.
 void Cache::touch(std::size_t set, std::size_t way) {
-  ways_array_[set * ways_ + way].last_use = ++tick_;
-  if (replacement_ != Replacement::plru) return;
+  if (replacement_ != Replacement::plru) {
+    set_ways(set)[way].last_use = ++tick_;
+    return;
+  }
   std::uint64_t& bits = plru_bits_[set];
   std::size_t node = 1;
   for (std::uint32_t span = ways_ / 2; span >= 1; span /= 2) {
@@ -59,10 +66,10 @@ void Cache::touch(std::size_t set, std::size_t way) {
   }
 }
 
-std::size_t Cache::victim(std::size_t set) {
+std::size_t Cache::victim(std::size_t set) const {
   const Way* ways = &ways_array_[set * ways_];
   for (std::uint32_t w = 0; w < ways_; ++w)
-    if (ways[w].generation != generation_) return w;
+    if (!valid(ways[w])) return w;
   if (replacement_ == Replacement::plru) {
     const std::uint64_t bits = plru_bits_[set];
     std::size_t node = 1;
@@ -82,24 +89,22 @@ std::size_t Cache::victim(std::size_t set) {
 }
 
 std::optional<std::uint64_t> Cache::insert(std::uint64_t line) {
+  const std::size_t set = set_of(line);
   if (Way* way = find(line); way != nullptr) {
-    const std::size_t set = set_of(line);
-    touch(set, static_cast<std::size_t>(way - &ways_array_[set * ways_]));
+    touch(set, static_cast<std::size_t>(way - set_ways(set)));
     return std::nullopt;
   }
-  const std::size_t set = set_of(line);
   const std::size_t w = victim(set);
-  Way& slot = ways_array_[set * ways_ + w];
+  Way& slot = set_ways(set)[w];
   std::optional<std::uint64_t> evicted;
-  if (slot.generation == generation_) evicted = slot.line;
-  slot.line = line;
-  slot.generation = generation_;
+  if (valid(slot)) evicted = slot.tag & kMaxLine;
+  slot.tag = tag_of(line);
   touch(set, w);
   return evicted;
 }
 
 void Cache::invalidate(std::uint64_t line) {
-  if (Way* way = find(line); way != nullptr) way->generation = 0;
+  if (Way* way = find(line); way != nullptr) way->tag = kNoLine;
 }
 
 }  // namespace lockstep::sim::machine
