@@ -1,5 +1,6 @@
 #include "sim/machine/cache.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
@@ -17,7 +18,9 @@ Cache::Cache(const CacheLevel& level) : ways_(level.ways), hit_ns_(level.hit_ns)
     throw std::invalid_argument(fmt::format("cache {}: {} sets is not a power of two", level.name, sets_));
   if (replacement_ == Replacement::plru && (!std::has_single_bit(ways_) || ways_ > 32))
     throw std::invalid_argument(fmt::format("cache {}: pseudo-LRU needs a power-of-two number of ways", level.name));
-  ways_array_.resize(static_cast<std::size_t>(sets_) * ways_);
+  set_words_ = replacement_ == Replacement::lru ? 2 * std::size_t{ways_} : ways_;
+  words_.assign(static_cast<std::size_t>(sets_) * set_words_, 0);
+  for (std::size_t set = 0; set < sets_; ++set) std::fill_n(tags(set), ways_, kNoLine);
   plru_bits_.assign(static_cast<std::size_t>(sets_), 0);
 }
 
@@ -26,22 +29,22 @@ Cache::Cache(const CacheLevel& level) : ways_(level.ways), hit_ns_(level.hit_ns)
 void Cache::clear() {
   if (++generation_ < kGenerations) return;
   generation_ = 0;
-  for (Way& way : ways_array_) way.tag = kNoLine;
+  for (std::size_t set = 0; set < sets_; ++set) std::fill_n(tags(set), ways_, kNoLine);
 }
 
-const Cache::Way* Cache::find(std::uint64_t line) const {
-  const Way* set = &ways_array_[set_of(line) * ways_];
+int Cache::find(std::size_t set, std::uint64_t line) const {
+  const std::uint64_t* t = tags(set);
   const std::uint64_t tag = tag_of(line);
   for (std::uint32_t w = 0; w < ways_; ++w)
-    if (set[w].tag == tag) return &set[w];
-  return nullptr;
+    if (t[w] == tag) return static_cast<int>(w);
+  return -1;
 }
 
 bool Cache::lookup(std::uint64_t line) {
-  Way* way = find(line);
-  if (way == nullptr) return false;
   const std::size_t set = set_of(line);
-  touch(set, static_cast<std::size_t>(way - set_ways(set)));
+  const int way = find(set, line);
+  if (way < 0) return false;
+  touch(set, static_cast<std::size_t>(way));
   return true;
 }
 
@@ -49,7 +52,7 @@ bool Cache::lookup(std::uint64_t line) {
 // half used last; the victim is found by following the pointers.
 void Cache::touch(std::size_t set, std::size_t way) {
   if (replacement_ != Replacement::plru) {
-    set_ways(set)[way].last_use = ++tick_;
+    last_use(set)[way] = ++tick_;
     return;
   }
   std::uint64_t& bits = plru_bits_[set];
@@ -66,10 +69,8 @@ void Cache::touch(std::size_t set, std::size_t way) {
   }
 }
 
+// The way to evict from a full set.
 std::size_t Cache::victim(std::size_t set) const {
-  const Way* ways = &ways_array_[set * ways_];
-  for (std::uint32_t w = 0; w < ways_; ++w)
-    if (!valid(ways[w])) return w;
   if (replacement_ == Replacement::plru) {
     const std::uint64_t bits = plru_bits_[set];
     std::size_t node = 1;
@@ -82,29 +83,37 @@ std::size_t Cache::victim(std::size_t set) const {
     }
     return way;
   }
+  const std::uint64_t* stamps = last_use(set);
   std::size_t oldest = 0;
   for (std::uint32_t w = 1; w < ways_; ++w)
-    if (ways[w].last_use < ways[oldest].last_use) oldest = w;
+    if (stamps[w] < stamps[oldest]) oldest = w;
   return oldest;
 }
 
 std::optional<std::uint64_t> Cache::insert(std::uint64_t line) {
   const std::size_t set = set_of(line);
-  if (Way* way = find(line); way != nullptr) {
-    touch(set, static_cast<std::size_t>(way - set_ways(set)));
-    return std::nullopt;
+  std::uint64_t* t = tags(set);
+  const std::uint64_t tag = tag_of(line);
+  // One pass finds the line or else the first free way (a miss fills that one).
+  std::size_t free = ways_;
+  for (std::uint32_t w = 0; w < ways_; ++w) {
+    if (t[w] == tag) {
+      touch(set, w);
+      return std::nullopt;
+    }
+    if (free == ways_ && !valid(t[w])) free = w;
   }
-  const std::size_t w = victim(set);
-  Way& slot = set_ways(set)[w];
+  const std::size_t w = free < ways_ ? free : victim(set);
   std::optional<std::uint64_t> evicted;
-  if (valid(slot)) evicted = slot.tag & kMaxLine;
-  slot.tag = tag_of(line);
+  if (valid(t[w])) evicted = t[w] & kMaxLine;
+  t[w] = tag;
   touch(set, w);
   return evicted;
 }
 
 void Cache::invalidate(std::uint64_t line) {
-  if (Way* way = find(line); way != nullptr) way->tag = kNoLine;
+  const std::size_t set = set_of(line);
+  if (const int way = find(set, line); way >= 0) tags(set)[way] = kNoLine;
 }
 
 }  // namespace lockstep::sim::machine

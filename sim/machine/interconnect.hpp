@@ -50,8 +50,10 @@ class Interconnect {
     double tail_ns[2] = {0, 0};   // per Message kind: the longest serialization on the route
   };
 
+  static constexpr std::size_t kCompactAfter = 16;  // dead bookings a link keeps before compacting
+
   double book(Channel& channel, double ready, double length);
-  void forget_past(Channel& channel);
+  std::size_t forget_past(Channel& channel) const;
 
   int packages_ = 0;
   std::vector<Route> routes_;  // per (from, to)
