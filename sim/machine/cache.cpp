@@ -32,29 +32,9 @@ void Cache::clear() {
   for (std::size_t set = 0; set < sets_; ++set) std::fill_n(tags(set), ways_, kNoLine);
 }
 
-int Cache::find(std::size_t set, std::uint64_t line) const {
-  const std::uint64_t* t = tags(set);
-  const std::uint64_t tag = tag_of(line);
-  for (std::uint32_t w = 0; w < ways_; ++w)
-    if (t[w] == tag) return static_cast<int>(w);
-  return -1;
-}
-
-bool Cache::lookup(std::uint64_t line) {
-  const std::size_t set = set_of(line);
-  const int way = find(set, line);
-  if (way < 0) return false;
-  touch(set, static_cast<std::size_t>(way));
-  return true;
-}
-
 // Tree pseudo-LRU: each internal node of a binary tree over the ways points away from the
 // half used last; the victim is found by following the pointers.
-void Cache::touch(std::size_t set, std::size_t way) {
-  if (replacement_ != Replacement::plru) {
-    last_use(set)[way] = ++tick_;
-    return;
-  }
+void Cache::touch_plru(std::size_t set, std::size_t way) {
   std::uint64_t& bits = plru_bits_[set];
   std::size_t node = 1;
   for (std::uint32_t span = ways_ / 2; span >= 1; span /= 2) {

@@ -23,8 +23,15 @@ class Cache {
   explicit Cache(const CacheLevel& level);
 
   void clear();
-  // True on a hit (and marks the line most recently used).
-  bool lookup(std::uint64_t line);
+  // True on a hit (and marks the line most recently used). Inline: every access of the
+  // machine model makes one, most of them L1 hits.
+  bool lookup(std::uint64_t line) {
+    const std::size_t set = set_of(line);
+    const int way = find(set, line);
+    if (way < 0) return false;
+    touch(set, static_cast<std::size_t>(way));
+    return true;
+  }
   bool contains(std::uint64_t line) const { return find(set_of(line), line) >= 0; }
   // Puts `line` in; returns the line it evicted, if any.
   std::optional<std::uint64_t> insert(std::uint64_t line);
@@ -50,9 +57,22 @@ class Cache {
   std::uint64_t* last_use(std::size_t set) { return tags(set) + ways_; }
   const std::uint64_t* last_use(std::size_t set) const { return tags(set) + ways_; }
   // The way of the set holding `line`, or -1.
-  int find(std::size_t set, std::uint64_t line) const;
+  int find(std::size_t set, std::uint64_t line) const {
+    const std::uint64_t* t = tags(set);
+    const std::uint64_t tag = tag_of(line);
+    for (std::uint32_t w = 0; w < ways_; ++w)
+      if (t[w] == tag) return static_cast<int>(w);
+    return -1;
+  }
   std::size_t victim(std::size_t set) const;  // of a full set
-  void touch(std::size_t set, std::size_t way);
+  void touch(std::size_t set, std::size_t way) {
+    if (replacement_ == Replacement::plru) {
+      touch_plru(set, way);
+    } else {
+      last_use(set)[way] = ++tick_;
+    }
+  }
+  void touch_plru(std::size_t set, std::size_t way);
 
   std::uint64_t sets_ = 1;
   std::uint32_t ways_ = 1;
