@@ -2,7 +2,8 @@
 # Builds and runs the engine benchmarks; prints Google Benchmark's table.
 # items_per_second is: switches/s (BM_BoostFiberSwitch), simulated steps/s
 # (BM_SimStepWithSwitch), executions/s (BM_ExecutionsTwoThreads), simulated memory
-# operations/s (BM_SimOpsMachineModel, BM_SimOpsFlat). Targets: bench/README.md.
+# operations/s (BM_SimOpsMachineModel, BM_SimOpsFlat, and BM_SimSpeedScenario: the
+# execution of scenarios/bench/sim-speed.yaml). Targets: bench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset release >/dev/null

@@ -1,5 +1,6 @@
 #include "sim/machine/cache.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
@@ -17,34 +18,23 @@ Cache::Cache(const CacheLevel& level) : ways_(level.ways), hit_ns_(level.hit_ns)
     throw std::invalid_argument(fmt::format("cache {}: {} sets is not a power of two", level.name, sets_));
   if (replacement_ == Replacement::plru && (!std::has_single_bit(ways_) || ways_ > 32))
     throw std::invalid_argument(fmt::format("cache {}: pseudo-LRU needs a power-of-two number of ways", level.name));
-  ways_array_.resize(static_cast<std::size_t>(sets_) * ways_);
+  set_words_ = replacement_ == Replacement::lru ? 2 * std::size_t{ways_} : ways_;
+  words_.assign(static_cast<std::size_t>(sets_) * set_words_, 0);
+  for (std::size_t set = 0; set < sets_; ++set) std::fill_n(tags(set), ways_, kNoLine);
   plru_bits_.assign(static_cast<std::size_t>(sets_), 0);
 }
 
-Cache::Way* Cache::find(std::uint64_t line) {
-  Way* set = &ways_array_[set_of(line) * ways_];
-  for (std::uint32_t w = 0; w < ways_; ++w)
-    if (set[w].generation == generation_ && set[w].line == line) return &set[w];
-  return nullptr;
-}
-
-const Cache::Way* Cache::find(std::uint64_t line) const { return const_cast<Cache*>(this)->find(line); }
-
-bool Cache::contains(std::uint64_t line) const { return find(line) != nullptr; }
-
-bool Cache::lookup(std::uint64_t line) {
-  Way* way = find(line);
-  if (way == nullptr) return false;
-  const std::size_t set = set_of(line);
-  touch(set, static_cast<std::size_t>(way - &ways_array_[set * ways_]));
-  return true;
+// A new generation: every way written before is free. When the generations run out, the
+// tags are wiped once and counting starts over. Replacement state is left as it was.
+void Cache::clear() {
+  if (++generation_ < kGenerations) return;
+  generation_ = 0;
+  for (std::size_t set = 0; set < sets_; ++set) std::fill_n(tags(set), ways_, kNoLine);
 }
 
 // Tree pseudo-LRU: each internal node of a binary tree over the ways points away from the
 // half used last; the victim is found by following the pointers.
-void Cache::touch(std::size_t set, std::size_t way) {
-  ways_array_[set * ways_ + way].last_use = ++tick_;
-  if (replacement_ != Replacement::plru) return;
+void Cache::touch_plru(std::size_t set, std::size_t way) {
   std::uint64_t& bits = plru_bits_[set];
   std::size_t node = 1;
   for (std::uint32_t span = ways_ / 2; span >= 1; span /= 2) {
@@ -59,10 +49,8 @@ void Cache::touch(std::size_t set, std::size_t way) {
   }
 }
 
-std::size_t Cache::victim(std::size_t set) {
-  const Way* ways = &ways_array_[set * ways_];
-  for (std::uint32_t w = 0; w < ways_; ++w)
-    if (ways[w].generation != generation_) return w;
+// The way to evict from a full set.
+std::size_t Cache::victim(std::size_t set) const {
   if (replacement_ == Replacement::plru) {
     const std::uint64_t bits = plru_bits_[set];
     std::size_t node = 1;
@@ -75,31 +63,37 @@ std::size_t Cache::victim(std::size_t set) {
     }
     return way;
   }
+  const std::uint64_t* stamps = last_use(set);
   std::size_t oldest = 0;
   for (std::uint32_t w = 1; w < ways_; ++w)
-    if (ways[w].last_use < ways[oldest].last_use) oldest = w;
+    if (stamps[w] < stamps[oldest]) oldest = w;
   return oldest;
 }
 
 std::optional<std::uint64_t> Cache::insert(std::uint64_t line) {
-  if (Way* way = find(line); way != nullptr) {
-    const std::size_t set = set_of(line);
-    touch(set, static_cast<std::size_t>(way - &ways_array_[set * ways_]));
-    return std::nullopt;
-  }
   const std::size_t set = set_of(line);
-  const std::size_t w = victim(set);
-  Way& slot = ways_array_[set * ways_ + w];
+  std::uint64_t* t = tags(set);
+  const std::uint64_t tag = tag_of(line);
+  // One pass finds the line or else the first free way (a miss fills that one).
+  std::size_t free = ways_;
+  for (std::uint32_t w = 0; w < ways_; ++w) {
+    if (t[w] == tag) {
+      touch(set, w);
+      return std::nullopt;
+    }
+    if (free == ways_ && !valid(t[w])) free = w;
+  }
+  const std::size_t w = free < ways_ ? free : victim(set);
   std::optional<std::uint64_t> evicted;
-  if (slot.generation == generation_) evicted = slot.line;
-  slot.line = line;
-  slot.generation = generation_;
+  if (valid(t[w])) evicted = t[w] & kMaxLine;
+  t[w] = tag;
   touch(set, w);
   return evicted;
 }
 
 void Cache::invalidate(std::uint64_t line) {
-  if (Way* way = find(line); way != nullptr) way->generation = 0;
+  const std::size_t set = set_of(line);
+  if (const int way = find(set, line); way >= 0) tags(set)[way] = kNoLine;
 }
 
 }  // namespace lockstep::sim::machine

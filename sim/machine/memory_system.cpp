@@ -27,7 +27,8 @@ namespace {
 bool holds(const std::vector<int>& cores, int core) { return std::find(cores.begin(), cores.end(), core) != cores.end(); }
 }  // namespace
 
-MemorySystem::MemorySystem(const MachineConfig& config) : config_(config), topology_(config) {
+MemorySystem::MemorySystem(const MachineConfig& config)
+    : config_(config), topology_(config), links_(topology_, config_.request_bytes, config_.data_bytes) {
   if (config_.caches.empty() || config_.caches.front().scope != CacheScope::core)
     throw std::invalid_argument(fmt::format("machine {}: the first cache level must be private to a core", config_.name));
   for (std::size_t i = 0; i < config_.caches.size(); ++i) {
@@ -45,7 +46,6 @@ MemorySystem::MemorySystem(const MachineConfig& config) : config_(config), topol
           config_.name));
     }
   }
-  channel_bookings_.assign(topology_.channels().size(), {});
   open_row_.assign(static_cast<std::size_t>(topology_.packages()) * config_.dram.banks, ~std::uint64_t{0});
   carry_ns_.assign(static_cast<std::size_t>(topology_.cpus()), 0);
   source_counts_.assign(kSources, 0);
@@ -56,8 +56,7 @@ void MemorySystem::reset() {
   for (Cache& c : l2_) c.clear();
   for (Cache& c : l3_) c.clear();
   lines_.clear();
-  for (auto& bookings : channel_bookings_) bookings.clear();
-  now_ns_ = 0;
+  links_.reset();
   std::fill(open_row_.begin(), open_row_.end(), ~std::uint64_t{0});
   std::fill(carry_ns_.begin(), carry_ns_.end(), 0);
   std::fill(source_counts_.begin(), source_counts_.end(), 0);
@@ -67,8 +66,11 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   if (a.cpu < 0 || a.cpu >= topology_.cpus())
     throw std::out_of_range(fmt::format("access from CPU {}, which machine {} does not have", a.cpu, config_.name));
   const std::uint64_t line_addr = a.addr / kLineBytes;
-  Line& line = lines_[line_addr];
-  now_ns_ = static_cast<double>(a.start_ns);
+  if (line_addr > Cache::kMaxLine)
+    throw std::out_of_range(fmt::format("access to {:#x}, beyond the simulated physical address space", a.addr));
+  // The only insertion into the directory: everything below finds, which moves no entry.
+  Line& line = lines_.find_or_insert(line_addr);
+  links_.set_now(static_cast<double>(a.start_ns));
   const double exact = latency(a, line, line_addr, static_cast<double>(a.start_ns));
   source_counts_[static_cast<std::size_t>(last_source_)]++;
   // Virtual time is whole nanoseconds; each CPU carries the fractions it has not yet paid,
@@ -126,9 +128,9 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
       last_source_ = Source::same_package_core;
     } else {
       const double at_owner = done + config_.uncore_ns +
-                              message(package, owner_package, config_.request_bytes, done + config_.uncore_ns);
+                              message(package, owner_package, Message::request, done + config_.uncore_ns);
       const double ready = at_owner + config_.remote_cache_ns;
-      done = ready + message(owner_package, package, config_.data_bytes, ready);
+      done = ready + message(owner_package, package, Message::data, ready);
       last_source_ = Source::remote_cache;
     }
     if (exclusive) {
@@ -145,8 +147,10 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
   } else {
     done = from_memory(a, line, package, begin);
     if (exclusive) {
-      for (int sharer : std::vector<int>(line.sharers))
-        if (sharer != core) drop_from_core(sharer, line_addr);
+      // Only sharers hold it (no owner, no copy in this package's last level): every copy
+      // goes, and this core (a miss: it holds none) takes it exclusive below.
+      for (int sharer : line.sharers) evict_from_caches(sharer, line_addr);
+      line.sharers.clear();
     }
   }
   fill(core, line_addr);
@@ -160,28 +164,21 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
 double MemorySystem::from_memory(const Access& a, Line& line, int package, double start) {
   const int home = a.home;
   const double t0 = start + config_.uncore_ns;
-  const double at_home = t0 + message(package, home, config_.request_bytes, t0);
+  const double at_home = t0 + message(package, home, Message::request, t0);
   const double from_dram = at_home + dram(home, a.addr, at_home);
-  const double data_back = from_dram + message(home, package, config_.data_bytes, from_dram);
+  const double data_back = from_dram + message(home, package, Message::data, from_dram);
   double answers = at_home;
-  std::vector<int> probed;
   if (config_.coherence == Coherence::broadcast) {
-    if (config_.probe_filter) {
-      probed = packages_holding(line, package);
-    } else {
-      for (int p = 0; p < topology_.packages(); ++p)
-        if (p != package) probed.push_back(p);
-    }
-    for (int p : probed) {
-      const double arrive = at_home + message(home, p, config_.request_bytes, at_home) + config_.probe_ns;
-      answers = std::max(answers, arrive + message(p, package, config_.request_bytes, arrive));
+    for (int p : packages_to_probe(line, package)) {
+      const double arrive = at_home + message(home, p, Message::request, at_home) + config_.probe_ns;
+      answers = std::max(answers, arrive + message(p, package, Message::request, arrive));
     }
   } else {
     // Home snoop: the requester's snoops go out with its request, in parallel with DRAM.
     for (int p = 0; p < topology_.packages(); ++p) {
       if (p == package) continue;
-      const double arrive = t0 + message(package, p, config_.request_bytes, t0) + config_.probe_ns;
-      answers = std::max(answers, arrive + message(p, package, config_.request_bytes, arrive));
+      const double arrive = t0 + message(package, p, Message::request, t0) + config_.probe_ns;
+      answers = std::max(answers, arrive + message(p, package, Message::request, arrive));
     }
   }
   last_source_ = home == package ? Source::dram_local : Source::dram_remote;
@@ -193,72 +190,30 @@ double MemorySystem::from_memory(const Access& a, Line& line, int package, doubl
 double MemorySystem::invalidate_others(Line& line, std::uint64_t line_addr, int core, double start) {
   const int package = topology_.package_of_core(core);
   double slowest = 0;
-  std::vector<int> victims = line.sharers;
-  if (line.owner >= 0 && line.owner != core) victims.push_back(line.owner);
-  for (int other : victims) {
-    if (other == core) continue;
+  // Sharers in the order they got the line, then the owner: the order the invalidations
+  // book their links in.
+  auto acknowledge = [&](int other) {
     const int p = topology_.package_of_core(other);
     double cost = 0;
     if (p == package) {
       cost = l3_.empty() ? config_.c2c_same_package_ns : l3_[static_cast<std::size_t>(package)].hit_ns();
     } else {
-      const double arrive = start + config_.uncore_ns + message(package, p, config_.request_bytes, start) + config_.probe_ns;
-      cost = arrive + message(p, package, config_.request_bytes, arrive) - start;
+      const double arrive = start + config_.uncore_ns + message(package, p, Message::request, start) + config_.probe_ns;
+      cost = arrive + message(p, package, Message::request, arrive) - start;
     }
     slowest = std::max(slowest, cost);
+  };
+  for (int other : line.sharers)
+    if (other != core) acknowledge(other);
+  if (line.owner >= 0 && line.owner != core) acknowledge(line.owner);
+  for (int other : line.sharers)
+    if (other != core) evict_from_caches(other, line_addr);
+  std::erase_if(line.sharers, [core](int other) { return other != core; });
+  if (line.owner >= 0 && line.owner != core) {
+    evict_from_caches(line.owner, line_addr);
+    line.owner = -1;
   }
-  for (int other : victims)
-    if (other != core) drop_from_core(other, line_addr);
   return slowest;
-}
-
-// A message's trip over its route, cut-through as HyperTransport and QPI forward packets:
-// each hop adds its latency, the message occupies each link direction for its
-// serialization time (queueing behind bookings already there), and the tail arrives one
-// serialization after the head. Returns its duration.
-double MemorySystem::message(int from, int to, std::uint32_t bytes, double start) {
-  if (from == to) return 0;
-  double head = start;
-  double tail = 0;
-  for (int c : topology_.route(from, to)) {
-    const Channel& ch = topology_.channels()[static_cast<std::size_t>(c)];
-    const double serialize = static_cast<double>(bytes) / ch.bandwidth_bytes_per_ns;
-    head = book(channel_bookings_[static_cast<std::size_t>(c)], head, serialize) + ch.latency_ns;
-    tail = std::max(tail, serialize);
-  }
-  return head + tail - start;
-}
-
-// Books the first gap of `length` at or after `ready` and returns where it starts.
-double MemorySystem::book(std::vector<Booking>& bookings, double ready, double length) {
-  // Accesses arrive in start order, so bookings that ended before this one began are history;
-  // bookings do not overlap and are kept in time order, so those are a prefix.
-  const auto live =
-      std::partition_point(bookings.begin(), bookings.end(), [this](const Booking& b) { return b.to_ns <= now_ns_; });
-  bookings.erase(bookings.begin(), live);
-  // First fit: skip what ends before `ready`, then every interval the message would overlap.
-  double at = ready;
-  auto it = std::partition_point(bookings.begin(), bookings.end(), [at](const Booking& b) { return b.to_ns <= at; });
-  for (; it != bookings.end(); ++it) {
-    if (it->from_ns >= at + length) break;
-    at = it->to_ns;
-  }
-  // Only the free gaps matter, so back-to-back bookings merge into one interval: a busy
-  // link's queue stays a handful of intervals instead of one per message.
-  const double end = at + length;
-  const bool joins_previous = it != bookings.begin() && std::prev(it)->to_ns == at;
-  const bool joins_next = it != bookings.end() && it->from_ns == end;
-  if (joins_previous && joins_next) {
-    std::prev(it)->to_ns = it->to_ns;
-    bookings.erase(it);
-  } else if (joins_previous) {
-    std::prev(it)->to_ns = end;
-  } else if (joins_next) {
-    it->from_ns = at;
-  } else {
-    bookings.insert(it, Booking{at, end});
-  }
-  return at;
 }
 
 // DRAM at `node`: a hit in a bank's open row is faster; an access during a refresh waits.
@@ -283,10 +238,13 @@ void MemorySystem::fill(int core, std::uint64_t line_addr) {
   if (!l3_.empty() && config_.inclusive_llc) {
     if (auto evicted = l3_[static_cast<std::size_t>(package)].insert(line_addr)) {
       // Inclusion: what leaves the last level leaves every core of the package.
-      Line& victim = lines_[*evicted];
-      for (int other : std::vector<int>(victim.sharers))
-        if (topology_.package_of_core(other) == package) drop_from_core(other, *evicted);
-      if (victim.owner >= 0 && topology_.package_of_core(victim.owner) == package) drop_from_core(victim.owner, *evicted);
+      if (Line* victim = lines_.find(*evicted)) {
+        auto in_package = [&](int other) { return topology_.package_of_core(other) == package; };
+        for (int other : victim->sharers)
+          if (in_package(other)) evict_from_caches(other, *evicted);
+        std::erase_if(victim->sharers, in_package);
+        if (victim->owner >= 0 && in_package(victim->owner)) drop_from_core(victim->owner, *evicted);
+      }
     }
   }
   std::optional<std::uint64_t> evicted = l1_[c].insert(line_addr);
@@ -298,15 +256,19 @@ void MemorySystem::fill(int core, std::uint64_t line_addr) {
   }
 }
 
-void MemorySystem::drop_from_core(int core, std::uint64_t line_addr) {
+// Takes the line out of the core's private caches; the caller updates the directory.
+void MemorySystem::evict_from_caches(int core, std::uint64_t line_addr) {
   const auto c = static_cast<std::size_t>(core);
   l1_[c].invalidate(line_addr);
   if (!l2_.empty()) l2_[c].invalidate(line_addr);
-  auto it = lines_.find(line_addr);
-  if (it == lines_.end()) return;
-  Line& line = it->second;
-  if (line.owner == core) line.owner = -1;
-  line.sharers.erase(std::remove(line.sharers.begin(), line.sharers.end(), core), line.sharers.end());
+}
+
+void MemorySystem::drop_from_core(int core, std::uint64_t line_addr) {
+  evict_from_caches(core, line_addr);
+  Line* line = lines_.find(line_addr);
+  if (line == nullptr) return;
+  if (line->owner == core) line->owner = -1;
+  std::erase(line->sharers, core);
 }
 
 void MemorySystem::remember(Line& line, int core, bool exclusive) {
@@ -319,16 +281,23 @@ void MemorySystem::remember(Line& line, int core, bool exclusive) {
   if (!holds(line.sharers, core)) line.sharers.push_back(core);
 }
 
-std::vector<int> MemorySystem::packages_holding(const Line& line, int except_package) const {
-  std::vector<int> out;
+// The packages a broadcast miss from `package` probes, in package order: every other one,
+// or with the probe filter only those that may hold the line.
+const std::vector<int>& MemorySystem::packages_to_probe(const Line& line, int package) {
+  probed_.clear();
+  if (!config_.probe_filter) {
+    for (int p = 0; p < topology_.packages(); ++p)
+      if (p != package) probed_.push_back(p);
+    return probed_;
+  }
   auto add = [&](int core) {
     const int p = topology_.package_of_core(core);
-    if (p != except_package && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    if (p != package && std::find(probed_.begin(), probed_.end(), p) == probed_.end()) probed_.push_back(p);
   };
   if (line.owner >= 0) add(line.owner);
   for (int s : line.sharers) add(s);
-  std::sort(out.begin(), out.end());
-  return out;
+  std::sort(probed_.begin(), probed_.end());
+  return probed_;
 }
 
 }  // namespace lockstep::sim::machine

@@ -14,11 +14,12 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/exec/cost_model.hpp"
 #include "sim/machine/cache.hpp"
+#include "sim/machine/interconnect.hpp"
+#include "sim/machine/line_directory.hpp"
 #include "sim/machine/machine_config.hpp"
 #include "sim/machine/topology.hpp"
 
@@ -52,42 +53,33 @@ class MemorySystem final : public CostModel {
   Source last_source() const { return last_source_; }
 
  private:
-  struct Line {
-    int owner = -1;            // core holding it Modified/Exclusive, or -1
-    std::vector<int> sharers;  // cores holding it Shared
-    double busy_until_ns = 0;  // the line's last coherence transaction ends then
-  };
+  using Line = DirectoryLine;
 
   double latency(const Access& a, Line& line, std::uint64_t line_addr, double start);
   double private_hit(int core, std::uint64_t line_addr);
   double miss(const Access& a, Line& line, std::uint64_t line_addr, int core, double start);
   double from_memory(const Access& a, Line& line, int package, double start);
   double invalidate_others(Line& line, std::uint64_t line_addr, int core, double start);
-  double message(int from, int to, std::uint32_t bytes, double start);
-  struct Booking;
-  double book(std::vector<Booking>& bookings, double ready, double length);
+  double message(int from, int to, Message kind, double start) { return links_.message(from, to, kind, start); }
   double dram(NodeId node, std::uint64_t addr, double start);
   void fill(int core, std::uint64_t line_addr);
   void drop_from_core(int core, std::uint64_t line_addr);
+  void evict_from_caches(int core, std::uint64_t line_addr);
   void remember(Line& line, int core, bool exclusive);
-  std::vector<int> packages_holding(const Line& line, int except_package) const;
+  const std::vector<int>& packages_to_probe(const Line& line, int package);
 
   MachineConfig config_;
   Topology topology_;
   std::vector<Cache> l1_;  // per core
   std::vector<Cache> l2_;  // per core (empty when the machine has no private L2)
   std::vector<Cache> l3_;  // per package
-  std::unordered_map<std::uint64_t, Line> lines_;  // looked up only, never iterated
+  LineDirectory lines_;
   // Per link direction, the intervals it is already booked for, in time order. A message
   // takes the first gap that fits after it is ready: messages of one access are booked out
   // of time order (the data reply before the probes it races), so a single "busy until"
   // would make early messages queue behind later ones.
-  struct Booking {
-    double from_ns = 0;
-    double to_ns = 0;
-  };
-  std::vector<std::vector<Booking>> channel_bookings_;
-  double now_ns_ = 0;  // start of the access being costed; older bookings are forgotten
+  Interconnect links_;
+  std::vector<int> probed_;  // scratch for from_memory: the packages a miss probes
   std::vector<std::uint64_t> open_row_;  // per node and bank
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
   std::vector<std::uint64_t> source_counts_;

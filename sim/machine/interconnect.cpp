@@ -1,0 +1,116 @@
+#include "sim/machine/interconnect.hpp"
+
+#include <algorithm>
+
+namespace lockstep::sim::machine {
+
+Interconnect::Interconnect(const Topology& topology, std::uint32_t request_bytes, std::uint32_t data_bytes)
+    : packages_(topology.packages()), channels_(topology.channels().size()) {
+  const double bytes[2] = {static_cast<double>(request_bytes), static_cast<double>(data_bytes)};
+  for (int from = 0; from < packages_; ++from) {
+    for (int to = 0; to < packages_; ++to) {
+      Route route;
+      route.first_hop = static_cast<std::uint32_t>(hops_.size());
+      for (int c : topology.route(from, to)) {
+        const auto& ch = topology.channels()[static_cast<std::size_t>(c)];
+        Hop hop{c, ch.latency_ns, {bytes[0] / ch.bandwidth_bytes_per_ns, bytes[1] / ch.bandwidth_bytes_per_ns}};
+        for (int k = 0; k < 2; ++k) route.tail_ns[k] = std::max(route.tail_ns[k], hop.serialize_ns[k]);
+        hops_.push_back(hop);
+      }
+      route.hops = static_cast<std::uint32_t>(hops_.size()) - route.first_hop;
+      routes_.push_back(route);
+    }
+  }
+}
+
+void Interconnect::reset() {
+  for (Channel& c : channels_) {
+    c.bookings.clear();
+    c.live = 0;
+  }
+  now_ns_ = 0;
+}
+
+// Bookings that ended before the access being costed began are history. They are a prefix
+// (bookings are disjoint and in time order), skipped by moving `live`; the vector is
+// compacted only when the dead prefix outgrows the live part, so a busy link does not
+// shift its whole queue on every message.
+inline std::size_t Interconnect::forget_past(Channel& channel) const {
+  std::vector<Booking>& b = channel.bookings;
+  std::size_t live = channel.live;
+  while (live < b.size() && b[live].to_ns <= now_ns_) ++live;
+  if (live > kCompactAfter && live * 2 > b.size()) {
+    b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(live));
+    live = 0;
+  }
+  channel.live = live;
+  return live;
+}
+
+// Books the first gap of `length` at or after `ready` and returns where it starts. A link
+// holds about ten live bookings and a miss books some fifty, so this works on indices and
+// moves elements by hand rather than through vector::insert's general path.
+inline double Interconnect::book(Channel& channel, double ready, double length) {
+  const std::size_t live = forget_past(channel);
+  std::vector<Booking>& b = channel.bookings;
+  const std::size_t n = b.size();
+  // First fit: skip what ends before `ready`, then every interval the message would
+  // overlap. A message usually goes after everything booked (checked first); otherwise a
+  // binary search, since a link behind a burst of probes holds dozens.
+  std::size_t lo = live;
+  std::size_t count = n - live;
+  if (count > 0 && b[n - 1].to_ns <= ready) {
+    lo = n;
+    count = 0;
+  }
+  while (count > 0) {
+    const std::size_t half = count / 2;
+    if (b[lo + half].to_ns <= ready) {
+      lo += half + 1;
+      count -= half + 1;
+    } else {
+      count = half;
+    }
+  }
+  double at = ready;
+  std::size_t i = lo;
+  for (; i < n && b[i].from_ns < at + length; ++i) at = b[i].to_ns;
+  // Only the free gaps matter, so back-to-back bookings merge into one interval: a busy
+  // link's queue stays a handful of intervals instead of one per message.
+  const double end = at + length;
+  const bool joins_previous = i != live && b[i - 1].to_ns == at;
+  const bool joins_next = i != n && b[i].from_ns == end;
+  if (joins_previous && joins_next) {
+    b[i - 1].to_ns = b[i].to_ns;
+    for (std::size_t j = i + 1; j < n; ++j) b[j - 1] = b[j];
+    b.pop_back();
+  } else if (joins_previous) {
+    b[i - 1].to_ns = end;
+  } else if (joins_next) {
+    b[i].from_ns = at;
+  } else {
+    b.emplace_back();
+    for (std::size_t j = n; j > i; --j) b[j] = b[j - 1];
+    b[i] = Booking{at, end};
+  }
+  return at;
+}
+
+// A message's trip over its route, cut-through as HyperTransport and QPI forward packets:
+// each hop adds its latency, the message occupies each link direction for its
+// serialization time (queueing behind bookings already there), and the tail arrives one
+// serialization after the head.
+double Interconnect::message(int from, int to, Message kind, double start) {
+  if (from == to) return 0;
+  const Route& route = routes_[static_cast<std::size_t>(from) * static_cast<std::size_t>(packages_) +
+                               static_cast<std::size_t>(to)];
+  const auto k = static_cast<std::size_t>(kind);
+  double head = start;
+  for (std::uint32_t h = 0; h < route.hops; ++h) {
+    const Hop& hop = hops_[route.first_hop + h];
+    head = book(channels_[static_cast<std::size_t>(hop.channel)], head, hop.serialize_ns[k]) + hop.latency_ns;
+  }
+  return head + route.tail_ns[k] - start;
+}
+
+}  // namespace lockstep::sim::machine

@@ -1,0 +1,109 @@
+// The machine model's directory: per cacheline, which core owns it, which cores share it
+// and until when its last coherence transaction keeps it busy.
+//
+// Every simulated access looks its line up here, so it is an open-addressed table (linear
+// probing over a power-of-two array, each slot a key and its entry side by side: a lookup
+// is one multiply and usually one host cacheline) instead of a node-based
+// std::unordered_map. Entries are never erased during an execution (a line nobody holds
+// behaves as one never seen), which keeps probing simple. Starting a new execution
+// empties the table in O(1), as the caches do: a key carries the generation it was written
+// in, and a slot of an older generation is free. The table is looked up only, never
+// iterated, so its layout cannot reach a result.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace lockstep::sim::machine {
+
+struct DirectoryLine {
+  int owner = -1;            // core holding it Modified/Exclusive, or -1
+  double busy_until_ns = 0;  // the line's last coherence transaction ends then
+  std::vector<int> sharers;  // cores holding it Shared, in the order they got it (the order
+                             // invalidations are sent in, which decides link bookings)
+};
+
+class LineDirectory {
+ public:
+  static constexpr int kLineBits = 52;  // line numbers fit below the generation bits
+
+  LineDirectory() { rehash(kInitialSlots); }
+
+  // A new generation frees every slot; when generations run out, keys are wiped once.
+  void clear() {
+    size_ = 0;
+    if (++generation_ < kGenerations) return;
+    generation_ = 0;
+    for (Slot& s : slots_) s.key = kFree;
+  }
+
+  // The entry of `line`, created empty if absent. The reference stays valid until the next
+  // call of this function (which may grow the table); find() never moves entries.
+  DirectoryLine& find_or_insert(std::uint64_t line) {
+    if (line >> kLineBits != 0) throw std::out_of_range("line directory: line number too large");
+    const std::uint64_t key = key_of(line);
+    std::size_t i = home(line);
+    for (; live(i); i = (i + 1) & mask_)
+      if (slots_[i].key == key) return slots_[i].line;
+    if (2 * (size_ + 1) > slots_.size()) {
+      rehash(2 * slots_.size());
+      return find_or_insert(line);
+    }
+    ++size_;
+    Slot& slot = slots_[i];
+    slot.key = key;
+    slot.line.owner = -1;
+    slot.line.busy_until_ns = 0;
+    slot.line.sharers.clear();  // keeps its capacity: a reused slot allocates nothing
+    return slot.line;
+  }
+
+  DirectoryLine* find(std::uint64_t line) {
+    const std::uint64_t key = key_of(line);
+    for (std::size_t i = home(line); live(i); i = (i + 1) & mask_)
+      if (slots_[i].key == key) return &slots_[i].line;
+    return nullptr;
+  }
+
+ private:
+  static constexpr std::size_t kInitialSlots = 1024;
+  static constexpr std::uint64_t kGenerations = (std::uint64_t{1} << (64 - kLineBits)) - 1;
+  static constexpr std::uint64_t kFree = ~std::uint64_t{0};  // generation kGenerations: never live
+
+  struct Slot {
+    std::uint64_t key = kFree;  // generation << kLineBits | line
+    DirectoryLine line;
+  };
+
+  std::uint64_t key_of(std::uint64_t line) const { return generation_ << kLineBits | line; }
+  // Fibonacci hashing: line numbers are mostly consecutive, the multiply spreads them.
+  std::size_t home(std::uint64_t line) const {
+    return static_cast<std::size_t>((line * 0x9E3779B97F4A7C15ULL) >> shift_);
+  }
+  bool live(std::size_t i) const { return slots_[i].key >> kLineBits == generation_; }
+
+  void rehash(std::size_t slots) {
+    std::vector<Slot> old(slots);
+    old.swap(slots_);
+    mask_ = slots - 1;
+    shift_ = 64 - std::countr_zero(slots);
+    size_ = 0;
+    for (Slot& s : old) {
+      if (s.key >> kLineBits != generation_) continue;
+      std::size_t i = home(s.key & ((std::uint64_t{1} << kLineBits) - 1));
+      while (live(i)) i = (i + 1) & mask_;
+      slots_[i] = std::move(s);
+      ++size_;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  int shift_ = 64;
+  std::size_t size_ = 0;
+  std::uint64_t generation_ = 0;
+};
+
+}  // namespace lockstep::sim::machine
