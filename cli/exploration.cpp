@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "model/bounded_parallel.hpp"
 #include "model/bounded_strategy.hpp"
 #include "model/dpor_strategy.hpp"
 #include "model/pct_strategy.hpp"
@@ -66,7 +67,8 @@ Exploration explore(const ExplorationSetup& setup) {
 
   const auto strategy = make();
   const auto start = std::chrono::steady_clock::now();
-  if (sampling && setup.workers > 1) {
+  const bool parallel = setup.workers > 1 && (sampling || spec.kind == StrategyKind::bounded);
+  if (parallel) {
     std::vector<std::unique_ptr<model::Executor>> extra;
     std::vector<model::Executor*> executors{setup.executor};
     for (unsigned w = 1; w < setup.workers; ++w) {
@@ -74,7 +76,13 @@ Exploration explore(const ExplorationSetup& setup) {
       executors.push_back(extra.back().get());
     }
     e.workers = setup.workers;
-    e.outcome = model::search_sampling(make, executors, setup.verdict, limits);
+    if (sampling) {
+      e.outcome = model::search_sampling(make, executors, setup.verdict, limits);
+    } else {
+      e.outcome = model::search_bounded(spec.preemption_bound ? model::BoundKind::preemption : model::BoundKind::delay,
+                                        spec.preemption_bound.value_or(spec.delay_bound.value_or(0)), executors,
+                                        setup.verdict, limits);
+    }
   } else {
     e.outcome = model::search(*strategy, *setup.executor, setup.verdict, limits);
   }

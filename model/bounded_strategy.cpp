@@ -7,8 +7,12 @@
 
 namespace lockstep::model {
 
+BoundedStrategy::BoundedStrategy(BoundKind kind, unsigned bound, Subtree subtree)
+    : kind_(kind), bound_(bound), stack_(std::move(subtree.nodes)), frozen_(stack_.size()) {}
+
 void BoundedStrategy::begin_execution(std::uint64_t) {
   depth_ = 0;
+  branchings_ = 0;
   spent_ = 0;
   last_ = sim::kNoThread;
 }
@@ -60,6 +64,10 @@ std::size_t BoundedStrategy::pick(std::span<const sim::Candidate> candidates) {
     stack_.push_back(std::move(n));
   }
   const Node& n = stack_[i];
+  if (split_after_ != 0 && n.options.size() > 1 && ++branchings_ == split_after_ && i >= frozen_) {
+    split_ = Subtree{std::vector<Node>(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(i) + 1)};
+    return kAbandon;
+  }
   const Option& o = n.options[n.taken];
   if (o.index >= candidates.size())
     throw std::logic_error(
@@ -73,7 +81,7 @@ std::size_t BoundedStrategy::pick(std::span<const sim::Candidate> candidates) {
 }
 
 bool BoundedStrategy::next(const sim::ExecutionResult&) {
-  while (!stack_.empty()) {
+  while (stack_.size() > frozen_) {
     Node& n = stack_.back();
     // Options are sorted by cost: once one is over the bound, so is every later one.
     if (n.taken + 1 < n.options.size() && n.spent_before + n.options[n.taken + 1].cost <= bound_) {

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "model/exploration_strategy.hpp"
@@ -24,8 +26,23 @@ namespace lockstep::model {
 enum class BoundKind : std::uint8_t { preemption, delay };
 
 class BoundedStrategy final : public ExplorationStrategy {
+  struct Node;
+
  public:
+  // A subtree of the search: the choices down to one node, fixed (parallel search).
+  struct Subtree {
+    std::vector<Node> nodes;
+  };
+
   BoundedStrategy(BoundKind kind, unsigned bound) : kind_(kind), bound_(bound) {}
+  // Explores only the executions below `subtree`.
+  BoundedStrategy(BoundKind kind, unsigned bound, Subtree subtree);
+  // Splitting for a parallel search: an execution that reaches its `branchings`-th node with
+  // more than one option is abandoned there and the subtree through the option it would
+  // take becomes `split()`; backtracking then moves on to the node's next option.
+  void split_after(unsigned branchings) { split_after_ = branchings; }
+  // The subtree the last execution was abandoned at, if it was.
+  std::optional<Subtree> take_split() { return std::exchange(split_, std::nullopt); }
   std::string name() const override { return "bounded"; }
   // Observes every step, so a step with one candidate still tells it who runs.
   sim::EventLog* event_log() override { return &log_; }
@@ -51,6 +68,10 @@ class BoundedStrategy final : public ExplorationStrategy {
   unsigned bound_;
   sim::EventLog log_;
   std::vector<Node> stack_;
+  std::size_t frozen_ = 0;    // nodes the search may not backtrack into (a subtree's root path)
+  unsigned split_after_ = 0;  // 0: no splitting
+  unsigned branchings_ = 0;   // in this execution
+  std::optional<Subtree> split_;
   std::size_t depth_ = 0;
   unsigned spent_ = 0;
   sim::ThreadId last_ = sim::kNoThread;  // the thread of the last step (drains do not count)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/sync/ticket_lock.hpp"
+#include "model/bounded_parallel.hpp"
 #include "model/bounded_strategy.hpp"
 #include "model/dpor_strategy.hpp"
 #include "model/minimize.hpp"
@@ -348,4 +349,33 @@ TEST_CASE("a parallel random search reports what one worker would", "[model]") {
   CHECK(one.schedule == three.schedule);
   CHECK(one.sim_ops == three.sim_ops);
   CHECK(one.max_depth == three.max_depth);
+}
+
+TEST_CASE("a parallel bounded search reports what the sequential one does", "[model]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  model::SearchLimits limits;
+  limits.max_runs = 1'000'000;
+  for (const bool with_violation : {false, true}) {
+    std::vector<Program> programs(3);
+    for (Program& q : programs) {
+      racy_increments(q, 3);
+      if (with_violation) q.bad = [](const Outcome& o) { return o.back() == 1; };
+    }
+    std::vector<std::unique_ptr<Runner>> runners;
+    for (Program& q : programs) runners.push_back(std::make_unique<Runner>(q, 0));
+    const model::SearchOutcome one =
+        model::search_bounded(model::BoundKind::preemption, 2, {runners[0].get()}, verdict, limits);
+    const model::SearchOutcome three = model::search_bounded(
+        model::BoundKind::preemption, 2, {runners[0].get(), runners[1].get(), runners[2].get()}, verdict, limits);
+    CHECK(one.executions > (with_violation ? 1U : 10U));
+    CHECK(one.executions == three.executions);
+    CHECK(one.exhaustive == !with_violation);
+    CHECK(three.exhaustive == one.exhaustive);
+    CHECK(one.max_depth == three.max_depth);
+    CHECK(one.sim_ops == three.sim_ops);
+    CHECK(one.violation.has_value() == with_violation);
+    CHECK(three.violation.has_value() == with_violation);
+    CHECK(one.schedule == three.schedule);
+    CHECK(one.violating_index == three.violating_index);
+  }
 }

@@ -1,0 +1,18 @@
+// The bounded strategy over several executors at once. Its search space is a plain tree (no
+// reduction), so subtrees are independent: a first pass enumerates the tree down to a few
+// branching nodes and hands the subtrees below them to the workers; the results are then
+// read in depth-first order, so the verdict, the counterexample and every count are the
+// ones the sequential search gives, whatever the number of workers.
+#pragma once
+
+#include <vector>
+
+#include "model/bounded_strategy.hpp"
+#include "model/search.hpp"
+
+namespace lockstep::model {
+
+SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<Executor*>& executors,
+                             const Verdict& verdict, const SearchLimits& limits);
+
+}  // namespace lockstep::model
