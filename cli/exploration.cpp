@@ -5,6 +5,7 @@
 
 #include "model/bounded_parallel.hpp"
 #include "model/bounded_strategy.hpp"
+#include "model/dpor_parallel.hpp"
 #include "model/dpor_strategy.hpp"
 #include "model/pct_strategy.hpp"
 #include "model/random_strategy.hpp"
@@ -67,7 +68,7 @@ Exploration explore(const ExplorationSetup& setup) {
 
   const auto strategy = make();
   const auto start = std::chrono::steady_clock::now();
-  const bool parallel = setup.workers > 1 && (sampling || spec.kind == StrategyKind::bounded);
+  const bool parallel = setup.workers > 1 && spec.kind != StrategyKind::timed;
   if (parallel) {
     std::vector<std::unique_ptr<model::Executor>> extra;
     std::vector<model::Executor*> executors{setup.executor};
@@ -78,6 +79,8 @@ Exploration explore(const ExplorationSetup& setup) {
     e.workers = setup.workers;
     if (sampling) {
       e.outcome = model::search_sampling(make, executors, setup.verdict, limits);
+    } else if (spec.kind == StrategyKind::dfs) {
+      e.outcome = model::search_dfs(executors, setup.verdict, limits);
     } else {
       e.outcome = model::search_bounded(spec.preemption_bound ? model::BoundKind::preemption : model::BoundKind::delay,
                                         spec.preemption_bound.value_or(spec.delay_bound.value_or(0)), executors,

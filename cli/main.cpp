@@ -206,7 +206,7 @@ int main_impl(int argc, char** argv) {
   check_cmd->add_option("--executions", run.executions,
                         "Executions to explore, or the most to try for dfs and bounded (overrides the scenario's)");
   check_cmd->add_option("--workers", run.workers,
-                        "Parallel search over this many host threads (random, pct, bounded; overrides the scenario's)")
+                        "Parallel search over this many host threads (overrides the scenario's; same results for any number)")
       ->check(CLI::Range(1, 256));
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   add_common(*check_cmd, run, out);

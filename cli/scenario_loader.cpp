@@ -231,7 +231,8 @@ StrategySpec load_strategy(const yaml::Map& root) {
   only_for("delay_bound", {StrategyKind::bounded}, "bounded");
   only_for("depth", {StrategyKind::pct}, "pct");
   only_for("choice_points", {StrategyKind::pct}, "pct");
-  only_for("workers", {StrategyKind::random, StrategyKind::pct, StrategyKind::bounded}, "random, pct and bounded");
+  only_for("workers", {StrategyKind::random, StrategyKind::pct, StrategyKind::bounded, StrategyKind::dfs},
+           "exploring (random, dfs, bounded, pct)");
   only_for("minimize", {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct},
            "exploring (random, dfs, bounded, pct)");
   s.seed = m.unsigned_or("seed", 0, kNoLimit, s.seed);

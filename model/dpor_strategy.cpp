@@ -56,10 +56,14 @@ std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
   return kAbandon;  // every enabled choice sleeps: whatever follows is covered
 }
 
+DporStrategy::DporStrategy(Subtree subtree)
+    : stack_(std::move(subtree.nodes)), size_(stack_.size()), frozen_(stack_.size()) {}
+
 // The race (first, second) reversed: the state before `first` must try one of the processes
 // that can begin `v`, the steps after `first` that do not happen after it, then `second`.
 void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
-  Node& n = stack_[race.first];
+  const bool mine = race.first >= frozen_;  // else a request for whoever owns that node
+  const Node& n = stack_[race.first];
   std::vector<std::uint32_t>& v = notdep_;
   v.clear();
   for (std::uint32_t k = race.first + 1; k < race.second; ++k)
@@ -71,9 +75,24 @@ void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
     for (std::size_t y = 0; y < x && initial; ++y) initial = !order.happens_before(v[y], v[x]);
     if (!initial) continue;
     const sim::Choice c = log_.steps[v[x]].choice;
-    if (contains(n.backtrack, c) || asleep(n, c)) return;  // already covered
+    if (mine && (contains(n.backtrack, c) || asleep(n, c))) return;  // already covered
     if (!contains(initials, c)) initials.push_back(c);
   }
+  if (!mine) {
+    requests_.push_back(Request{race.first, std::vector<sim::Choice>(initials.begin(), initials.end())});
+    return;
+  }
+  add_initial(stack_[race.first], {initials.data(), initials.size()});
+}
+
+void DporStrategy::apply(const Request& r) {
+  Node& n = stack_[r.node];
+  for (const sim::Choice& c : r.initials)
+    if (contains(n.backtrack, c) || asleep(n, c)) return;  // already covered
+  add_initial(n, r.initials);
+}
+
+void DporStrategy::add_initial(Node& n, std::span<const sim::Choice> initials) {
   for (const sim::Choice& c : initials) {
     if (contains(n.enabled, c)) {
       n.backtrack.push_back(c);
@@ -86,11 +105,24 @@ void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
     if (!contains(n.backtrack, c) && !asleep(n, c)) n.backtrack.push_back(c);
 }
 
-bool DporStrategy::next(const sim::ExecutionResult&) {
+bool DporStrategy::next(const sim::ExecutionResult&) { return advance() == Next::run; }
+
+DporStrategy::Next DporStrategy::advance() {
   races_.clear();
   order_.analyse(log_, &races_);
   for (const Race& r : races_) reverse(order_, r);
-  while (size_ > 0) {
+  return backtrack();
+}
+
+std::size_t DporStrategy::branching_depth(unsigned k) const {
+  unsigned seen = 0;
+  for (std::size_t i = 0; i < size_; ++i)
+    if (stack_[i].enabled.size() > 1 && ++seen == k) return i;
+  return size_;
+}
+
+DporStrategy::Next DporStrategy::backtrack() {
+  while (size_ > frozen_) {
     const std::size_t i = size_ - 1;
     Node& n = stack_[i];
     if (n.has_chosen) {  // the branch through n.chosen is explored: it sleeps from now on
@@ -100,14 +132,29 @@ bool DporStrategy::next(const sim::ExecutionResult&) {
     }
     for (const sim::Choice& c : n.backtrack) {
       if (asleep(n, c)) continue;
+      if (i < spawn_above_) return Next::spawn;
       n.chosen = c;
       n.has_chosen = true;
-      return true;
+      return Next::run;
     }
     --size_;
   }
   exhausted_ = true;
-  return false;
+  return Next::done;
+}
+
+std::optional<DporStrategy::Subtree> DporStrategy::take_branch(const FirstStep& first_step) {
+  Node& n = stack_[size_ - 1];
+  for (const sim::Choice& c : n.backtrack) {
+    if (asleep(n, c)) continue;
+    Subtree t{std::vector<Node>(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(size_))};
+    t.nodes.back().chosen = c;
+    t.nodes.back().has_chosen = true;
+    const std::vector<sim::StepAccess> acc = first_step(t);
+    n.sleep.push_back(Asleep{c, Small<sim::StepAccess>(acc.begin(), acc.end())});
+    return t;
+  }
+  return std::nullopt;
 }
 
 }  // namespace lockstep::model

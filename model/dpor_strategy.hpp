@@ -19,6 +19,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
@@ -30,6 +33,25 @@ namespace lockstep::model {
 
 class DporStrategy final : public ExplorationStrategy {
  public:
+  template <typename T>
+  using Small = boost::container::small_vector<T, 4>;
+  struct Node;
+  struct Asleep;
+  // A subtree of the search (parallel dfs): the nodes from the root down to the subtree's
+  // root, whose last node's chosen branch is the subtree; none of them is backtracked into.
+  struct Subtree {
+    std::vector<Node> nodes;
+  };
+  // A race whose first step lies above a subtree: the state there must try one of
+  // `initials` unless one is already tried or asleep. Whoever owns that node decides.
+  struct Request {
+    std::uint32_t node = 0;
+    std::vector<sim::Choice> initials;
+  };
+
+  DporStrategy() = default;
+  explicit DporStrategy(Subtree subtree);
+
   std::string name() const override { return "dfs"; }
   sim::EventLog* event_log() override { return &log_; }
   void begin_execution(std::uint64_t) override { depth_ = 0; }
@@ -37,9 +59,32 @@ class DporStrategy final : public ExplorationStrategy {
   bool next(const sim::ExecutionResult& last) override;
   bool exhaustive() const override { return exhausted_; }
 
- private:
-  template <typename T>
-  using Small = boost::container::small_vector<T, 4>;
+  // --- parallel dfs (model/dpor_parallel.cpp) ---
+  enum class Next : std::uint8_t { run, spawn, done };
+  // Analyses the last execution and backtracks: `run` another execution, `done`, or `spawn`:
+  // the node at spawn_node() (above the depth given here) has branches left, which the
+  // caller explores as subtrees (take_branch), then calls leave_spawn_node().
+  Next advance();
+  // advance() without analysing the last execution again (after a spawn node's subtrees).
+  Next backtrack();
+  // The index of the k-th node (from 1) of the current branch with more than one enabled
+  // choice, or the branch's depth when there are fewer.
+  std::size_t branching_depth(unsigned k) const;
+  void spawn_above(std::size_t depth) { spawn_above_ = depth; }
+  std::size_t spawn_node() const { return size_ - 1; }
+  // The next untried, awake branch at the spawn node, or none; the branch then counts as
+  // tried (asleep, with the accesses of its first step) for the ones after it.
+  // `first_step` runs the subtree's first step and returns what it touched.
+  using FirstStep = std::function<std::vector<sim::StepAccess>(const Subtree&)>;
+  std::optional<Subtree> take_branch(const FirstStep& first_step);
+  void leave_spawn_node() { --size_; }
+  // A subtree's request for a node this strategy owns (at or below its own root).
+  void apply(const Request& r);
+  std::size_t frozen() const { return frozen_; }
+  // Requests for nodes above this strategy's subtree, in the order a sequential search
+  // would have met them.
+  std::vector<Request>& requests() { return requests_; }
+
   struct Asleep {
     sim::Choice choice;
     Small<sim::StepAccess> accesses;  // of the step it would take
@@ -51,14 +96,20 @@ class DporStrategy final : public ExplorationStrategy {
     sim::Choice chosen;
     bool has_chosen = false;
   };
+
+ private:
   static bool asleep(const Node& n, const sim::Choice& c);
   void wake_up(const Node& parent, const sim::StepRecord& step, Node& child) const;
   void reverse(const CausalOrder& order, const Race& race);
+  void add_initial(Node& n, std::span<const sim::Choice> initials);
 
   // Nodes 0 .. depth of the current branch; nodes past size_ are kept only for their
   // storage, so a search allocates little after its first executions.
   std::vector<Node> stack_;
   std::size_t size_ = 0;
+  std::size_t frozen_ = 0;       // nodes of the subtree's root path
+  std::size_t spawn_above_ = 0;  // branches at nodes above this are left to the caller
+  std::vector<Request> requests_;
   sim::EventLog log_;
   CausalOrder order_;
   std::vector<Race> races_;

@@ -10,6 +10,7 @@
 #include "core/sync/ticket_lock.hpp"
 #include "model/bounded_parallel.hpp"
 #include "model/bounded_strategy.hpp"
+#include "model/dpor_parallel.hpp"
 #include "model/dpor_strategy.hpp"
 #include "model/minimize.hpp"
 #include "model/pct_strategy.hpp"
@@ -377,5 +378,43 @@ TEST_CASE("a parallel bounded search reports what the sequential one does", "[mo
     CHECK(three.violation.has_value() == with_violation);
     CHECK(one.schedule == three.schedule);
     CHECK(one.violating_index == three.violating_index);
+  }
+}
+
+TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  model::SearchLimits limits;
+  limits.max_runs = 1'000'000;
+  using Build = std::function<void(Program&)>;
+  const std::vector<std::pair<Build, std::uint32_t>> cases{
+      {[](Program& p) { racy_increments(p, 3); }, 0},
+      {[](Program& p) { racy_increments(p, 4); }, 4},
+      {[](Program& p) { ticket_counter(p); }, 0},
+      {[](Program& p) { spin_and_park(p); }, 4},
+      {[](Program& p) {
+         racy_increments(p, 4);
+         p.bad = [](const Outcome& o) { return o.back() == 1; };
+       },
+       0},
+  };
+  for (const auto& [build, store_buffer] : cases) {
+    std::vector<Program> programs(3);
+    for (Program& q : programs) build(q);
+    std::vector<std::unique_ptr<Runner>> runners;
+    for (Program& q : programs) runners.push_back(std::make_unique<Runner>(q, store_buffer));
+    const model::SearchOutcome one = model::search_dfs({runners[0].get()}, verdict, limits);
+    for (std::size_t workers : {2U, 3U}) {
+      std::vector<model::Executor*> executors;
+      for (std::size_t w = 0; w < workers; ++w) executors.push_back(runners[w].get());
+      const model::SearchOutcome many = model::search_dfs(executors, verdict, limits);
+      CHECK(many.executions == one.executions);
+      CHECK(many.pruned == one.pruned);
+      CHECK(many.exhaustive == one.exhaustive);
+      CHECK(many.max_depth == one.max_depth);
+      CHECK(many.sim_ops == one.sim_ops);
+      CHECK(many.violation.has_value() == one.violation.has_value());
+      CHECK(many.schedule == one.schedule);
+      CHECK(many.violating_index == one.violating_index);
+    }
   }
 }

@@ -71,7 +71,15 @@ grep -q "store buffer drains: f = 1 reaches memory" "$work/lw.txt" && pass || fa
 # SB under SC: three executions, one per equivalence class (GenMC's count).
 [[ $(json_field "$work/results/scenarios_litmus_sb-sc.yaml.json" "['executions']") == 3 ]] && pass \
   || fail "SB under SC: dfs did not explore exactly 3 executions"
-# Parallel random search: the same verdict and counts with 1 and 2 workers.
+# Parallel dfs: the same counts with 1 and 2 workers.
+for w in 1 2; do
+  "$lockstep" check scenarios/futex/wake-fastpath-correct.yaml --quiet --workers $w --out-dir "$work/d$w" \
+    --json "$work/d$w.json"
+done
+[[ $(json_field "$work/d1.json" "['executions']") == $(json_field "$work/d2.json" "['executions']") && \
+   $(json_field "$work/d1.json" "['pruned']") == $(json_field "$work/d2.json" "['pruned']") ]] && pass \
+  || fail "parallel dfs: 1 and 2 workers disagree"
+# Parallel pct search: the same verdict and counts with 1 and 2 workers.
 for w in 1 2; do
   "$lockstep" check scenarios/usync/forgetful-mutex.yaml --quiet --workers $w --out-dir "$work/w$w" \
     --json "$work/w$w.json"
