@@ -12,6 +12,7 @@
 
 #include "cli/runner.hpp"
 #include "core/futex/futex_table.hpp"
+#include "core/workloads/fileio_workload.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
 #include "core/workloads/futex_wake.hpp"
@@ -37,6 +38,7 @@ std::string kind_name(WorkloadKind kind) {
     case WorkloadKind::futex_wake: return "futex-wake";
     case WorkloadKind::futex_requeue: return "futex-requeue";
     case WorkloadKind::futex_pingpong: return "futex-pingpong";
+    case WorkloadKind::fileio: return "fileio";
   }
   return "?";
 }
@@ -54,7 +56,8 @@ void check_row(const Scenario& s) {
   switch (s.workload.kind) {
     case WorkloadKind::lock_counter:
     case WorkloadKind::futex_hash:
-    case WorkloadKind::futex_pingpong: return;
+    case WorkloadKind::futex_pingpong:
+    case WorkloadKind::fileio: return;
     case WorkloadKind::futex_wake:
     case WorkloadKind::futex_requeue:
       // The waker counts the sleepers with the table's waiters_on(), which the host's futexes lack.
@@ -68,7 +71,7 @@ void check_row(const Scenario& s) {
   }
   throw ScenarioError(fmt::format(
       "{}: the {} workload runs in the simulator only (native runs: lock-counter, futex-hash, futex-pingpong, "
-      "futex-wake, futex-requeue)",
+      "futex-wake, futex-requeue, fileio)",
       s.path, kind_name(s.workload.kind)));
 }
 
@@ -130,6 +133,7 @@ RowReport run_row(const Scenario& s) {
     case WorkloadKind::futex_wake:
     case WorkloadKind::futex_requeue:
       return run_workload<FutexWake<NativePlatform>>(s, s.workload.futex_wake);
+    case WorkloadKind::fileio: return run_workload<FileioWorkload<NativePlatform>>(s, s.workload.fileio);
     case WorkloadKind::program:
     case WorkloadKind::latency_probe:
     case WorkloadKind::c2c: break;

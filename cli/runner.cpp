@@ -16,6 +16,7 @@
 #include "cli/interleaving.hpp"
 #include "cli/outcome.hpp"
 #include "cli/trace_output.hpp"
+#include "core/workloads/fileio_workload.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program_workload.hpp"
 #include "model/random_strategy.hpp"
@@ -57,6 +58,10 @@ std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
     case WorkloadKind::futex_pingpong:
       return std::make_unique<sim::SimWorkloadOf<FutexPingpong<sim::SimPlatform>, FutexPingpongParams>>(
           s.workload.futex_pingpong);
+    case WorkloadKind::fileio:
+      return std::make_unique<
+          sim::SimWorkloadOf<FileioWorkload<sim::SimPlatform>, std::shared_ptr<const fileio::FileioSpec>>>(
+          s.workload.fileio);
     case WorkloadKind::program:
       return std::make_unique<
           sim::SimWorkloadOf<ProgramWorkload<sim::SimPlatform>, std::shared_ptr<const program::Program>>>(

@@ -15,6 +15,8 @@
 #include "core/futex/futex_config.hpp"
 #include "core/sync/spinlock.hpp"
 #include "core/usync/any_mutex.hpp"
+#include "core/fileio/fileio_config.hpp"
+#include "core/workloads/fileio_spec.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
 #include "core/workloads/futex_wake.hpp"
@@ -67,6 +69,9 @@ struct DesignSpec {
   // `mutex: KIND`: thread programs' locks are futex mutexes (core/usync/any_mutex.hpp).
   std::optional<usync::MutexKind> mutex;
   std::string mutex_where;  // "file:line:col" of the kind, for errors
+  // `fileio: {...}`: the offset and data policies of the fileio workload (docs/fileio.md).
+  std::optional<fileio::FileioConfig> fileio;
+  std::string fileio_where;
 };
 
 enum class WorkloadKind : std::uint8_t {
@@ -77,7 +82,8 @@ enum class WorkloadKind : std::uint8_t {
   futex_hash,
   futex_wake,
   futex_requeue,
-  futex_pingpong
+  futex_pingpong,
+  fileio
 };
 
 struct WorkloadSpec {
@@ -89,6 +95,7 @@ struct WorkloadSpec {
   FutexHashParams futex_hash;                        // kind == futex_hash
   FutexWakeParams futex_wake;                        // kind == futex_wake or futex_requeue
   FutexPingpongParams futex_pingpong;                // kind == futex_pingpong
+  std::shared_ptr<const fileio::FileioSpec> fileio;  // kind == fileio
 };
 
 // Where a scenario is meant to run: `sim` scenarios run under run/check/replay (and natively

@@ -16,6 +16,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cli/files.hpp"
+#include "cli/fileio_loader.hpp"
 #include "cli/futex_loader.hpp"
 #include "cli/machine_loader.hpp"
 #include "cli/program_loader.hpp"
@@ -53,7 +54,7 @@ DesignSpec load_design(const yaml::Map& root) {
   DesignSpec design;
   const std::optional<YAML::Node> node = root.get("design");
   if (!node) return design;
-  const yaml::Map m(root.source(), *node, "design", {"spinlock", "futex", "mutex"});
+  const yaml::Map m(root.source(), *node, "design", {"spinlock", "futex", "mutex", "fileio"});
   if (const auto lock = m.get("spinlock"))
     design.spinlock = static_cast<SpinlockKind>(yaml::choice(root.source(), *lock, "spinlock", kSpinlockNames));
   if (const auto mutex = m.get("mutex")) {
@@ -66,6 +67,11 @@ DesignSpec load_design(const yaml::Map& root) {
   if (const auto futex = m.get("futex")) {
     design.family = "futex";
     design.futex = load_futex_design(root.source(), *futex);
+  }
+  if (const auto fileio = m.get("fileio")) {
+    design.family = "fileio";
+    design.fileio = load_fileio_design(root.source(), *fileio);
+    design.fileio_where = root.source().where(*m.key_node("fileio"));
   }
   return design;
 }
@@ -98,7 +104,7 @@ WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, co
   const yaml::Map probe(src, node, "workload",
                         {"kind", "threads", "iterations", "cpus", "bytes", "placement", "cpu", "samples", "seed",
                          "rounds", "warmup_rounds", "smt", "futexes", "runtime_us", "op", "batch", "warmup_passes",
-                         "words"});
+                         "words", "size", "descriptors"});
   const std::vector<std::string> kinds = workload_kinds();
   const YAML::Node kind = probe.required("kind");
   const std::string name = yaml::scalar(src, kind, "kind");
@@ -127,6 +133,10 @@ WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, co
     const yaml::Map m(src, node, "workload", {"kind", "threads", "batch", "rounds", "cpus"});
     w.kind = name == "futex-wake" ? WorkloadKind::futex_wake : WorkloadKind::futex_requeue;
     w.futex_wake = load_futex_wake(m, machine, design, name == "futex-wake" ? FutexWakeMode::wake : FutexWakeMode::requeue);
+  } else if (name == "fileio") {
+    const yaml::Map m(src, node, "workload", {"kind", "size", "descriptors", "threads", "runtime_us"});
+    w.kind = WorkloadKind::fileio;
+    w.fileio = load_fileio_workload(m, machine, design);
   } else if (name == "c2c") {
     const yaml::Map m(src, node, "workload", {"kind", "rounds", "warmup_rounds", "smt"});
     w.kind = WorkloadKind::c2c;
@@ -152,6 +162,11 @@ std::vector<std::string> default_properties(WorkloadKind kind) {
   if (kind == WorkloadKind::futex_hash || kind == WorkloadKind::futex_wake || kind == WorkloadKind::futex_requeue ||
       kind == WorkloadKind::futex_pingpong)
     return {"futex_semantics", "deadlock", "lost_wakeup", "bound_exceeded"};
+  if (kind == WorkloadKind::fileio) {
+    std::vector<std::string> names(fileio::kFileProperties.begin(), fileio::kFileProperties.end());
+    names.insert(names.end(), {"deadlock", "bound_exceeded"});
+    return names;
+  }
   return {"assertion", "deadlock", "lost_wakeup", "bound_exceeded"};
 }
 
@@ -165,6 +180,10 @@ std::string builtin_property(const yaml::Source& src, const YAML::Node& node, Wo
   if (name == "mutual_exclusion" && kind != WorkloadKind::lock_counter)
     src.fail(node, "mutual_exclusion is checked by the lock-counter workload only (a program checks it with assert)");
   if (name == "assertion" && kind != WorkloadKind::program) src.fail(node, "assertion applies to thread programs only");
+  const bool file_property =
+      std::find(fileio::kFileProperties.begin(), fileio::kFileProperties.end(), name) != fileio::kFileProperties.end();
+  if (file_property && kind != WorkloadKind::fileio)
+    src.fail(node, fmt::format("{} is a property of the fileio workload (docs/fileio.md)", name));
   return name;
 }
 
@@ -206,6 +225,20 @@ std::vector<std::string> load_properties(const yaml::Map& root, WorkloadKind kin
     names.push_back(std::move(name));
   }
   return names;
+}
+
+// design.fileio goes with the fileio workload, which checks the file properties listed.
+void check_fileio(const yaml::Map& root, Scenario& s) {
+  if (s.workload.kind != WorkloadKind::fileio) {
+    if (s.design.fileio)
+      root.source().fail_at(s.design.fileio_where, "design.fileio: file policies apply to the fileio workload only");
+    return;
+  }
+  auto spec = std::make_shared<fileio::FileioSpec>(*s.workload.fileio);
+  for (const std::string& p : s.properties)
+    if (std::find(fileio::kFileProperties.begin(), fileio::kFileProperties.end(), p) != fileio::kFileProperties.end())
+      spec->properties.push_back(p);
+  s.workload.fileio = std::move(spec);
 }
 
 // --- strategy, expectation
@@ -337,6 +370,7 @@ Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const st
     s.workload = load_workload(root, s.machine, s.design);
     s.properties = load_properties(root, s.workload.kind, nullptr);
   }
+  check_fileio(root, s);
   s.strategy = load_strategy(root);
   s.expect = load_expect(root, s.properties, exists_conditions(s.workload));
   return s;
@@ -511,12 +545,14 @@ std::string show(const Params& params) {
 }  // namespace
 
 std::vector<std::string> workload_kinds() {
-  return {"lock-counter", "latency-probe", "c2c", "futex-hash", "futex-pingpong", "futex-wake", "futex-requeue"};
+  return {"lock-counter", "latency-probe", "c2c", "futex-hash", "futex-pingpong", "futex-wake", "futex-requeue", "fileio"};
 }
 
 std::vector<std::string> builtin_properties() {
-  return {"assertion",        "deadlock",        "lost_wakeup", "bound_exceeded",
-          "mutual_exclusion", "futex_semantics", "data_race"};
+  std::vector<std::string> names{"assertion",        "deadlock",        "lost_wakeup", "bound_exceeded",
+                                 "mutual_exclusion", "futex_semantics", "data_race"};
+  names.insert(names.end(), fileio::kFileProperties.begin(), fileio::kFileProperties.end());
+  return names;
 }
 
 std::vector<std::string> exists_conditions(const WorkloadSpec& w) {

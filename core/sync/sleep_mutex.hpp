@@ -1,0 +1,58 @@
+// A sleeping mutex: a contended locker sleeps (P::park) instead of spinning, and the holder
+// hands the lock directly to the oldest waiter (FIFO), as FreeBSD's sx/lockmgr sleep locks
+// and the page lock of the seed's Linux ("an exclusive lock on the page is used until the
+// data is valid") put a thread to sleep. Direct hand-off keeps it fair: a newcomer cannot
+// barge in between the release and the wakee's return.
+#pragma once
+
+#include <cstdint>
+
+#include "core/platform.hpp"
+#include "core/sync/ticket_lock.hpp"
+#include "core/sync/waiter_list.hpp"
+
+namespace lockstep {
+
+template <Platform P>
+class SleepMutex {
+ public:
+  void lock() {
+    interlock_.lock();
+    if (held_.load() == 0 && waiters_.empty()) {
+      held_.store(1);
+      interlock_.unlock();
+      return;
+    }
+    SleepWaiter<P> self;  // on this thread's stack, which is platform memory
+    self.prepare(LockMode::exclusive);
+    waiters_.push_back(self);
+    interlock_.unlock();
+    self.sleep();  // the unlocker left held_ at 1 for us
+  }
+
+  bool try_lock() {
+    interlock_.lock();
+    const bool free = held_.load() == 0;
+    if (free) held_.store(1);
+    interlock_.unlock();
+    return free;
+  }
+
+  void unlock() {
+    interlock_.lock();
+    if (SleepWaiter<P>* next = waiters_.front()) {
+      waiters_.pop_front();
+      next->grant();  // held_ stays 1: the lock passes to `next`
+    } else {
+      held_.store(0);
+    }
+    interlock_.unlock();
+  }
+
+ private:
+  TicketLock<P> interlock_;
+  typename P::template Shared<std::uint32_t> held_{0};
+  WaiterList<P> waiters_;
+};
+
+}  // namespace lockstep

@@ -1,0 +1,88 @@
+// A sleeping reader-writer lock: any number of shared holders or one exclusive holder;
+// contended lockers sleep in one FIFO queue. This is the inode lock of REFERENCE.md section 3
+// (4.3BSD/FreeBSD's shared vnode lock, illumos' vnode rwlock, Linux's i_rwsem) and, taken
+// exclusive for everything, 7th Edition's inode lock.
+//
+// Grants are FIFO: a shared locker queues behind a waiting exclusive one instead of joining
+// the readers already inside (no writer starvation), and a release grants from the head of
+// the queue, a run of shared waiters together or one exclusive waiter.
+#pragma once
+
+#include <cstdint>
+
+#include "core/platform.hpp"
+#include "core/sync/ticket_lock.hpp"
+#include "core/sync/waiter_list.hpp"
+
+namespace lockstep {
+
+template <Platform P>
+class SleepRwLock {
+ public:
+  void lock_shared() { acquire(LockMode::shared); }
+  void lock() { acquire(LockMode::exclusive); }
+  void lock(LockMode mode) { acquire(mode); }
+
+  void unlock_shared() {
+    interlock_.lock();
+    readers_.store(readers_.load() - 1);
+    grant_waiters();
+    interlock_.unlock();
+  }
+
+  void unlock() {
+    interlock_.lock();
+    writer_.store(0);
+    grant_waiters();
+    interlock_.unlock();
+  }
+
+  void unlock(LockMode mode) { mode == LockMode::shared ? unlock_shared() : unlock(); }
+
+ private:
+  bool compatible(LockMode mode) const {
+    if (writer_.load() != 0) return false;
+    return mode == LockMode::shared || readers_.load() == 0;
+  }
+
+  void take(LockMode mode) {
+    if (mode == LockMode::shared) {
+      readers_.store(readers_.load() + 1);
+    } else {
+      writer_.store(1);
+    }
+  }
+
+  void acquire(LockMode mode) {
+    interlock_.lock();
+    if (waiters_.empty() && compatible(mode)) {
+      take(mode);
+      interlock_.unlock();
+      return;
+    }
+    SleepWaiter<P> self;
+    self.prepare(mode);
+    waiters_.push_back(self);
+    interlock_.unlock();
+    self.sleep();  // the granter counted us in before waking us
+  }
+
+  // Grants from the head while the head is compatible: a run of readers, or one writer.
+  void grant_waiters() {
+    while (SleepWaiter<P>* w = waiters_.front()) {
+      const auto mode = static_cast<LockMode>(w->mode.load());
+      if (!compatible(mode)) return;
+      take(mode);
+      waiters_.pop_front();
+      w->grant();
+      if (mode == LockMode::exclusive) return;
+    }
+  }
+
+  TicketLock<P> interlock_;
+  typename P::template Shared<std::uint32_t> readers_{0};
+  typename P::template Shared<std::uint32_t> writer_{0};
+  WaiterList<P> waiters_;
+};
+
+}  // namespace lockstep
