@@ -55,7 +55,13 @@ class DataPath {
       case DataPolicy::shared_read:
       case DataPolicy::lockless_reads:
         return under_rwlock(LockMode::exclusive, inode_held, [&] { return copy_in(position, bytes, id, append, false); });
-      case DataPolicy::page_locks: return copy_in(position, bytes, id, append, true);
+      case DataPolicy::page_locks:
+        // The seed: "On linux, excepting appends, the inode is not locked for io." An append
+        // must find the end of file and extend it as one step, so it holds the inode lock;
+        // every other write takes only the pages' locks.
+        if (append)
+          return under_rwlock(LockMode::exclusive, inode_held, [&] { return copy_in(position, bytes, id, append, true); });
+        return copy_in(position, bytes, id, append, true);
       case DataPolicy::range_locks: {
         // FreeBSD's vn_write locks the whole file for an append (vn_rangelock_wlock(vp, 0,
         // OFF_MAX)): the end of file is not known until the lock is held.
