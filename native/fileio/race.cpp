@@ -16,19 +16,27 @@ void race(const std::vector<std::function<void()>>& bodies) {
   std::exception_ptr error;
   std::vector<std::thread> threads;
   threads.reserve(bodies.size());
-  for (const auto& body : bodies) {
-    threads.emplace_back([&] {
-      ready.fetch_add(1);
-      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-      try {
-        body();
-      } catch (...) {
-        const std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    });
+  try {
+    for (const auto& body : bodies) {
+      threads.emplace_back([&] {
+        ready.fetch_add(1);
+        while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+        try {
+          body();
+        } catch (...) {
+          const std::lock_guard lock(error_mutex);
+          if (!error) error = std::current_exception();
+        }
+      });
+    }
+    while (ready.load() != bodies.size()) std::this_thread::yield();
+  } catch (...) {
+    // A thread that could not be created: release and join the ones that were, so none
+    // is left waiting on `go` or destroyed joinable, then report the failure.
+    go.store(true, std::memory_order_release);
+    for (auto& t : threads) t.join();
+    throw;
   }
-  while (ready.load() != bodies.size()) std::this_thread::yield();
   go.store(true, std::memory_order_release);
   for (auto& t : threads) t.join();
   if (error) std::rethrow_exception(error);
