@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli/files.hpp"
+#include "cli/fileio_probe.hpp"
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
 #include "cli/native_runner.hpp"
@@ -189,6 +190,23 @@ void list() {
   line("platforms", {"sim (run, check, replay)", "native (native)"});
 }
 
+// `lockstep native probe fileio`: a nested subcommand, so `lockstep native FILE...` keeps its form.
+CLI::App* add_fileio_probe(CLI::App& native_cmd, FileioProbeOptions& probe) {
+  CLI::App* probe_cmd = native_cmd.add_subcommand("probe", "Measure what this host's OS guarantees (no scenario)");
+  probe_cmd->require_subcommand(1);
+  CLI::App* fileio = probe_cmd->add_subcommand(
+      "fileio", "Race real threads on files under --path: torn reads, interleaved writes, shared offsets, O_APPEND");
+  fileio->add_option("--path", probe.probe.path, "Directory to probe; the files go in a temporary subdirectory")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  fileio->add_option("--json", probe.json, "Write the result JSON here (docs/results.md, \"File probe\")");
+  fileio->add_option("--seconds", probe.probe.seconds, "Time for the whole probe, shared among its experiments")
+      ->capture_default_str()
+      ->check(CLI::Range(0.05, 3600.0));
+  fileio->add_flag("--quiet,-q", probe.quiet, "Print nothing but errors");
+  return fileio;
+}
+
 int main_impl(int argc, char** argv) {
   CLI::App app{"lockstep: a deterministic simulator and model checker for synchronization designs"};
   app.require_subcommand(1);
@@ -215,13 +233,16 @@ int main_impl(int argc, char** argv) {
   add_common(*replay_cmd, run, out);
   CLI::App* native_cmd =
       app.add_subcommand("native", "Run scenarios' workloads natively: real threads pinned to this host's CPUs");
-  native_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
+  // Not required(): `native probe fileio` takes no files; main_impl checks the plain form has some.
+  native_cmd->add_option("files", files, "Scenario files")->check(CLI::ExistingFile);
   native_cmd->add_option("--json", out.json, "Write the result JSON here (docs/results.md)");
   native_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   native_cmd->add_option("--junit", out.junit, "Write a JUnit XML report here, for CI systems");
   native_cmd->add_option("--out-dir", run.out_dir, "Directory for a sweep's CSV")->capture_default_str();
   native_cmd->add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
   native_cmd->add_flag("--verbose,-v", out.verbose, "Print every row of several files");
+  FileioProbeOptions probe;
+  CLI::App* fileio_cmd = add_fileio_probe(*native_cmd, probe);
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
 
   try {
@@ -235,7 +256,11 @@ int main_impl(int argc, char** argv) {
     list();
     return kExitMatched;
   }
-  if (native_cmd->parsed()) return native_files(files, run, out);
+  if (fileio_cmd->parsed()) return run_fileio_probe(probe);
+  if (native_cmd->parsed()) {
+    if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`");
+    return native_files(files, run, out);
+  }
   if (replay_cmd->parsed()) {
     run.command = Command::replay;
     return replay(schedule, run, out);

@@ -132,6 +132,32 @@ out=$("$lockstep" check "$work/native.yaml" --quiet 2>&1); code=$?
 out=$("$lockstep" native scenarios/litmus/sb-sc.yaml --quiet 2>&1); code=$?
 [[ $code -eq 2 && $out =~ simulator\ only ]] && pass || fail "native of thread programs: exit $code, '$out'"
 
+# The file probe (issue 6): ~1 s on a temporary directory; the JSON has the documented fields,
+# the classification splits the ten modeled policies, and the probe's files are gone.
+mkdir -p "$work/probe-dir"
+"$lockstep" native probe fileio --path "$work/probe-dir" --seconds 1 --quiet --json "$work/probe.json"; code=$?
+[[ $code -eq 0 ]] && pass || fail "file probe: exit $code"
+if python3 - "$work/probe.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for key in ("path", "filesystem", "trials", "torn_reads", "interleaved_writes", "duplicate_reads", "lost_writes",
+            "append_losses", "elapsed_s", "consistent_policies", "inconsistent_policies"):
+    assert key in d, key
+assert [s["bytes"] for s in d["torn_reads"]["sizes"]] == [512, 4096, 65536, 1048576], d["torn_reads"]
+assert d["trials"] > 0 and d["torn_reads"]["trials"] > 0 and d["duplicate_reads"]["trials"] > 0, d
+assert d["elapsed_s"] < 5, d["elapsed_s"]
+policies = {"none", "inode-lock", "vnode-rwlock", "f-pos-lock", "foffset-lock",
+            "exclusive", "shared-read", "lockless-reads", "page-locks", "range-locks"}
+consistent, inconsistent = set(d["consistent_policies"]), set(d["inconsistent_policies"])
+assert consistent | inconsistent == policies and not consistent & inconsistent, (consistent, inconsistent)
+PY
+then pass; else fail "file probe: the JSON lacks a field or its classification is not a split of the policies"; fi
+[[ -z $(ls -A "$work/probe-dir") ]] && pass || fail "file probe: left files behind: $(ls -A "$work/probe-dir")"
+out=$("$lockstep" native probe fileio 2>&1); code=$?
+[[ $code -eq 2 && $out =~ --path ]] && pass || fail "file probe without --path: exit $code, '$out'"
+out=$("$lockstep" native 2>&1); code=$?
+[[ $code -eq 2 && $out =~ scenario\ files ]] && pass || fail "native without files: exit $code, '$out'"
+
 out=$("$lockstep" check 2>&1); code=$?
 [[ $code -eq 2 ]] && pass || fail "usage error: exit $code, expected 2"
 printf 'not a schedule\n' >"$work/bad.schedule"
