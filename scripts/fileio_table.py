@@ -68,20 +68,21 @@ def verdicts(lockstep, files, out):
 
 
 def cost(lockstep, files, out):
-    rows = {}
+    rows = {}  # (machine, data policy) -> {kind: row}, in the sweep's order
     for path in files:
         kind = path.stem.removeprefix("cost-")
         for r in run(lockstep, "run", path, out)["rows"]:
-            policy = dict(r["params"])["design.fileio.data"]
-            rows.setdefault(policy, {})[kind] = r
-    print("| data policy | disjoint: ops/s | reads/s | writes/s | overlapping: ops/s | reads/s | writes/s |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for policy, by_kind in rows.items():
+            params = dict(r["params"])
+            key = (params.get("machine.preset", "-"), params["design.fileio.data"])
+            rows.setdefault(key, {})[kind] = r
+    print("| machine | data policy | disjoint: ops/s | reads/s | writes/s | overlapping: ops/s | reads/s | writes/s |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for (machine, policy), by_kind in rows.items():
         cells = []
         for kind in ("disjoint", "overlapping"):
             r = by_kind.get(kind, {})
             cells += [f"{r.get(k, 0) / 1e6:.2f} M" for k in ("ops_per_s", "read_ops_per_s", "write_ops_per_s")]
-        print(f"| `{policy}` | " + " | ".join(cells) + " |")
+        print(f"| {machine} | `{policy}` | " + " | ".join(cells) + " |")
 
 
 def main():
