@@ -1,0 +1,42 @@
+// The viewer's window: File menu (open, recent files, export PNG), the timeline, and an
+// event list kept in sync with the current step (previous/next) for counterexample stepping.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include <QMainWindow>
+#include <QString>
+
+#include "gui/model/trace.hpp"
+
+class QLabel;
+class QListWidget;
+class QMenu;
+
+namespace lockstep::view {
+
+class TimelineWidget;
+
+class MainWindow : public QMainWindow {
+ public:
+  MainWindow();
+  // Opens a trace; on error shows a dialog and returns false (the previous trace stays).
+  bool open(const QString& path);
+  void step_to(std::optional<std::size_t> step);
+
+ private:
+  void choose_file();
+  void export_png();
+  void rebuild_recent_menu();
+  void remember(const QString& path);
+
+  std::shared_ptr<const Trace> trace_;
+  TimelineWidget* timeline_ = nullptr;
+  QListWidget* events_ = nullptr;
+  QLabel* status_ = nullptr;
+  QMenu* recent_ = nullptr;
+  std::optional<std::size_t> step_;
+};
+
+}  // namespace lockstep::view

@@ -1,0 +1,377 @@
+#include "gui/model/trace.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace lockstep::view {
+
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::string_view kFormat = "lockstep-trace";
+constexpr std::int64_t kReadableVersion = 1;
+// Thread and CPU numbers index vectors; a larger one is a corrupt file, not a big machine.
+constexpr std::int64_t kMaxIndex = 1 << 16;
+
+[[noreturn]] void fail(std::size_t line, std::string_view what) { throw TraceError(line, std::string(what)); }
+
+// Typed access to one event's members, naming the line when one is missing or mistyped.
+class Fields {
+ public:
+  Fields(const Json& event, std::size_t line) : event_(event), line_(line) {}
+
+  bool has(const char* key) const { return event_.contains(key); }
+  std::uint64_t u64(const char* key) const {
+    const Json& v = get(key);
+    if (!v.is_number_unsigned()) fail(line_, fmt::format("'{}' must be an unsigned integer", key));
+    return v.get<std::uint64_t>();
+  }
+  std::int64_t i64(const char* key) const {
+    const Json& v = get(key);
+    if (!v.is_number_integer()) fail(line_, fmt::format("'{}' must be an integer", key));
+    return v.get<std::int64_t>();
+  }
+  // A thread or CPU number: -1 (none) when allowed, otherwise 0 <= n < kMaxIndex.
+  int index(const char* key, bool none_allowed) const {
+    const std::int64_t n = i64(key);
+    if ((n == -1 && none_allowed) || (n >= 0 && n < kMaxIndex)) return static_cast<int>(n);
+    fail(line_, fmt::format("'{}' is {}, out of range", key, n));
+  }
+  bool flag(const char* key) const {
+    const Json& v = get(key);
+    if (!v.is_boolean()) fail(line_, fmt::format("'{}' must be a boolean", key));
+    return v.get<bool>();
+  }
+  std::string text(const char* key) const {
+    const Json& v = get(key);
+    if (!v.is_string()) fail(line_, fmt::format("'{}' must be a string", key));
+    return v.get<std::string>();
+  }
+  std::uint64_t address(const char* key) const {
+    const std::string s = text(key);
+    const std::string_view digits = s.starts_with("0x") ? std::string_view(s).substr(2) : std::string_view();
+    std::uint64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, 16);
+    if (digits.empty() || ec != std::errc{} || ptr != digits.data() + digits.size())
+      fail(line_, fmt::format("'{}' must be a hex address like \"0x1f0\"", key));
+    return value;
+  }
+  std::optional<std::uint64_t> opt_u64(const char* key) const {
+    return has(key) ? std::optional(u64(key)) : std::nullopt;
+  }
+  std::optional<std::uint64_t> opt_address(const char* key) const {
+    return has(key) ? std::optional(address(key)) : std::nullopt;
+  }
+
+ private:
+  const Json& get(const char* key) const {
+    const auto it = event_.find(key);
+    if (it == event_.end()) fail(line_, fmt::format("the event has no '{}'", key));
+    return *it;
+  }
+
+  const Json& event_;
+  std::size_t line_;
+};
+
+ThreadState parse_state(const std::string& s) {
+  if (s == "ready") return ThreadState::ready;
+  if (s == "running") return ThreadState::running;
+  if (s == "parked") return ThreadState::parked;
+  if (s == "spinning") return ThreadState::spinning;
+  if (s == "finished") return ThreadState::finished;
+  return ThreadState::unknown;  // a later revision's state: shown, not rejected
+}
+
+struct StateChange {
+  std::uint64_t t;
+  ThreadState state;
+};
+
+struct CpuChange {
+  std::uint64_t t;
+  int thread;
+};
+
+template <typename T>
+void grow(std::vector<T>& v, int index) {
+  if (static_cast<std::size_t>(index) >= v.size()) v.resize(static_cast<std::size_t>(index) + 1);
+}
+
+// Thread intervals from the state changes (docs/traces.md, "Intervals").
+std::vector<StateInterval> thread_intervals(std::vector<StateChange> changes, std::uint64_t end) {
+  std::stable_sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
+  std::vector<StateInterval> out;
+  std::optional<StateInterval> open = StateInterval{0, 0, ThreadState::ready};
+  for (const StateChange& c : changes) {
+    if (open && open->state == c.state) continue;
+    if (open) {
+      open->end = c.t;
+      out.push_back(*open);
+    }
+    open.reset();
+    if (c.state != ThreadState::finished) open = StateInterval{c.t, c.t, c.state};
+  }
+  if (open) {
+    open->end = std::max(end, open->begin);
+    out.push_back(*open);
+  }
+  return out;
+}
+
+std::vector<CpuInterval> cpu_intervals(std::vector<CpuChange> changes, std::uint64_t end) {
+  std::stable_sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
+  std::vector<CpuInterval> out;
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    if (changes[i].thread < 0) continue;
+    const std::uint64_t until = i + 1 < changes.size() ? changes[i + 1].t : std::max(end, changes[i].t);
+    out.push_back(CpuInterval{changes[i].t, until, changes[i].thread});
+  }
+  return out;
+}
+
+}  // namespace
+
+TraceError::TraceError(std::size_t line, const std::string& what)
+    : std::runtime_error(line == 0 ? what : fmt::format("line {}: {}", line, what)), line_(line) {}
+
+std::string_view to_string(ThreadState s) {
+  switch (s) {
+    case ThreadState::ready: return "ready";
+    case ThreadState::running: return "running";
+    case ThreadState::parked: return "parked";
+    case ThreadState::spinning: return "spinning";
+    case ThreadState::finished: return "finished";
+    case ThreadState::unknown: break;
+  }
+  return "unknown";
+}
+
+Trace parse_trace(std::string_view text) {
+  Trace trace;
+  std::vector<std::vector<StateChange>> state_changes;
+  std::vector<std::vector<CpuChange>> cpu_changes;
+  bool header_seen = false;
+  bool ended = false;
+  std::size_t number = 0;
+  std::size_t last_line = 0;
+
+  for (std::size_t pos = 0; pos < text.size() && !ended;) {
+    const std::size_t nl = text.find('\n', pos);
+    const std::size_t stop = nl == std::string_view::npos ? text.size() : nl;
+    const std::string_view line = text.substr(pos, stop - pos);
+    pos = stop + 1;
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    last_line = number;
+    Json event = Json::parse(line, nullptr, false);
+    if (event.is_discarded()) {
+      if (nl == std::string_view::npos)
+        fail(number, "the last line is cut off (the file is truncated)");
+      fail(number, "not valid JSON");
+    }
+    if (!event.is_object()) fail(number, "an event must be a JSON object");
+
+    if (!header_seen) {
+      header_seen = true;
+      if (!event.contains("format") || event["format"] != kFormat)
+        fail(number, fmt::format("not a lockstep trace (the header must have \"format\":\"{}\")", kFormat));
+      const bool readable = event.contains("version") && event["version"].is_number_integer() &&
+                            event["version"].get<std::int64_t>() == kReadableVersion;
+      if (!readable)
+        fail(number, fmt::format("unsupported trace version {} (this viewer reads version {})",
+                                 event.contains("version") ? event["version"].dump() : "(none)",
+                                 kReadableVersion));
+      auto str = [&](const char* key) {
+        return event.contains(key) && event[key].is_string() ? event[key].get<std::string>() : std::string();
+      };
+      auto num = [&](const char* key) -> std::optional<std::uint64_t> {
+        if (event.contains(key) && event[key].is_number_unsigned()) return event[key].get<std::uint64_t>();
+        return std::nullopt;
+      };
+      trace.scenario = str("scenario");
+      trace.name = str("name");
+      trace.strategy = str("strategy");
+      trace.memory_model = str("memory_model");
+      trace.seed = num("seed");
+      trace.execution = num("execution");
+      if (event.contains("node_of_cpu") && event["node_of_cpu"].is_array()) {
+        const Json& nodes = event["node_of_cpu"];
+        if (static_cast<std::int64_t>(nodes.size()) > kMaxIndex) fail(number, "'node_of_cpu' is too long");
+        trace.cpus.resize(nodes.size());
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+          trace.cpus[i].id = static_cast<int>(i);
+          trace.cpus[i].node = nodes[i].is_number_integer() ? nodes[i].get<int>() : -1;
+        }
+      }
+      continue;
+    }
+
+    const Fields f(event, number);
+    const std::uint64_t t = f.u64("t");
+    const std::string ev = f.text("ev");
+    if (ev == "label") {
+      trace.labels.push_back(Label{f.address("addr"), f.u64("size"), f.text("name")});
+    } else if (ev == "thread") {
+      const int th = f.index("th", false);
+      grow(trace.threads, th);
+      grow(state_changes, th);
+      trace.threads[th].name = f.text("name");
+      trace.threads[th].cpu = f.has("cpu") ? f.index("cpu", true) : -1;
+    } else if (ev == "cpu") {
+      const int cpu = f.index("cpu", false);
+      grow(cpu_changes, cpu);
+      cpu_changes[cpu].push_back(CpuChange{t, f.index("th", true)});
+    } else if (ev == "state") {
+      const int th = f.index("th", false);
+      grow(state_changes, th);
+      state_changes[th].push_back(StateChange{t, parse_state(f.text("state"))});
+    } else if (ev == "op") {
+      Operation op;
+      op.line = number;
+      op.t = t;
+      op.thread = f.index("th", false);
+      op.cpu = f.index("cpu", true);
+      op.op = f.text("op");
+      op.lat = f.has("lat") ? f.u64("lat") : 0;
+      if (op.op == "rmw") {
+        op.rmw = f.text("rmw");
+        op.old = f.u64("old");
+        op.ok = f.flag("ok");
+      }
+      if (op.op == "unpark") {
+        op.target = f.index("target", false);
+        op.woke = f.flag("woke");
+      }
+      op.addr = f.opt_address("addr");
+      op.size = f.opt_u64("size");
+      op.val = f.opt_u64("val");
+      trace.ops.push_back(std::move(op));
+    } else if (ev == "violation" || ev == "witness") {
+      Finding found{number, t, ev == "violation" ? f.index("th", true) : -1, f.text("property"), f.text("msg")};
+      (ev == "violation" ? trace.violation : trace.witness) = std::move(found);
+    } else if (ev == "end") {
+      trace.end_time = t;
+      trace.end_steps = f.u64("steps");
+      trace.outcome = f.text("outcome");
+      ended = true;  // events after `end` are ignored
+    }
+    // Other kinds belong to later revisions of version 1: ignored, as the format says.
+  }
+  if (!header_seen) fail(1, "empty file, not a lockstep trace");
+  if (!ended)
+    fail(last_line, "the trace is truncated: it ends without an 'end' event");
+
+  // Threads and CPUs named by events but never declared still get lanes.
+  for (const Operation& op : trace.ops) {
+    grow(trace.threads, op.thread);
+    if (op.cpu >= 0) grow(trace.cpus, op.cpu);
+  }
+  grow(state_changes, static_cast<int>(trace.threads.size()) - 1);
+  grow(trace.threads, static_cast<int>(state_changes.size()) - 1);
+  if (!cpu_changes.empty()) grow(trace.cpus, static_cast<int>(cpu_changes.size()) - 1);
+  for (std::size_t i = 0; i < trace.threads.size(); ++i) {
+    Thread& th = trace.threads[i];
+    th.id = static_cast<int>(i);
+    if (th.name.empty()) th.name = fmt::format("thread {}", i);
+    th.intervals = thread_intervals(std::move(state_changes[i]), trace.end_time);
+  }
+  for (std::size_t i = 0; i < trace.cpus.size(); ++i) {
+    trace.cpus[i].id = static_cast<int>(i);
+    if (i < cpu_changes.size()) trace.cpus[i].intervals = cpu_intervals(std::move(cpu_changes[i]), trace.end_time);
+  }
+  std::stable_sort(trace.ops.begin(), trace.ops.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
+  std::sort(trace.labels.begin(), trace.labels.end(), [](const auto& a, const auto& b) { return a.addr < b.addr; });
+
+  // Wake edges: an unpark that woke its target, to the target's next running interval.
+  for (std::size_t i = 0; i < trace.ops.size(); ++i) {
+    const Operation& op = trace.ops[i];
+    if (op.op != "unpark" || !op.woke.value_or(false) || !op.target) continue;
+    if (*op.target >= static_cast<int>(trace.threads.size())) continue;
+    for (const StateInterval& iv : trace.threads[*op.target].intervals) {
+      if (iv.state == ThreadState::running && iv.begin >= op.t) {
+        trace.wakes.push_back(WakeEdge{i, op.thread, *op.target, op.t, iv.begin});
+        break;
+      }
+    }
+  }
+
+  // Steps: every operation, then the finding at its time (after the operations at that time).
+  for (std::size_t i = 0; i < trace.ops.size(); ++i) trace.steps.push_back(Step{Step::Kind::op, i, trace.ops[i].t});
+  auto add_finding = [&](const std::optional<Finding>& found, Step::Kind kind) {
+    if (!found) return;
+    const auto at = std::upper_bound(trace.steps.begin(), trace.steps.end(), found->t,
+                                     [](std::uint64_t t, const Step& s) { return t < s.t; });
+    trace.steps.insert(at, Step{kind, 0, found->t});
+  };
+  add_finding(trace.violation, Step::Kind::violation);
+  add_finding(trace.witness, Step::Kind::witness);
+  return trace;
+}
+
+Trace load_trace(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TraceError(0, fmt::format("{}: cannot open the file", path.string()));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
+  try {
+    return parse_trace(buffer.str());
+  } catch (const TraceError& e) {
+    throw TraceError(e.line(), fmt::format("{}:{}", path.string(), e.what()));
+  }
+}
+
+const Thread* Trace::thread(int id) const {
+  return id >= 0 && id < static_cast<int>(threads.size()) ? &threads[static_cast<std::size_t>(id)] : nullptr;
+}
+
+std::string Trace::thread_name(int id) const {
+  const Thread* th = thread(id);
+  return th ? th->name : (id < 0 ? std::string("(no thread)") : fmt::format("thread {}", id));
+}
+
+std::string Trace::address_name(std::uint64_t addr) const {
+  // Innermost label: the one starting nearest below the address that still contains it.
+  const Label* best = nullptr;
+  for (const Label& l : labels) {
+    if (l.addr > addr) break;
+    if (addr - l.addr < l.size) best = &l;
+  }
+  if (!best) return fmt::format("0x{:x}", addr);
+  return addr == best->addr ? best->name : fmt::format("{}+{}", best->name, addr - best->addr);
+}
+
+std::string Trace::describe(const Operation& op) const {
+  std::string s = fmt::format("{}: {}", thread_name(op.thread), op.rmw.empty() ? op.op : op.rmw);
+  if (op.addr) s += " " + address_name(*op.addr);
+  if (op.op == "rmw") {
+    s += fmt::format(" {} -> {}", op.old.value_or(0), op.val.value_or(0));
+    if (op.ok && !*op.ok) s += " (failed)";
+  } else if (op.val) {
+    s += fmt::format(op.op.find("load") != std::string::npos ? " -> {}" : " = {}", *op.val);
+  }
+  if (op.target) s += fmt::format(" {} ({})", thread_name(*op.target), op.woke.value_or(false) ? "woke it" : "not parked");
+  s += fmt::format("  [t {} ns, lat {} ns, cpu {}]", op.t, op.lat, op.cpu);
+  return s;
+}
+
+std::string Trace::describe(const Step& step) const {
+  switch (step.kind) {
+    case Step::Kind::op: return describe(ops.at(step.op));
+    case Step::Kind::violation:
+      return fmt::format("VIOLATION {} by {}: {}  [t {} ns]", violation->property, thread_name(violation->thread),
+                         violation->msg, violation->t);
+    case Step::Kind::witness:
+      return fmt::format("WITNESS {}: {}  [t {} ns]", witness->property, witness->msg, witness->t);
+  }
+  return {};
+}
+
+}  // namespace lockstep::view

@@ -1,0 +1,129 @@
+// The viewer's trace model: a lockstep trace (docs/traces.md, version 1) parsed into
+// threads, CPUs, state intervals, operations, wake edges and the violation. No Qt and
+// no simulator: the model only reads the file format, so it can be tested on its own.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lockstep::view {
+
+// A file the viewer cannot read: `line` is the 1-based line at fault (0: the file itself).
+class TraceError : public std::runtime_error {
+ public:
+  TraceError(std::size_t line, const std::string& what);
+  std::size_t line() const { return line_; }
+
+ private:
+  std::size_t line_;
+};
+
+enum class ThreadState { ready, running, parked, spinning, finished, unknown };
+std::string_view to_string(ThreadState s);
+
+struct StateInterval {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  ThreadState state = ThreadState::ready;
+};
+
+struct Thread {
+  int id = 0;
+  std::string name;
+  int cpu = -1;  // the CPU it is pinned to, -1 when the trace does not say
+  std::vector<StateInterval> intervals;  // sorted by begin, not overlapping
+};
+
+struct CpuInterval {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  int thread = -1;
+};
+
+struct Cpu {
+  int id = 0;
+  int node = -1;
+  std::vector<CpuInterval> intervals;  // timed runs only
+};
+
+struct Operation {
+  std::size_t line = 0;  // line in the file
+  std::uint64_t t = 0;
+  std::uint64_t lat = 0;
+  int thread = -1;
+  int cpu = -1;
+  std::string op;   // load, store, plain_load, plain_store, rmw, fence, pause, park, drain, unpark, or newer
+  std::string rmw;  // for rmw: exchange, cas, fetch_add, ...
+  std::optional<std::uint64_t> addr, size, val, old;
+  std::optional<bool> ok;
+  std::optional<int> target;  // unpark
+  std::optional<bool> woke;   // unpark
+};
+
+struct WakeEdge {
+  std::size_t op = 0;  // index into Trace::ops of the unpark
+  int from = -1;
+  int to = -1;
+  std::uint64_t t_unpark = 0;
+  std::uint64_t t_running = 0;  // start of the target's next running interval
+};
+
+struct Finding {  // a violation or a witness
+  std::size_t line = 0;
+  std::uint64_t t = 0;
+  int thread = -1;
+  std::string property;
+  std::string msg;
+};
+
+struct Label {
+  std::uint64_t addr = 0;
+  std::uint64_t size = 0;
+  std::string name;
+};
+
+// One entry of the stepping list: an operation, or the violation/witness at its place in time.
+struct Step {
+  enum class Kind { op, violation, witness } kind = Kind::op;
+  std::size_t op = 0;  // index into Trace::ops when kind == op
+  std::uint64_t t = 0;
+};
+
+struct Trace {
+  std::string scenario, name, strategy, memory_model;
+  std::optional<std::uint64_t> seed, execution;
+  std::vector<Label> labels;
+  std::vector<Thread> threads;  // indexed by thread number
+  std::vector<Cpu> cpus;        // indexed by CPU number
+  std::vector<Operation> ops;   // sorted by t, stably (file order among equal times)
+  std::vector<WakeEdge> wakes;
+  std::optional<Finding> violation, witness;
+  std::vector<Step> steps;  // ops, the violation and the witness, in time order
+  std::uint64_t end_time = 0;
+  std::uint64_t end_steps = 0;
+  std::string outcome;
+
+  const Thread* thread(int id) const;
+  // The address as the trace names it: innermost label (+offset), else hex.
+  std::string address_name(std::uint64_t addr) const;
+  std::string thread_name(int id) const;
+  // One line saying what an operation did, e.g. "waker: store f = 1 (lat 4 ns)".
+  std::string describe(const Operation& op) const;
+  std::string describe(const Step& step) const;
+};
+
+// Parses a whole trace. Throws TraceError naming the line for a file that is not a lockstep
+// trace, has another version, is not JSON lines, lacks or mistypes a member, or is truncated
+// (no `end` event).
+Trace parse_trace(std::string_view text);
+// Reads and parses a file; an unreadable file is a TraceError with line 0.
+Trace load_trace(const std::filesystem::path& path);
+
+}  // namespace lockstep::view

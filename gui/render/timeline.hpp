@@ -1,0 +1,71 @@
+// Paints a trace's timeline with QPainter: a time ruler, one lane per thread (its state
+// intervals, its operations as ticks), one lane per CPU when the trace has CPU occupancy,
+// wake arrows and the violation marker. Used by the window's widget and by --screenshot,
+// so both show the same picture. Needs QtGui only (no widgets).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include <QPoint>
+#include <QRect>
+
+#include "gui/model/trace.hpp"
+
+class QPainter;
+
+namespace lockstep::view {
+
+// The visible window of virtual time, in nanoseconds (doubles so zoom can go below 1 ns per pixel).
+struct TimeWindow {
+  double t0 = 0;
+  double t1 = 1;
+};
+
+// Where things are drawn inside an area, for painting and hit-testing alike.
+class TimelineLayout {
+ public:
+  static constexpr int kLabelWidth = 130;
+  static constexpr int kRulerHeight = 28;
+  static constexpr int kLaneHeight = 30;
+  static constexpr int kLaneGap = 4;
+
+  TimelineLayout(const Trace& trace, QRect area, TimeWindow window);
+
+  double x_of(double t) const;
+  double t_of(double x) const;
+  int lanes() const { return thread_lanes_ + cpu_lanes_; }
+  int thread_lanes() const { return thread_lanes_; }
+  QRect lane_rect(int lane) const;  // the plotting part of a lane (right of the labels)
+  QRect label_rect(int lane) const;
+  QRect plot_rect() const;
+  QRect ruler_rect() const;
+  // The lane under a point, or -1.
+  int lane_at(QPoint p) const;
+  // Height that shows every lane.
+  static int content_height(const Trace& trace);
+  TimeWindow window() const { return window_; }
+
+ private:
+  QRect area_;
+  TimeWindow window_;
+  int thread_lanes_;
+  int cpu_lanes_;
+};
+
+// The whole trace with a little margin.
+TimeWindow full_window(const Trace& trace);
+
+struct PaintOptions {
+  std::optional<std::size_t> current_step;  // index into Trace::steps, highlighted
+  bool wake_arrows = true;
+};
+
+void paint_timeline(QPainter& painter, const Trace& trace, QRect area, TimeWindow window,
+                    const PaintOptions& options = {});
+
+// Details of what lies under a point (an operation, a state interval, a wake, the violation), or nothing.
+std::optional<std::string> describe_at(const Trace& trace, QRect area, TimeWindow window, QPoint p);
+
+}  // namespace lockstep::view

@@ -1,0 +1,45 @@
+// Helpers of the viewer's tests: a scratch directory and real traces made by `lockstep check`.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+namespace lockstep::view::testing {
+
+inline std::filesystem::path scratch_dir() {
+  static const std::filesystem::path dir = [] {
+    auto d = std::filesystem::temp_directory_path() / ("lockstep_view_tests." + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline void spit(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// Runs `lockstep check SCENARIO --trace OUT` from the source dir; returns the trace path,
+// or an empty path when the command did not write one.
+inline std::filesystem::path record_trace(const std::string& scenario, const std::string& stem) {
+  const auto out = scratch_dir() / (stem + ".trace.jsonl");
+  const std::string cmd = std::string("cd '") + LOCKSTEP_SOURCE_DIR + "' && '" + LOCKSTEP_BIN + "' check -q '" +
+                          scenario + "' --trace '" + out.string() + "' >/dev/null 2>&1";
+  const int rc = std::system(cmd.c_str());
+  (void)rc;  // the exit code says whether the outcome matched `expect`; the trace is what matters here
+  return std::filesystem::exists(out) ? out : std::filesystem::path();
+}
+
+}  // namespace lockstep::view::testing
