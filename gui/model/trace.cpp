@@ -113,7 +113,7 @@ std::vector<StateInterval> thread_intervals(std::vector<StateChange> changes, st
     if (open && open->state == c.state) continue;
     if (open) {
       open->end = c.t;
-      out.push_back(*open);
+      if (open->end > open->begin) out.push_back(*open);  // zero-length intervals are left out
     }
     open.reset();
     if (c.state != ThreadState::finished) open = StateInterval{c.t, c.t, c.state};
@@ -139,7 +139,7 @@ std::vector<CpuInterval> cpu_intervals(std::vector<CpuChange> changes, std::uint
 }  // namespace
 
 TraceError::TraceError(std::size_t line, const std::string& what)
-    : std::runtime_error(line == 0 ? what : fmt::format("line {}: {}", line, what)), line_(line) {}
+    : std::runtime_error(line == 0 ? what : fmt::format("line {}: {}", line, what)), line_(line), detail_(what) {}
 
 std::string_view to_string(ThreadState s) {
   switch (s) {
@@ -324,7 +324,9 @@ Trace load_trace(const std::filesystem::path& path) {
   try {
     return parse_trace(buffer.str());
   } catch (const TraceError& e) {
-    throw TraceError(e.line(), fmt::format("{}:{}", path.string(), e.what()));
+    // "FILE, line N: what", the line kept for callers that want it.
+    TraceError named(e.line(), e.detail());
+    throw TraceError(0, fmt::format("{}, {}", path.string(), named.what())).with_line(e.line());
   }
 }
 
@@ -355,7 +357,7 @@ std::string Trace::describe(const Operation& op) const {
     s += fmt::format(" {} -> {}", op.old.value_or(0), op.val.value_or(0));
     if (op.ok && !*op.ok) s += " (failed)";
   } else if (op.val) {
-    s += fmt::format(op.op.find("load") != std::string::npos ? " -> {}" : " = {}", *op.val);
+    s += fmt::format(" {} {}", op.op.find("load") != std::string::npos ? "->" : "=", *op.val);
   }
   if (op.target) s += fmt::format(" {} ({})", thread_name(*op.target), op.woke.value_or(false) ? "woke it" : "not parked");
   s += fmt::format("  [t {} ns, lat {} ns, cpu {}]", op.t, op.lat, op.cpu);

@@ -20,9 +20,15 @@ class TraceError : public std::runtime_error {
  public:
   TraceError(std::size_t line, const std::string& what);
   std::size_t line() const { return line_; }
+  const std::string& detail() const { return detail_; }  // the message without the line
+  TraceError& with_line(std::size_t line) {
+    line_ = line;
+    return *this;
+  }
 
  private:
   std::size_t line_;
+  std::string detail_;
 };
 
 enum class ThreadState { ready, running, parked, spinning, finished, unknown };
