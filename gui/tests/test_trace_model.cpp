@@ -174,7 +174,7 @@ TEST_CASE("view: the futex lost-wakeup counterexample recorded by lockstep check
   CHECK(t.steps.size() == t.ops.size() + 1);
 }
 
-TEST_CASE("view: a trace with a wakeup recorded by lockstep check has a wake edge") {
+TEST_CASE("view: the fixed futex scenario recorded by lockstep check parses without a violation (its trace has no wakeup)") {
   const auto path = testing::record_trace("scenarios/futex/lost-wakeup-fixed.yaml", "fixed");
   REQUIRE(!path.empty());
   const Trace t = load_trace(path);
