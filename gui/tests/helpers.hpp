@@ -11,13 +11,28 @@
 
 namespace lockstep::view::testing {
 
-inline std::filesystem::path scratch_dir() {
-  static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("lockstep_view_tests." + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d;
-  }();
-  return dir;
+// One per test process, removed when the process exits.
+class ScratchDir {
+ public:
+  ScratchDir()
+      : dir_(std::filesystem::temp_directory_path() / ("lockstep_view_tests." + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(dir_);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return dir_; }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+inline const std::filesystem::path& scratch_dir() {
+  static const ScratchDir dir;
+  return dir.path();
 }
 
 inline std::string slurp(const std::filesystem::path& p) {
@@ -36,7 +51,8 @@ inline void spit(const std::filesystem::path& p, const std::string& text) {
 inline std::filesystem::path record_trace(const std::string& scenario, const std::string& stem) {
   const auto out = scratch_dir() / (stem + ".trace.jsonl");
   const std::string cmd = std::string("cd '") + LOCKSTEP_SOURCE_DIR + "' && '" + LOCKSTEP_BIN + "' check -q '" +
-                          scenario + "' --trace '" + out.string() + "' >/dev/null 2>&1";
+                          scenario + "' --out-dir '" + scratch_dir().string() + "' --trace '" + out.string() +
+                          "' >/dev/null 2>&1";
   const int rc = std::system(cmd.c_str());
   (void)rc;  // the exit code says whether the outcome matched `expect`; the trace is what matters here
   return std::filesystem::exists(out) ? out : std::filesystem::path();
