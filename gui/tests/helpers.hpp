@@ -14,8 +14,7 @@ namespace lockstep::view::testing {
 // One per test process, removed when the process exits.
 class ScratchDir {
  public:
-  ScratchDir()
-      : dir_(std::filesystem::temp_directory_path() / ("lockstep_view_tests." + std::to_string(::getpid()))) {
+  ScratchDir() : dir_(std::filesystem::temp_directory_path() / ("lockstep_view_tests." + std::to_string(::getpid()))) {
     std::filesystem::create_directories(dir_);
   }
   ~ScratchDir() {
