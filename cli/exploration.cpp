@@ -37,20 +37,18 @@ Exploration explore(const ExplorationSetup& setup) {
   model::SearchLimits limits{setup.max_runs, setup.progress};
   const bool sampling = spec.kind == StrategyKind::random || spec.kind == StrategyKind::pct;
 
+  // bounded: the loader ensured exactly one of the two bounds.
+  const model::BoundKind bound_kind =
+      spec.preemption_bound.has_value() ? model::BoundKind::preemption : model::BoundKind::delay;
+  const unsigned bound = spec.preemption_bound.value_or(spec.delay_bound.value_or(0));
   model::StrategyFactory make;
   switch (spec.kind) {
     case StrategyKind::dfs:
       make = [] { return std::make_unique<model::DporStrategy>(); };
       break;
-    case StrategyKind::bounded: {
-      const bool preemption = spec.preemption_bound.has_value();
-      const unsigned bound = preemption ? *spec.preemption_bound : spec.delay_bound.value_or(0);
-      make = [preemption, bound] {
-        return std::make_unique<model::BoundedStrategy>(
-            preemption ? model::BoundKind::preemption : model::BoundKind::delay, bound);
-      };
+    case StrategyKind::bounded:
+      make = [bound_kind, bound] { return std::make_unique<model::BoundedStrategy>(bound_kind, bound); };
       break;
-    }
     case StrategyKind::pct: {
       const std::uint64_t k = spec.choice_points != 0 ? spec.choice_points : probe_choice_points(setup);
       const std::uint64_t seed = setup.seed;
@@ -82,9 +80,7 @@ Exploration explore(const ExplorationSetup& setup) {
     } else if (spec.kind == StrategyKind::dfs) {
       e.outcome = model::search_dfs(executors, setup.verdict, limits);
     } else {
-      e.outcome = model::search_bounded(spec.preemption_bound ? model::BoundKind::preemption : model::BoundKind::delay,
-                                        spec.preemption_bound.value_or(spec.delay_bound.value_or(0)), executors,
-                                        setup.verdict, limits);
+      e.outcome = model::search_bounded(bound_kind, bound, executors, setup.verdict, limits);
     }
   } else {
     e.outcome = model::search(*strategy, *setup.executor, setup.verdict, limits);
