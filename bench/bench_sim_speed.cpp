@@ -4,6 +4,8 @@
 // run of ~0.1 s moves by tens of percent with the load of the machine).
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+#include <memory>
 #include <stdexcept>
 
 #include "cli/scenario.hpp"
@@ -19,16 +21,31 @@ using namespace lockstep::sim;
 
 namespace {
 
+// LOCKSTEP_SIM_SPEED_SCENARIO names another SC futex-hash scenario to time instead (the
+// same run on the flat machine, say, to separate the engine from the machine model).
+std::string scenario_path() {
+  const char* other = std::getenv("LOCKSTEP_SIM_SPEED_SCENARIO");
+  return other != nullptr ? other : LOCKSTEP_SOURCE_DIR "/scenarios/bench/sim-speed.yaml";
+}
+
 void BM_SimSpeedScenario(benchmark::State& state) {
-  const cli::Scenario s = cli::load_scenario_row(LOCKSTEP_SOURCE_DIR "/scenarios/bench/sim-speed.yaml", {});
-  if (!s.machine.model || s.workload.kind != cli::WorkloadKind::futex_hash || s.memory_model != cli::MemoryModel::sc)
-    throw std::logic_error("sim-speed.yaml is no longer an SC futex-hash on a machine model: update this benchmark");
-  machine::MemorySystem memory(*s.machine.model);
-  // As the runner builds it (cli/runner.cpp, machine_shape): nodes, policy, SMT siblings.
+  const cli::Scenario s = cli::load_scenario_row(scenario_path(), {});
+  if (s.workload.kind != cli::WorkloadKind::futex_hash || s.memory_model != cli::MemoryModel::sc)
+    throw std::logic_error("the sim-speed scenario is no longer an SC futex-hash: update this benchmark");
+  // As the runner builds it (cli/runner.cpp, make_costs and machine_shape): nodes, policy,
+  // SMT siblings.
+  std::unique_ptr<CostModel> costs;
   MachineShape shape{s.machine.node_of_cpu, s.machine.memory_policy};
-  for (CpuId cpu = 0; cpu < memory.topology().cpus(); ++cpu) shape.core_of_cpu.push_back(memory.topology().core_of(cpu));
-  shape.smt_work_factor = s.machine.model->smt_work_factor;
-  Engine engine(shape, memory, EngineLimits{s.strategy.max_steps, 0});
+  if (s.machine.model) {
+    auto memory = std::make_unique<machine::MemorySystem>(*s.machine.model);
+    for (CpuId cpu = 0; cpu < memory->topology().cpus(); ++cpu)
+      shape.core_of_cpu.push_back(memory->topology().core_of(cpu));
+    shape.smt_work_factor = s.machine.model->smt_work_factor;
+    costs = std::move(memory);
+  } else {
+    costs = std::make_unique<FlatCostModel>(s.machine.costs);
+  }
+  Engine engine(shape, *costs, EngineLimits{s.strategy.max_steps, 0});
   SimWorkloadOf<FutexHash<SimPlatform>, FutexHashParams> workload(s.workload.futex_hash);
   std::uint64_t memory_ops = 0;
   for (auto _ : state) {
