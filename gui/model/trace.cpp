@@ -27,6 +27,7 @@ class Fields {
   Fields(const Json& event, std::size_t line) : event_(event), line_(line) {}
 
   bool has(const char* key) const { return event_.contains(key); }
+  std::size_t line() const { return line_; }
   std::uint64_t u64(const char* key) const {
     const Json& v = get(key);
     if (!v.is_number_unsigned()) fail(line_, fmt::format("'{}' must be an unsigned integer", key));
@@ -87,6 +88,21 @@ ThreadState parse_state(const std::string& s) {
   if (s == "spinning") return ThreadState::spinning;
   if (s == "finished") return ThreadState::finished;
   return ThreadState::unknown;  // a later revision's state: shown, not rejected
+}
+
+LockEvent::Act parse_lock_act(const Fields& f) {
+  const std::string act = f.text("act");
+  if (act == "wait") return LockEvent::Act::wait;
+  if (act == "acquire") return LockEvent::Act::acquire;
+  if (act == "release") return LockEvent::Act::release;
+  fail(f.line(), fmt::format("'act' of a lock event is \"{}\", not wait, acquire or release", act));
+}
+
+FutexEvent::Act parse_futex_act(const Fields& f) {
+  const std::string act = f.text("act");
+  if (act == "enqueue") return FutexEvent::Act::enqueue;
+  if (act == "dequeue") return FutexEvent::Act::dequeue;
+  fail(f.line(), fmt::format("'act' of a futex event is \"{}\", not enqueue or dequeue", act));
 }
 
 struct StateChange {
@@ -152,6 +168,17 @@ std::string_view to_string(ThreadState s) {
   }
   return "unknown";
 }
+
+std::string_view to_string(LockEvent::Act a) {
+  switch (a) {
+    case LockEvent::Act::wait: return "wait";
+    case LockEvent::Act::acquire: return "acquire";
+    case LockEvent::Act::release: return "release";
+  }
+  return "?";
+}
+
+std::string_view to_string(FutexEvent::Act a) { return a == FutexEvent::Act::enqueue ? "enqueue" : "dequeue"; }
 
 Trace parse_trace(std::string_view text) {
   Trace trace;
@@ -252,7 +279,17 @@ Trace parse_trace(std::string_view text) {
       op.addr = f.opt_address("addr");
       op.size = f.opt_u64("size");
       op.val = f.opt_u64("val");
+      if (f.has("src")) op.src = f.text("src");
+      if (f.has("peer")) op.peer = f.index("peer", false);
+      op.buffered = f.has("buf") && f.flag("buf");
       trace.ops.push_back(std::move(op));
+    } else if (ev == "lock") {
+      LockEvent lock{number, t, f.index("th", false), f.address("addr"), parse_lock_act(f), false};
+      lock.shared = f.has("mode") && f.text("mode") == "shared";
+      trace.locks.push_back(lock);
+    } else if (ev == "futex") {
+      trace.futexes.push_back(FutexEvent{number, t, f.index("th", false), parse_futex_act(f), f.u64("bucket"),
+                                         f.address("key"), f.index("waiter", false)});
     } else if (ev == "violation" || ev == "witness") {
       Finding found{number, t, ev == "violation" ? f.index("th", true) : -1, f.text("property"), f.text("msg")};
       (ev == "violation" ? trace.violation : trace.witness) = std::move(found);
@@ -273,6 +310,11 @@ Trace parse_trace(std::string_view text) {
     grow(trace.threads, op.thread);
     if (op.cpu >= 0) grow(trace.cpus, op.cpu);
   }
+  for (const LockEvent& l : trace.locks) grow(trace.threads, l.thread);
+  for (const FutexEvent& e : trace.futexes) {
+    grow(trace.threads, e.thread);
+    grow(trace.threads, e.waiter);
+  }
   grow(state_changes, static_cast<int>(trace.threads.size()) - 1);
   grow(trace.threads, static_cast<int>(state_changes.size()) - 1);
   if (!cpu_changes.empty()) grow(trace.cpus, static_cast<int>(cpu_changes.size()) - 1);
@@ -287,6 +329,9 @@ Trace parse_trace(std::string_view text) {
     if (i < cpu_changes.size()) trace.cpus[i].intervals = cpu_intervals(std::move(cpu_changes[i]), trace.end_time);
   }
   std::stable_sort(trace.ops.begin(), trace.ops.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
+  const auto by_time = [](const auto& a, const auto& b) { return a.t < b.t; };
+  std::stable_sort(trace.locks.begin(), trace.locks.end(), by_time);
+  std::stable_sort(trace.futexes.begin(), trace.futexes.end(), by_time);
   std::sort(trace.labels.begin(), trace.labels.end(), [](const auto& a, const auto& b) { return a.addr < b.addr; });
 
   // Wake edges: an unpark that woke its target, to the target's next running interval.

@@ -71,7 +71,40 @@ struct Operation {
   std::optional<bool> ok;
   std::optional<int> target;  // unpark
   std::optional<bool> woke;   // unpark
+  // Machine-model runs: which level answered the access (l1, l2, l3, same_package_core,
+  // remote_cache, dram_local, dram_remote, upgrade), and for a line taken from another
+  // core's cache, the CPU that held it. Empty / none on the flat machine.
+  std::string src;
+  std::optional<int> peer;
+  bool buffered = false;  // TSO: the store entered the store buffer (a `drain` lands it later)
 };
+
+// A lock's life as instrumented locks report it (`ev` "lock"): a thread starts waiting,
+// acquires, releases.
+struct LockEvent {
+  enum class Act { wait, acquire, release };
+  std::size_t line = 0;
+  std::uint64_t t = 0;
+  int thread = -1;
+  std::uint64_t addr = 0;
+  Act act = Act::acquire;
+  bool shared = false;  // a reader's hold of a reader-writer or range lock
+};
+std::string_view to_string(LockEvent::Act a);
+
+// A futex hash bucket's wait queue (`ev` "futex"): `waiter` was queued on or taken off
+// bucket `bucket` for the futex at `key`, by thread `thread` (the waiter itself, or a waker).
+struct FutexEvent {
+  enum class Act { enqueue, dequeue };
+  std::size_t line = 0;
+  std::uint64_t t = 0;
+  int thread = -1;
+  Act act = Act::enqueue;
+  std::uint64_t bucket = 0;
+  std::uint64_t key = 0;
+  int waiter = -1;
+};
+std::string_view to_string(FutexEvent::Act a);
 
 struct WakeEdge {
   std::size_t op = 0;  // index into Trace::ops of the unpark
@@ -110,6 +143,8 @@ struct Trace {
   std::vector<Cpu> cpus;        // indexed by CPU number
   std::vector<Operation> ops;   // sorted by t, stably (file order among equal times)
   std::vector<WakeEdge> wakes;
+  std::vector<LockEvent> locks;     // sorted by t, stably
+  std::vector<FutexEvent> futexes;  // sorted by t, stably
   std::optional<Finding> violation, witness;
   std::vector<Step> steps;  // ops, the violation and the witness, in time order
   std::uint64_t end_time = 0;
