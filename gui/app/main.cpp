@@ -1,6 +1,9 @@
 // lockstep-view: the Qt viewer of lockstep traces. Reads trace files only.
 //   lockstep-view [FILE]                                   the window
 //   lockstep-view --screenshot OUT.png [--view NAME] FILE  renders headless and exits
+//   lockstep-view --window-shot OUT.png [--step N] [--search Q] FILE
+//       opens the real window on the current display (X11, Xvfb), steps to step N (default:
+//       the violation, else the last step), captures the screen's window and exits
 // Exit codes: 0 done, 2 bad usage or a file that is not a readable trace.
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +12,9 @@
 #include <QCommandLineParser>
 #include <QImage>
 #include <QPainter>
+#include <QPixmap>
+#include <QScreen>
+#include <QTimer>
 
 #include "gui/app/main_window.hpp"
 #include "gui/model/trace.hpp"
@@ -45,6 +51,53 @@ int screenshot(const QString& out, const QString& view, const QString& file) {
   return 0;
 }
 
+// The real window, as a user sees it: opened, stepped, captured from the screen.
+int window_shot(const QString& out, const QString& file, const QString& step_text, const QString& query) {
+  using namespace lockstep::view;
+  try {
+    load_trace(file.toStdString());  // reports a bad file on stderr instead of in a dialog
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lockstep-view: %s\n", e.what());
+    return 2;
+  }
+  MainWindow window;
+  window.show();
+  if (!window.open(file)) return 2;
+  if (!query.isEmpty() && !window.search(query)) {
+    std::fprintf(stderr, "lockstep-view: bad --search query\n");
+    return 2;
+  }
+  bool ok = true;
+  const std::size_t step = step_text.isEmpty() ? 0 : step_text.toULongLong(&ok);
+  if (!ok) {
+    std::fprintf(stderr, "lockstep-view: --step needs a step number\n");
+    return 2;
+  }
+  if (!step_text.isEmpty()) {
+    window.step_to(step);
+  } else if (!query.isEmpty()) {
+    window.find_next(false);
+  } else {
+    window.step_to(window.last_interesting_step());
+  }
+  // Let the window map and paint, then capture what the display shows.
+  QApplication::processEvents();
+  int rc = 0;
+  QTimer::singleShot(300, [&] {
+    QApplication::processEvents();
+    QPixmap shot;
+    if (QScreen* screen = window.screen()) shot = screen->grabWindow(window.winId());
+    if (shot.isNull()) shot = window.grab();
+    if (!shot.save(out, "PNG")) {
+      std::fprintf(stderr, "lockstep-view: cannot write %s\n", qPrintable(out));
+      rc = 2;
+    }
+    QApplication::quit();
+  });
+  QApplication::exec();
+  return rc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,6 +112,9 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addOption({"screenshot", "Render FILE headless into OUT.png and exit.", "OUT.png"});
   parser.addOption({"view", "The view to render: timeline (default).", "NAME", "timeline"});
+  parser.addOption({"window-shot", "Open the window on the display, capture it into OUT.png and exit.", "OUT.png"});
+  parser.addOption({"step", "With --window-shot: the step to show (default: the violation, else the last).", "N"});
+  parser.addOption({"search", "With --window-shot: a search query; shows its first match.", "QUERY"});
   parser.addPositionalArgument("FILE", "A lockstep trace (.jsonl).");
   if (!parser.parse(QApplication::arguments())) {
     std::fprintf(stderr, "lockstep-view: %s\n", qPrintable(parser.errorText()));
@@ -72,6 +128,13 @@ int main(int argc, char** argv) {
       return 2;
     }
     return screenshot(parser.value("screenshot"), parser.value("view"), files.front());
+  }
+  if (parser.isSet("window-shot")) {
+    if (files.size() != 1) {
+      std::fprintf(stderr, "lockstep-view: --window-shot needs exactly one trace file\n");
+      return 2;
+    }
+    return window_shot(parser.value("window-shot"), files.front(), parser.value("step"), parser.value("search"));
   }
   lockstep::view::MainWindow window;
   window.show();

@@ -18,11 +18,16 @@ constexpr double kMinSpanNs = 2.0;  // zoomed in all the way: 2 ns across the pl
 TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   setMouseTracking(true);
   setMinimumSize(400, 120);
+  options_.flows = &flows_;
 }
 
 void TimelineWidget::set_trace(std::shared_ptr<const Trace> trace) {
   trace_ = std::move(trace);
+  flows_ = trace_ ? derive_flows(*trace_) : FlowSet{};
+  highlighted_.reset();
+  options_.highlighted = nullptr;
   options_.current_step.reset();
+  options_.selection.reset();
   setMinimumHeight(trace_ ? TimelineLayout::content_height(*trace_) : 120);
   reset_zoom();
 }
@@ -33,9 +38,28 @@ void TimelineWidget::set_current_step(std::optional<std::size_t> step) {
   update();
 }
 
-void TimelineWidget::reset_zoom() {
-  window_ = trace_ ? full_window(*trace_) : TimeWindow{};
+void TimelineWidget::set_flow_filter(const FlowFilter& filter) {
+  options_.flow_filter = filter;
   update();
+}
+
+void TimelineWidget::set_highlighted(std::optional<std::vector<std::vector<std::uint32_t>>> ops) {
+  highlighted_ = std::move(ops);
+  options_.highlighted = highlighted_ ? &*highlighted_ : nullptr;
+  update();
+}
+
+void TimelineWidget::reset_zoom() { set_window(trace_ ? full_window(*trace_) : TimeWindow{}); }
+
+void TimelineWidget::set_window(TimeWindow w) {
+  window_ = w;
+  update();
+}
+
+void TimelineWidget::set_selection(std::optional<TimeWindow> range) {
+  options_.selection = range;
+  update();
+  if (on_selection) on_selection(range);
 }
 
 void TimelineWidget::reveal(double t) {
@@ -53,7 +77,8 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     p.drawText(rect(), Qt::AlignCenter, "Open a trace (File > Open)");
     return;
   }
-  paint_timeline(p, *trace_, rect(), window_, options_);
+  last_paint_ = paint_timeline(p, *trace_, rect(), window_, options_);
+  if (on_painted) on_painted(last_paint_);
 }
 
 void TimelineWidget::wheelEvent(QWheelEvent* event) {
@@ -70,9 +95,13 @@ void TimelineWidget::wheelEvent(QWheelEvent* event) {
 }
 
 void TimelineWidget::mousePressEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton) {
-    drag_from_ = event->position().toPoint();
-    drag_window_ = window_;
+  if (event->button() != Qt::LeftButton || !trace_) return;
+  drag_from_ = event->position().toPoint();
+  drag_window_ = window_;
+  selecting_ = (event->modifiers() & Qt::ShiftModifier) != 0;
+  if (selecting_) {
+    options_.selection.reset();
+  } else {
     setCursor(Qt::ClosedHandCursor);
   }
 }
@@ -80,13 +109,26 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event) {
 void TimelineWidget::mouseMoveEvent(QMouseEvent* event) {
   if (!drag_from_ || !trace_) return;
   const TimelineLayout L(*trace_, rect(), drag_window_);
+  if (selecting_) {
+    const double a = L.t_of(drag_from_->x());
+    const double b = L.t_of(event->position().x());
+    options_.selection = TimeWindow{std::min(a, b), std::max(a, b)};
+    update();
+    return;
+  }
   const double dt = L.t_of(drag_from_->x()) - L.t_of(event->position().x());
   window_ = TimeWindow{drag_window_.t0 + dt, drag_window_.t1 + dt};
   update();
 }
 
 void TimelineWidget::mouseReleaseEvent(QMouseEvent*) {
+  if (selecting_ && drag_from_) {
+    // A click without a drag clears the selection.
+    const bool empty = !options_.selection || options_.selection->t1 - options_.selection->t0 <= 0;
+    set_selection(empty ? std::nullopt : options_.selection);
+  }
   drag_from_.reset();
+  selecting_ = false;
   unsetCursor();
 }
 

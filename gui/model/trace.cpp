@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -121,7 +122,8 @@ void grow(std::vector<T>& v, int index) {
 }
 
 // Thread intervals from the state changes (docs/traces.md, "Intervals").
-std::vector<StateInterval> thread_intervals(std::vector<StateChange> changes, std::uint64_t end) {
+std::vector<StateInterval> thread_intervals(std::vector<StateChange> changes, std::uint64_t end,
+                                            std::optional<std::uint64_t>* finished_at) {
   std::stable_sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
   std::vector<StateInterval> out;
   std::optional<StateInterval> open = StateInterval{0, 0, ThreadState::ready};
@@ -133,6 +135,7 @@ std::vector<StateInterval> thread_intervals(std::vector<StateChange> changes, st
     }
     open.reset();
     if (c.state != ThreadState::finished) open = StateInterval{c.t, c.t, c.state};
+    *finished_at = c.state == ThreadState::finished ? std::optional(c.t) : std::nullopt;
   }
   if (open) {
     open->end = std::max(end, open->begin);
@@ -322,7 +325,7 @@ Trace parse_trace(std::string_view text) {
     Thread& th = trace.threads[i];
     th.id = static_cast<int>(i);
     if (th.name.empty()) th.name = fmt::format("thread {}", i);
-    th.intervals = thread_intervals(std::move(state_changes[i]), trace.end_time);
+    th.intervals = thread_intervals(std::move(state_changes[i]), trace.end_time, &th.finished_at);
   }
   for (std::size_t i = 0; i < trace.cpus.size(); ++i) {
     trace.cpus[i].id = static_cast<int>(i);
@@ -333,6 +336,15 @@ Trace parse_trace(std::string_view text) {
   std::stable_sort(trace.locks.begin(), trace.locks.end(), by_time);
   std::stable_sort(trace.futexes.begin(), trace.futexes.end(), by_time);
   std::sort(trace.labels.begin(), trace.labels.end(), [](const auto& a, const auto& b) { return a.addr < b.addr; });
+
+  if (trace.ops.size() > std::numeric_limits<std::uint32_t>::max()) fail(0, "more than 4 billion operations");
+  trace.ops_by_thread.assign(trace.threads.size(), {});
+  trace.longest_op_by_thread.assign(trace.threads.size(), 0);
+  for (std::size_t i = 0; i < trace.ops.size(); ++i) {
+    const auto th = static_cast<std::size_t>(trace.ops[i].thread);
+    trace.ops_by_thread[th].push_back(static_cast<std::uint32_t>(i));
+    trace.longest_op_by_thread[th] = std::max(trace.longest_op_by_thread[th], trace.ops[i].lat);
+  }
 
   // Wake edges: an unpark that woke its target, to the target's next running interval.
   for (std::size_t i = 0; i < trace.ops.size(); ++i) {
@@ -405,7 +417,10 @@ std::string Trace::describe(const Operation& op) const {
     s += fmt::format(" {} {}", op.op.find("load") != std::string::npos ? "->" : "=", *op.val);
   }
   if (op.target) s += fmt::format(" {} ({})", thread_name(*op.target), op.woke.value_or(false) ? "woke it" : "not parked");
-  s += fmt::format("  [t {} ns, lat {} ns, cpu {}]", op.t, op.lat, op.cpu);
+  s += fmt::format("  [t {} ns, lat {} ns, cpu {}", op.t, op.lat, op.cpu);
+  if (op.buffered) s += ", into the store buffer";
+  if (!op.src.empty()) s += ", from " + op.src + (op.peer ? fmt::format(" of cpu {}", *op.peer) : "");
+  s += "]";
   return s;
 }
 

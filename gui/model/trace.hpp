@@ -45,6 +45,7 @@ struct Thread {
   std::string name;
   int cpu = -1;  // the CPU it is pinned to, -1 when the trace does not say
   std::vector<StateInterval> intervals;  // sorted by begin, not overlapping
+  std::optional<std::uint64_t> finished_at;  // when its body returned, if it did
 };
 
 struct CpuInterval {
@@ -142,6 +143,10 @@ struct Trace {
   std::vector<Thread> threads;  // indexed by thread number
   std::vector<Cpu> cpus;        // indexed by CPU number
   std::vector<Operation> ops;   // sorted by t, stably (file order among equal times)
+  // Per thread, the indices into ops of its operations (in time order), and the longest
+  // latency of them: what the timeline needs to find a window's operations by binary search.
+  std::vector<std::vector<std::uint32_t>> ops_by_thread;
+  std::vector<std::uint64_t> longest_op_by_thread;
   std::vector<WakeEdge> wakes;
   std::vector<LockEvent> locks;     // sorted by t, stably
   std::vector<FutexEvent> futexes;  // sorted by t, stably

@@ -75,6 +75,78 @@ void arrow(QPainter& p, QPointF from, QPointF to, const QColor& color) {
   p.drawPolygon(head);
 }
 
+QColor flow_color(const Flow& f) {
+  switch (f.kind) {
+    case FlowKind::wake: return QColor(13, 71, 161);            // blue
+    case FlowKind::lock_handoff: return QColor(142, 36, 170);   // purple
+    case FlowKind::line_transfer: return f.cross_node ? QColor(230, 81, 0) : QColor(130, 130, 130);
+  }
+  return Qt::black;
+}
+
+// Calls paint(interval, x0, x1) for the intervals of a lane that meet the window, one per
+// pixel column where they are narrower than a pixel. `ivs` are sorted and do not overlap,
+// so their ends are sorted too and a column's remaining intervals are skipped by search.
+template <typename Interval, typename Paint>
+void for_each_visible(const TimelineLayout& L, const std::vector<Interval>& ivs, Paint paint) {
+  const auto ends_after = [](double t, const Interval& iv) { return t < static_cast<double>(iv.end); };
+  const TimeWindow w = L.window();
+  auto it = std::upper_bound(ivs.begin(), ivs.end(), w.t0, ends_after);
+  while (it != ivs.end() && static_cast<double>(it->begin) <= w.t1) {
+    const double x0 = L.x_of(static_cast<double>(it->begin));
+    const double x1 = L.x_of(static_cast<double>(it->end));
+    if (x1 - x0 >= 1 || it->end == it->begin) {
+      paint(*it, x0, x1);
+      ++it;
+      continue;
+    }
+    const double column = std::floor(x0);
+    paint(*it, column, column + 1);
+    it = std::upper_bound(it + 1, ivs.end(), L.t_of(column + 1), ends_after);
+  }
+}
+
+// Paints a lane's operations (indices into trace.ops, in time order) as ticks, one per
+// pixel column: a column holding several gets one full-height tick. Returns ticks painted.
+std::size_t paint_ops(QPainter& p, const TimelineLayout& L, QRect lane, const Trace& trace,
+                      const std::vector<std::uint32_t>& indices, std::uint64_t longest, bool faint) {
+  const QRect plot = L.plot_rect();
+  const TimeWindow w = L.window();
+  const auto starts_before = [&](std::uint32_t i, double t) { return static_cast<double>(trace.ops[i].t) < t; };
+  auto it = std::lower_bound(indices.begin(), indices.end(), w.t0 - static_cast<double>(longest), starts_before);
+  std::size_t drawn = 0;
+  while (it != indices.end()) {
+    const Operation& op = trace.ops[*it];
+    const double x0 = L.x_of(static_cast<double>(op.t));
+    if (x0 > plot.right() + 2) break;
+    const double x1 = L.x_of(static_cast<double>(op.t + op.lat));
+    const double column = std::floor(x0);
+    const double next_t = L.t_of(column + 1);
+    auto next = it + 1;
+    if (next != indices.end() && static_cast<double>(trace.ops[*next].t) < next_t)
+      next = std::lower_bound(next, indices.end(), next_t, starts_before);
+    if (x1 >= plot.left() - 2) {
+      QColor c = op_color(op);
+      if (faint) c.setAlpha(50);
+      const bool many = next - it > 1;
+      const double top = many ? lane.top() + 4.0 : lane.top() + lane.height() / 2.0 - 1;
+      p.fillRect(QRectF(x0, top, std::max(2.0, x1 - x0), lane.bottom() - 1 - top), c);
+      p.fillRect(QRectF(x0, lane.top(), 1.5, lane.height()), c);
+      ++drawn;
+    }
+    it = next;
+  }
+  return drawn;
+}
+
+// The interval of a sorted, non-overlapping list that covers t, or null.
+template <typename Interval>
+const Interval* covering(const std::vector<Interval>& ivs, double t) {
+  const auto it = std::upper_bound(ivs.begin(), ivs.end(), t,
+                                   [](double x, const Interval& iv) { return x < static_cast<double>(iv.end); });
+  return it != ivs.end() && static_cast<double>(it->begin) <= t ? &*it : nullptr;
+}
+
 }  // namespace
 
 TimelineLayout::TimelineLayout(const Trace& trace, QRect area, TimeWindow window)
@@ -139,10 +211,11 @@ TimeWindow full_window(const Trace& trace) {
   return TimeWindow{-0.02 * end, end * 1.04};
 }
 
-void paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWindow window, const PaintOptions& options) {
+PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWindow window, const PaintOptions& options) {
   const TimelineLayout L(trace, area, window);
   const TimeWindow w = L.window();
   const QRect plot = L.plot_rect();
+  PaintSummary summary;
   p.save();
   p.setRenderHint(QPainter::Antialiasing, true);
   p.fillRect(area, Qt::white);
@@ -168,44 +241,49 @@ void paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWindow wind
              Qt::AlignVCenter | Qt::AlignLeft, "time (virtual)");
 
   p.setClipRect(plot.adjusted(0, 0, 1, 1));
-  // Thread lanes: state intervals, then operations as ticks.
+  // Thread lanes: state intervals, then operations as ticks (faint under a search's hits).
+  // Rectangles are axis-aligned: no antialiasing, which also keeps big traces fast.
+  p.setRenderHint(QPainter::Antialiasing, false);
   for (const Thread& th : trace.threads) {
     const QRect lane = L.lane_rect(th.id);
     p.fillRect(lane, QColor(248, 248, 248));
-    for (const StateInterval& iv : th.intervals) {
-      const double x0 = std::max<double>(plot.left() - 2, L.x_of(static_cast<double>(iv.begin)));
-      const double x1 = std::min<double>(plot.right() + 2, L.x_of(static_cast<double>(iv.end)));
-      if (x1 < plot.left() || x0 > plot.right() || iv.end == iv.begin) continue;
+    for_each_visible(L, th.intervals, [&](const StateInterval& iv, double x0, double x1) {
+      x0 = std::max<double>(plot.left() - 2, x0);
+      x1 = std::min<double>(plot.right() + 2, x1);
       p.fillRect(QRectF(x0, lane.top() + 3, std::max(1.0, x1 - x0), lane.height() - 6), state_color(iv.state));
-    }
-  }
-  for (const Operation& op : trace.ops) {
-    const Thread* th = trace.thread(op.thread);
-    if (!th) continue;
-    const QRect lane = L.lane_rect(th->id);
-    const double x0 = L.x_of(static_cast<double>(op.t));
-    const double x1 = L.x_of(static_cast<double>(op.t + op.lat));
-    if (x1 < plot.left() - 2 || x0 > plot.right() + 2) continue;
-    p.fillRect(QRectF(x0, lane.top() + lane.height() / 2.0 - 1, std::max(2.0, x1 - x0), lane.height() / 2.0 - 2),
-               op_color(op));
-    p.fillRect(QRectF(x0, lane.top(), 1.5, lane.height()), op_color(op));
+    });
+    const auto id = static_cast<std::size_t>(th.id);
+    if (id < trace.ops_by_thread.size())
+      summary.ops_drawn += paint_ops(p, L, lane, trace, trace.ops_by_thread[id], trace.longest_op_by_thread[id],
+                                     options.highlighted != nullptr);
+    if (options.highlighted != nullptr && id < options.highlighted->size())
+      summary.ops_drawn +=
+          paint_ops(p, L, lane, trace, (*options.highlighted)[id], trace.longest_op_by_thread[id], false);
   }
   // CPU lanes (timed runs): which thread runs.
   for (int i = L.thread_lanes(); i < L.lanes(); ++i) {
     const Cpu& cpu = trace.cpus[static_cast<std::size_t>(i - L.thread_lanes())];
     const QRect lane = L.lane_rect(i);
     p.fillRect(lane, QColor(248, 248, 248));
-    for (const CpuInterval& iv : cpu.intervals) {
-      const double x0 = std::max<double>(plot.left() - 2, L.x_of(static_cast<double>(iv.begin)));
-      const double x1 = std::min<double>(plot.right() + 2, L.x_of(static_cast<double>(iv.end)));
-      if (x1 < plot.left() || x0 > plot.right()) continue;
+    for_each_visible(L, cpu.intervals, [&](const CpuInterval& iv, double x0, double x1) {
+      x0 = std::max<double>(plot.left() - 2, x0);
+      x1 = std::min<double>(plot.right() + 2, x1);
       const QRectF r(x0, lane.top() + 3, std::max(1.0, x1 - x0), lane.height() - 6);
       p.fillRect(r, thread_color(iv.thread));
       if (r.width() > 40) {
         p.setPen(Qt::black);
         p.drawText(r, Qt::AlignCenter, QString::fromStdString(trace.thread_name(iv.thread)));
       }
-    }
+    });
+  }
+  p.setRenderHint(QPainter::Antialiasing, true);
+  if (options.selection) {
+    const double x0 = L.x_of(std::min(options.selection->t0, options.selection->t1));
+    const double x1 = L.x_of(std::max(options.selection->t0, options.selection->t1));
+    p.fillRect(QRectF(x0, plot.top(), std::max(1.0, x1 - x0), plot.height()), QColor(33, 150, 243, 40));
+    p.setPen(QPen(QColor(33, 150, 243), 1));
+    p.drawLine(QPointF(x0, plot.top()), QPointF(x0, plot.bottom()));
+    p.drawLine(QPointF(x1, plot.top()), QPointF(x1, plot.bottom()));
   }
   // Current step highlight.
   if (options.current_step && *options.current_step < trace.steps.size()) {
@@ -222,15 +300,26 @@ void paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWindow wind
       p.drawRect(QRectF(x - 3, lane.top() + 1, x1 - x + 6, lane.height() - 2));
     }
   }
-  // Wake arrows: from the unpark in the waker's lane to the start of the woken thread's running.
-  if (options.wake_arrows) {
-    for (const WakeEdge& e : trace.wakes) {
-      if (!trace.thread(e.from) || !trace.thread(e.to)) continue;
-      const QRect a = L.lane_rect(e.from);
-      const QRect b = L.lane_rect(e.to);
-      const QPointF from(L.x_of(static_cast<double>(e.t_unpark)), a.center().y());
-      const QPointF to(L.x_of(static_cast<double>(e.t_running)), b.top() + (b.top() > a.top() ? 2 : b.height() - 2));
-      arrow(p, from, to, QColor(13, 71, 161));
+  // Flows: wakes (from the unpark to the woken thread's running), lock hand-offs (from
+  // the release to the next holder's acquire), cache-line transfers (from the line's last
+  // writer to the access that pulled it from that cache), capped and filtered.
+  {
+    FlowSet derived;
+    const FlowSet* flows = options.flows;
+    if (flows == nullptr) {
+      derived = derive_flows(trace);
+      flows = &derived;
+    }
+    const VisibleFlows visible = visible_flows(*flows, w.t0, w.t1, options.flow_filter);
+    summary.flows_shown = visible.shown.size();
+    summary.flows_matching = visible.matching;
+    for (const Flow* f : visible.shown) {
+      if (!trace.thread(f->from) || !trace.thread(f->to)) continue;
+      const QRect a = L.lane_rect(f->from);
+      const QRect b = L.lane_rect(f->to);
+      const QPointF from(L.x_of(static_cast<double>(f->t_from)), a.center().y());
+      const QPointF to(L.x_of(static_cast<double>(f->t_to)), b.top() + (b.top() > a.top() ? 2 : b.height() - 2));
+      arrow(p, from, to, flow_color(*f));
     }
   }
   // The violation: a red line across the lanes, a flag, and a mark on the thread that found it.
@@ -272,15 +361,26 @@ void paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWindow wind
       p.drawText(QPoint(x + 16, legend_y + 11), QString::fromUtf8(to_string(s).data(), static_cast<int>(to_string(s).size())));
       x += 90;
     }
-    p.setPen(QColor(13, 71, 161));
-    p.drawText(QPoint(x, legend_y + 11), QString::fromUtf8("\u2192 wake"));
+    const std::pair<const char*, QColor> arrows[] = {
+        {"\u2192 wake", QColor(13, 71, 161)},
+        {"\u2192 lock hand-off", QColor(142, 36, 170)},
+        {"\u2192 line between sockets", QColor(230, 81, 0)},
+        {"\u2192 line within a socket", QColor(130, 130, 130)}};
+    for (const auto& [text, color] : arrows) {
+      p.setPen(color);
+      const QString label = QString::fromUtf8(text);
+      p.drawText(QPoint(x, legend_y + 11), label);
+      x += fm.horizontalAdvance(label) + 14;
+    }
     p.setPen(Qt::black);
-    const QString title = QString::fromStdString(trace.name.empty() ? trace.scenario : trace.name);
-    p.drawText(QPoint(x + 70, legend_y + 11),
-               fm.elidedText(title + QString(" | outcome: %1").arg(QString::fromStdString(trace.outcome)),
-                             Qt::ElideRight, std::max(10, area.right() - x - 80)));
+    QString title = QString::fromStdString(trace.name.empty() ? trace.scenario : trace.name);
+    title += QString(" | outcome: %1").arg(QString::fromStdString(trace.outcome));
+    if (summary.flows_matching > summary.flows_shown)
+      title += QString(" | arrows: %1 of %2 shown").arg(summary.flows_shown).arg(summary.flows_matching);
+    p.drawText(QPoint(x, legend_y + 11), fm.elidedText(title, Qt::ElideRight, std::max(10, area.right() - x - 8)));
   }
   p.restore();
+  return summary;
 }
 
 std::optional<std::string> describe_at(const Trace& trace, QRect area, TimeWindow window, QPoint pos) {
@@ -299,8 +399,12 @@ std::optional<std::string> describe_at(const Trace& trace, QRect area, TimeWindo
     // The nearest operation whose [t, t+lat) covers the point, within 3 px.
     const Operation* best = nullptr;
     double best_d = slack;
-    for (const Operation& op : trace.ops) {
-      if (op.thread != lane) continue;
+    const auto& indices = trace.ops_by_thread[static_cast<std::size_t>(lane)];
+    const double from = t - slack - static_cast<double>(trace.longest_op_by_thread[static_cast<std::size_t>(lane)]);
+    auto it = std::lower_bound(indices.begin(), indices.end(), from,
+                               [&](std::uint32_t i, double x) { return static_cast<double>(trace.ops[i].t) < x; });
+    for (; it != indices.end() && static_cast<double>(trace.ops[*it].t) <= t + slack; ++it) {
+      const Operation& op = trace.ops[*it];
       const double b = static_cast<double>(op.t);
       const double e = static_cast<double>(op.t + op.lat);
       const double d = t < b ? b - t : (t > e ? t - e : 0);
@@ -314,16 +418,14 @@ std::optional<std::string> describe_at(const Trace& trace, QRect area, TimeWindo
       if (e.to == lane && std::abs(t - static_cast<double>(e.t_running)) <= slack)
         return fmt::format("woken by {} at t {} ns; running at t {} ns (wake latency {} ns)",
                            trace.thread_name(e.from), e.t_unpark, e.t_running, e.t_running - e.t_unpark);
-    for (const StateInterval& iv : trace.threads[static_cast<std::size_t>(lane)].intervals)
-      if (t >= static_cast<double>(iv.begin) && t < static_cast<double>(iv.end))
+    if (const StateInterval* iv = covering(trace.threads[static_cast<std::size_t>(lane)].intervals, t))
         return fmt::format("{}: {} from {} to {} ns ({} ns)", trace.threads[static_cast<std::size_t>(lane)].name,
-                           to_string(iv.state), iv.begin, iv.end, iv.end - iv.begin);
+                           to_string(iv->state), iv->begin, iv->end, iv->end - iv->begin);
     return std::nullopt;
   }
   const Cpu& cpu = trace.cpus[static_cast<std::size_t>(lane - L.thread_lanes())];
-  for (const CpuInterval& iv : cpu.intervals)
-    if (t >= static_cast<double>(iv.begin) && t < static_cast<double>(iv.end))
-      return fmt::format("cpu {} runs {} from {} to {} ns", cpu.id, trace.thread_name(iv.thread), iv.begin, iv.end);
+  if (const CpuInterval* iv = covering(cpu.intervals, t))
+    return fmt::format("cpu {} runs {} from {} to {} ns", cpu.id, trace.thread_name(iv->thread), iv->begin, iv->end);
   return fmt::format("cpu {}: idle", cpu.id);
 }
 

@@ -11,6 +11,7 @@
 #include <QPoint>
 #include <QRect>
 
+#include "gui/model/flows.hpp"
 #include "gui/model/trace.hpp"
 
 class QPainter;
@@ -59,11 +60,30 @@ TimeWindow full_window(const Trace& trace);
 
 struct PaintOptions {
   std::optional<std::size_t> current_step;  // index into Trace::steps, highlighted
-  bool wake_arrows = true;
+  // Arrows: those of `flows` that pass `flow_filter` (null: the trace's flows are derived
+  // for this one picture, fine for a screenshot, too slow for every frame of a big trace).
+  const FlowSet* flows = nullptr;
+  FlowFilter flow_filter;
+  // Search hits: per thread, indices into Trace::ops (in time order). When set, the other
+  // operations are drawn faint and these on top.
+  const std::vector<std::vector<std::uint32_t>>* highlighted = nullptr;
+  std::optional<TimeWindow> selection;  // a time range selected for statistics
 };
 
-void paint_timeline(QPainter& painter, const Trace& trace, QRect area, TimeWindow window,
-                    const PaintOptions& options = {});
+// What a paint drew, for the status line.
+struct PaintSummary {
+  std::size_t flows_shown = 0;
+  std::size_t flows_matching = 0;
+  std::size_t ops_drawn = 0;  // ticks actually painted (level of detail merges the rest)
+};
+
+// Level of detail: a lane never paints more than a few marks per pixel column. Operations
+// and state intervals are found by binary search from the window's start, and where
+// several fall into one column the first is drawn (taller when it stands for many) and the
+// rest skipped by another search, so painting costs O(lanes x width x log n) however many
+// events the trace holds.
+PaintSummary paint_timeline(QPainter& painter, const Trace& trace, QRect area, TimeWindow window,
+                            const PaintOptions& options = {});
 
 // Details of what lies under a point (an operation, a state interval, a wake, the violation), or nothing.
 std::optional<std::string> describe_at(const Trace& trace, QRect area, TimeWindow window, QPoint p);
