@@ -217,10 +217,13 @@ bool MainWindow::search(const QString& query) {
   if (filter_.empty()) {
     timeline_->set_highlighted(std::nullopt);
   } else {
-    std::vector<std::vector<std::uint32_t>> hits(trace_->threads.size());
+    std::vector<LaneOps> hits(trace_->threads.size());
     for (std::size_t t = 0; t < trace_->ops_by_thread.size(); ++t)
       for (std::uint32_t i : trace_->ops_by_thread[t])
-        if (filter_.matches(*trace_, trace_->ops[i])) hits[t].push_back(i);
+        if (filter_.matches(*trace_, trace_->ops[i])) {
+          hits[t].indices.push_back(i);
+          hits[t].times.push_back(trace_->ops[i].t);
+        }
     timeline_->set_highlighted(std::move(hits));
   }
   show_list_rows();

@@ -43,7 +43,7 @@ void TimelineWidget::set_flow_filter(const FlowFilter& filter) {
   update();
 }
 
-void TimelineWidget::set_highlighted(std::optional<std::vector<std::vector<std::uint32_t>>> ops) {
+void TimelineWidget::set_highlighted(std::optional<std::vector<LaneOps>> ops) {
   highlighted_ = std::move(ops);
   options_.highlighted = highlighted_ ? &*highlighted_ : nullptr;
   update();

@@ -27,7 +27,7 @@ class TimelineWidget : public QWidget {
   void set_flow_filter(const FlowFilter& filter);
   const FlowFilter& flow_filter() const { return options_.flow_filter; }
   // Operations to show on top (per thread, indices into Trace::ops); nullopt: no search.
-  void set_highlighted(std::optional<std::vector<std::vector<std::uint32_t>>> ops);
+  void set_highlighted(std::optional<std::vector<LaneOps>> ops);
   void reset_zoom();
   void set_window(TimeWindow w);
   // Keeps time t visible, panning if needed.
@@ -52,7 +52,7 @@ class TimelineWidget : public QWidget {
  private:
   std::shared_ptr<const Trace> trace_;
   FlowSet flows_;
-  std::optional<std::vector<std::vector<std::uint32_t>>> highlighted_;
+  std::optional<std::vector<LaneOps>> highlighted_;
   TimeWindow window_;
   PaintOptions options_;
   PaintSummary last_paint_;

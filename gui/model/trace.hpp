@@ -66,8 +66,9 @@ struct Operation {
   std::uint64_t lat = 0;
   int thread = -1;
   int cpu = -1;
-  std::string op;   // load, store, plain_load, plain_store, rmw, fence, pause, park, drain, unpark, or newer
-  std::string rmw;  // for rmw: exchange, cas, fetch_add, ...
+  // Names are interned (intern_name): a million operations share a handful of strings.
+  std::string_view op;   // load, store, plain_load, plain_store, rmw, fence, pause, park, drain, unpark, or newer
+  std::string_view rmw;  // for rmw: exchange, cas, fetch_add, ...
   std::optional<std::uint64_t> addr, size, val, old;
   std::optional<bool> ok;
   std::optional<int> target;  // unpark
@@ -75,7 +76,7 @@ struct Operation {
   // Machine-model runs: which level answered the access (l1, l2, l3, same_package_core,
   // remote_cache, dram_local, dram_remote, upgrade), and for a line taken from another
   // core's cache, the CPU that held it. Empty / none on the flat machine.
-  std::string src;
+  std::string_view src;
   std::optional<int> peer;
   bool buffered = false;  // TSO: the store entered the store buffer (a `drain` lands it later)
 };
@@ -146,6 +147,7 @@ struct Trace {
   // Per thread, the indices into ops of its operations (in time order), and the longest
   // latency of them: what the timeline needs to find a window's operations by binary search.
   std::vector<std::vector<std::uint32_t>> ops_by_thread;
+  std::vector<std::vector<std::uint64_t>> op_times_by_thread;  // their start times, contiguous for searching
   std::vector<std::uint64_t> longest_op_by_thread;
   std::vector<WakeEdge> wakes;
   std::vector<LockEvent> locks;     // sorted by t, stably
@@ -164,6 +166,10 @@ struct Trace {
   std::string describe(const Operation& op) const;
   std::string describe(const Step& step) const;
 };
+
+// A name that lives as long as the process (a set of the distinct names seen, which in a
+// trace are a few dozen), so operations hold 16-byte views instead of strings.
+std::string_view intern_name(std::string_view name);
 
 // Parses a whole trace. Throws TraceError naming the line for a file that is not a lockstep
 // trace, has another version, is not JSON lines, lacks or mistypes a member, or is truncated

@@ -84,58 +84,104 @@ QColor flow_color(const Flow& f) {
   return Qt::black;
 }
 
-// Calls paint(interval, x0, x1) for the intervals of a lane that meet the window, one per
-// pixel column where they are narrower than a pixel. `ivs` are sorted and do not overlap,
-// so their ends are sorted too and a column's remaining intervals are skipped by search.
-template <typename Interval, typename Paint>
-void for_each_visible(const TimelineLayout& L, const std::vector<Interval>& ivs, Paint paint) {
+// Calls paint(interval, x0, x1) for the intervals of a lane that meet the window. Where
+// intervals are narrower than a pixel, each pixel column is represented by its first one,
+// and neighbouring columns whose representatives look the same (`same`) become one call:
+// zoomed out over a million events a lane is a few dozen rectangles, not thousands. `ivs`
+// are sorted and do not overlap, so their ends are sorted too and a column's remaining
+// intervals are skipped by binary search.
+template <typename Interval, typename Same, typename Paint>
+void for_each_visible(const TimelineLayout& L, const std::vector<Interval>& ivs, Same same, Paint paint) {
   const auto ends_after = [](double t, const Interval& iv) { return t < static_cast<double>(iv.end); };
   const TimeWindow w = L.window();
+  const Interval* run = nullptr;  // pending: painted from run_x0 to run_x1
+  double run_x0 = 0;
+  double run_x1 = 0;
+  const auto add = [&](const Interval& iv, double x0, double x1) {
+    if (run != nullptr && same(*run, iv) && x0 <= run_x1 + 0.5) {
+      run_x1 = std::max(run_x1, x1);
+      return;
+    }
+    if (run != nullptr) paint(*run, run_x0, run_x1);
+    run = &iv;
+    run_x0 = x0;
+    run_x1 = x1;
+  };
   auto it = std::upper_bound(ivs.begin(), ivs.end(), w.t0, ends_after);
   while (it != ivs.end() && static_cast<double>(it->begin) <= w.t1) {
     const double x0 = L.x_of(static_cast<double>(it->begin));
     const double x1 = L.x_of(static_cast<double>(it->end));
     if (x1 - x0 >= 1 || it->end == it->begin) {
-      paint(*it, x0, x1);
+      add(*it, x0, x1);
       ++it;
       continue;
     }
     const double column = std::floor(x0);
-    paint(*it, column, column + 1);
+    add(*it, column, column + 1);
     it = std::upper_bound(it + 1, ivs.end(), L.t_of(column + 1), ends_after);
   }
+  if (run != nullptr) paint(*run, run_x0, run_x1);
 }
 
-// Paints a lane's operations (indices into trace.ops, in time order) as ticks, one per
-// pixel column: a column holding several gets one full-height tick. Returns ticks painted.
+// Paints a lane's operations (indices into trace.ops, in time order) as ticks. A pixel
+// column holding several is drawn as "many operations" (full height, one color for all
+// kinds) and merged with its neighbours into one rectangle; zoom in to see each kind.
+// Returns the rectangles painted.
 std::size_t paint_ops(QPainter& p, const TimelineLayout& L, QRect lane, const Trace& trace,
-                      const std::vector<std::uint32_t>& indices, std::uint64_t longest, bool faint) {
+                      const std::vector<std::uint32_t>& indices, const std::vector<std::uint64_t>& times,
+                      std::uint64_t longest, bool faint) {
   const QRect plot = L.plot_rect();
   const TimeWindow w = L.window();
-  const auto starts_before = [&](std::uint32_t i, double t) { return static_cast<double>(trace.ops[i].t) < t; };
-  auto it = std::lower_bound(indices.begin(), indices.end(), w.t0 - static_cast<double>(longest), starts_before);
+  // Searches go over the lane's contiguous start times, not the operations themselves
+  // (a million of those do not fit in any cache).
+  const auto first_at = [&](std::size_t from, double t) {
+    return static_cast<std::size_t>(
+        std::lower_bound(times.begin() + static_cast<std::ptrdiff_t>(from), times.end(), t,
+                         [](std::uint64_t a, double x) { return static_cast<double>(a) < x; }) -
+        times.begin());
+  };
+  std::size_t i = first_at(0, w.t0 - static_cast<double>(longest));
   std::size_t drawn = 0;
-  while (it != indices.end()) {
-    const Operation& op = trace.ops[*it];
-    const double x0 = L.x_of(static_cast<double>(op.t));
+  QColor dense(55, 71, 79);
+  if (faint) dense.setAlpha(50);
+  std::optional<std::pair<double, double>> run;  // a stretch of dense columns
+  const auto flush = [&] {
+    if (!run) return;
+    p.fillRect(QRectF(run->first, lane.top() + 4.0, run->second - run->first, lane.height() - 5.0), dense);
+    ++drawn;
+    run.reset();
+  };
+  while (i < indices.size()) {
+    const double x0 = L.x_of(static_cast<double>(times[i]));
     if (x0 > plot.right() + 2) break;
-    const double x1 = L.x_of(static_cast<double>(op.t + op.lat));
     const double column = std::floor(x0);
     const double next_t = L.t_of(column + 1);
-    auto next = it + 1;
-    if (next != indices.end() && static_cast<double>(trace.ops[*next].t) < next_t)
-      next = std::lower_bound(next, indices.end(), next_t, starts_before);
+    std::size_t next = i + 1;
+    if (next < times.size() && static_cast<double>(times[next]) < next_t) next = first_at(next, next_t);
+    const Operation& op = trace.ops[indices[i]];
+    const double x1 = L.x_of(static_cast<double>(op.t + op.lat));
     if (x1 >= plot.left() - 2) {
-      QColor c = op_color(op);
-      if (faint) c.setAlpha(50);
-      const bool many = next - it > 1;
-      const double top = many ? lane.top() + 4.0 : lane.top() + lane.height() / 2.0 - 1;
-      p.fillRect(QRectF(x0, top, std::max(2.0, x1 - x0), lane.bottom() - 1 - top), c);
-      p.fillRect(QRectF(x0, lane.top(), 1.5, lane.height()), c);
-      ++drawn;
+      if (next - i > 1) {
+        const double end = std::max(column + 1, x1);
+        if (run && column <= run->second + 0.5) {
+          run->second = std::max(run->second, end);
+        } else {
+          flush();
+          run = std::pair{column, end};
+        }
+      } else {
+        flush();
+        QColor c = op_color(op);
+        if (faint) c.setAlpha(50);
+        const double top = lane.top() + lane.height() / 2.0 - 1;
+        p.fillRect(QRectF(x0, top, std::max(2.0, x1 - x0), lane.bottom() - 1 - top), c);
+        p.fillRect(QRectF(x0, lane.top(), 1.5, lane.height()), c);
+        ++drawn;
+      }
     }
-    it = next;
+    i = next;
   }
+  flush();
   return drawn;
 }
 
@@ -247,25 +293,28 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
   for (const Thread& th : trace.threads) {
     const QRect lane = L.lane_rect(th.id);
     p.fillRect(lane, QColor(248, 248, 248));
-    for_each_visible(L, th.intervals, [&](const StateInterval& iv, double x0, double x1) {
+    const auto same_state = [](const StateInterval& a, const StateInterval& b) { return a.state == b.state; };
+    for_each_visible(L, th.intervals, same_state, [&](const StateInterval& iv, double x0, double x1) {
       x0 = std::max<double>(plot.left() - 2, x0);
       x1 = std::min<double>(plot.right() + 2, x1);
       p.fillRect(QRectF(x0, lane.top() + 3, std::max(1.0, x1 - x0), lane.height() - 6), state_color(iv.state));
     });
     const auto id = static_cast<std::size_t>(th.id);
     if (id < trace.ops_by_thread.size())
-      summary.ops_drawn += paint_ops(p, L, lane, trace, trace.ops_by_thread[id], trace.longest_op_by_thread[id],
-                                     options.highlighted != nullptr);
+      summary.ops_drawn += paint_ops(p, L, lane, trace, trace.ops_by_thread[id], trace.op_times_by_thread[id],
+                                     trace.longest_op_by_thread[id], options.highlighted != nullptr);
     if (options.highlighted != nullptr && id < options.highlighted->size())
       summary.ops_drawn +=
-          paint_ops(p, L, lane, trace, (*options.highlighted)[id], trace.longest_op_by_thread[id], false);
+          paint_ops(p, L, lane, trace, (*options.highlighted)[id].indices, (*options.highlighted)[id].times,
+                    trace.longest_op_by_thread[id], false);
   }
   // CPU lanes (timed runs): which thread runs.
   for (int i = L.thread_lanes(); i < L.lanes(); ++i) {
     const Cpu& cpu = trace.cpus[static_cast<std::size_t>(i - L.thread_lanes())];
     const QRect lane = L.lane_rect(i);
     p.fillRect(lane, QColor(248, 248, 248));
-    for_each_visible(L, cpu.intervals, [&](const CpuInterval& iv, double x0, double x1) {
+    const auto same_thread = [](const CpuInterval& a, const CpuInterval& b) { return a.thread == b.thread; };
+    for_each_visible(L, cpu.intervals, same_thread, [&](const CpuInterval& iv, double x0, double x1) {
       x0 = std::max<double>(plot.left() - 2, x0);
       x1 = std::min<double>(plot.right() + 2, x1);
       const QRectF r(x0, lane.top() + 3, std::max(1.0, x1 - x0), lane.height() - 6);

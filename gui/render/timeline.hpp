@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <QPoint>
 #include <QRect>
@@ -58,6 +59,12 @@ class TimelineLayout {
 // The whole trace with a little margin.
 TimeWindow full_window(const Trace& trace);
 
+// Some of a lane's operations: indices into Trace::ops and their start times, in time order.
+struct LaneOps {
+  std::vector<std::uint32_t> indices;
+  std::vector<std::uint64_t> times;
+};
+
 struct PaintOptions {
   std::optional<std::size_t> current_step;  // index into Trace::steps, highlighted
   // Arrows: those of `flows` that pass `flow_filter` (null: the trace's flows are derived
@@ -66,7 +73,7 @@ struct PaintOptions {
   FlowFilter flow_filter;
   // Search hits: per thread, indices into Trace::ops (in time order). When set, the other
   // operations are drawn faint and these on top.
-  const std::vector<std::vector<std::uint32_t>>* highlighted = nullptr;
+  const std::vector<LaneOps>* highlighted = nullptr;
   std::optional<TimeWindow> selection;  // a time range selected for statistics
 };
 
