@@ -1,5 +1,5 @@
 // lockstep-view on a trace of about a million events (issue 7: "opens and pans smoothly"):
-// how long opening takes (reading and parsing the file, deriving the arrows), and how long
+// how long opening takes (reading and parsing the file, deriving the arrows and bands), and how long
 // one frame of the timeline takes to paint at 1600x900 zoomed out, zoomed in, and while
 // panning. Painting goes into a QImage on the offscreen platform, the widget's own code
 // path (paint_timeline). The trace is LOCKSTEP_VIEWER_TRACE (bench/viewer.sh makes it).
@@ -15,6 +15,7 @@
 #include <QImage>
 #include <QPainter>
 
+#include "gui/model/bands.hpp"
 #include "gui/model/flows.hpp"
 #include "gui/model/trace.hpp"
 #include "gui/render/timeline.hpp"
@@ -37,6 +38,11 @@ const Trace& shared_trace() {
   return trace;
 }
 
+const std::vector<ThreadBands>& shared_bands() {
+  static const std::vector<ThreadBands> bands = derive_bands(shared_trace());
+  return bands;
+}
+
 const FlowSet& shared_flows() {
   static const FlowSet flows = derive_flows(shared_trace());
   return flows;
@@ -47,6 +53,7 @@ void BM_ViewerOpen(benchmark::State& state) {
   for (auto _ : state) {
     const Trace trace = load_trace(trace_path());
     const FlowSet flows = derive_flows(trace);
+    const std::vector<ThreadBands> bands = derive_bands(trace);
     events = trace.ops.size() + trace.locks.size() + trace.futexes.size();
     benchmark::DoNotOptimize(flows.flows.data());
   }
@@ -60,6 +67,7 @@ void paint_frame(benchmark::State& state, double fraction, bool pan) {
   QImage image(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
   PaintOptions options;
   options.flows = &shared_flows();
+  options.bands = &shared_bands();
   const TimeWindow full = full_window(trace);
   const double span = (full.t1 - full.t0) * fraction;
   double start = full.t0 + (full.t1 - full.t0 - span) / 2;

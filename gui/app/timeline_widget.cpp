@@ -19,11 +19,13 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   setMouseTracking(true);
   setMinimumSize(400, 120);
   options_.flows = &flows_;
+  options_.bands = &bands_;
 }
 
 void TimelineWidget::set_trace(std::shared_ptr<const Trace> trace) {
   trace_ = std::move(trace);
   flows_ = trace_ ? derive_flows(*trace_) : FlowSet{};
+  bands_ = trace_ ? derive_bands(*trace_) : std::vector<ThreadBands>{};
   highlighted_.reset();
   options_.highlighted = nullptr;
   options_.current_step.reset();

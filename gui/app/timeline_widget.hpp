@@ -12,6 +12,7 @@
 
 #include <QWidget>
 
+#include "gui/model/bands.hpp"
 #include "gui/model/flows.hpp"
 #include "gui/model/trace.hpp"
 #include "gui/render/timeline.hpp"
@@ -52,6 +53,7 @@ class TimelineWidget : public QWidget {
  private:
   std::shared_ptr<const Trace> trace_;
   FlowSet flows_;
+  std::vector<ThreadBands> bands_;
   std::optional<std::vector<LaneOps>> highlighted_;
   TimeWindow window_;
   PaintOptions options_;

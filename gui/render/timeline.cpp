@@ -185,6 +185,33 @@ std::size_t paint_ops(QPainter& p, const TimelineLayout& L, QRect lane, const Tr
   return drawn;
 }
 
+QColor band_color(const Band& b) {
+  switch (b.kind) {
+    case Band::Kind::lock_held: return b.shared ? QColor(206, 147, 216) : QColor(142, 36, 170);
+    case Band::Kind::lock_wait: return QColor(244, 143, 177);
+    case Band::Kind::futex_queued: return QColor(0, 137, 123);
+  }
+  return Qt::black;
+}
+
+// Bands in the lane's top margin (locks) and bottom margin (futex queue), merged per
+// pixel like the operations: bands are sorted by begin, and none is longer than `longest`.
+void paint_bands(QPainter& p, const TimelineLayout& L, QRect lane, const ThreadBands& tb) {
+  const TimeWindow w = L.window();
+  const QRect plot = L.plot_rect();
+  auto it = std::lower_bound(tb.bands.begin(), tb.bands.end(), w.t0 - static_cast<double>(tb.longest_ns),
+                             [](const Band& b, double t) { return static_cast<double>(b.begin) < t; });
+  for (; it != tb.bands.end() && static_cast<double>(it->begin) <= w.t1; ++it) {
+    const double x0 = std::max<double>(plot.left() - 2, L.x_of(static_cast<double>(it->begin)));
+    const double x1 = std::min<double>(plot.right() + 2, L.x_of(static_cast<double>(it->end)));
+    if (x1 < plot.left()) continue;
+    const bool top = it->kind != Band::Kind::futex_queued;
+    const double y = top ? lane.top() : lane.bottom() - 2;
+    p.fillRect(QRectF(x0, y, std::max(1.0, x1 - x0), 3), band_color(*it));
+    if (it->open && x1 <= plot.right()) p.fillRect(QRectF(x1 - 2, y - 2, 2, 7), band_color(*it));  // still at the end
+  }
+}
+
 // The interval of a sorted, non-overlapping list that covers t, or null.
 template <typename Interval>
 const Interval* covering(const std::vector<Interval>& ivs, double t) {
@@ -287,9 +314,16 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
              Qt::AlignVCenter | Qt::AlignLeft, "time (virtual)");
 
   p.setClipRect(plot.adjusted(0, 0, 1, 1));
-  // Thread lanes: state intervals, then operations as ticks (faint under a search's hits).
+  // Thread lanes: state intervals, then operations as ticks (faint under a search's hits),
+  // then lock and futex bands in the lane's margins.
   // Rectangles are axis-aligned: no antialiasing, which also keeps big traces fast.
   p.setRenderHint(QPainter::Antialiasing, false);
+  std::vector<ThreadBands> derived_bands;
+  const std::vector<ThreadBands>* bands = options.bands;
+  if (bands == nullptr) {
+    derived_bands = derive_bands(trace);
+    bands = &derived_bands;
+  }
   for (const Thread& th : trace.threads) {
     const QRect lane = L.lane_rect(th.id);
     p.fillRect(lane, QColor(248, 248, 248));
@@ -307,6 +341,7 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
       summary.ops_drawn +=
           paint_ops(p, L, lane, trace, (*options.highlighted)[id].indices, (*options.highlighted)[id].times,
                     trace.longest_op_by_thread[id], false);
+    if (id < bands->size()) paint_bands(p, L, lane, (*bands)[id]);
   }
   // CPU lanes (timed runs): which thread runs.
   for (int i = L.thread_lanes(); i < L.lanes(); ++i) {
@@ -414,7 +449,10 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
         {"\u2192 wake", QColor(13, 71, 161)},
         {"\u2192 lock hand-off", QColor(142, 36, 170)},
         {"\u2192 line between sockets", QColor(230, 81, 0)},
-        {"\u2192 line within a socket", QColor(130, 130, 130)}};
+        {"\u2192 line within a socket", QColor(130, 130, 130)},
+        {"\u25ac lock held", QColor(142, 36, 170)},
+        {"\u25ac lock wait", QColor(244, 143, 177)},
+        {"\u25ac futex queued", QColor(0, 137, 123)}};
     for (const auto& [text, color] : arrows) {
       p.setPen(color);
       const QString label = QString::fromUtf8(text);

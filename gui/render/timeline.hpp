@@ -12,6 +12,7 @@
 #include <QPoint>
 #include <QRect>
 
+#include "gui/model/bands.hpp"
 #include "gui/model/flows.hpp"
 #include "gui/model/trace.hpp"
 
@@ -75,6 +76,8 @@ struct PaintOptions {
   // operations are drawn faint and these on top.
   const std::vector<LaneOps>* highlighted = nullptr;
   std::optional<TimeWindow> selection;  // a time range selected for statistics
+  // Lock holds and waits, futex queueing, per thread (null: derived for this picture).
+  const std::vector<ThreadBands>* bands = nullptr;
 };
 
 // What a paint drew, for the status line.

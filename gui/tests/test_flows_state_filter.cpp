@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gui/model/bands.hpp"
 #include "gui/model/event_filter.hpp"
 #include "gui/model/flows.hpp"
 #include "gui/model/step_state.hpp"
@@ -147,6 +148,32 @@ TEST_CASE("view: the state at a step shows store buffers, memory, futex queues a
   REQUIRE(handed.lock_holders.count(0x40) == 1);
   CHECK(handed.lock_holders.at(0x40).front().thread == 1);
   CHECK(handed.lock_waiters.empty());
+}
+
+TEST_CASE("view: lock holds, lock waits and futex queueing become bands under the lanes") {
+  const Trace h = parse_trace(kHandoff);
+  const std::vector<ThreadBands> bands = derive_bands(h);
+  REQUIRE(bands.size() == 2);
+  REQUIRE(bands[0].bands.size() == 1);
+  CHECK(bands[0].bands[0].kind == Band::Kind::lock_held);
+  CHECK(bands[0].bands[0].begin == 100);
+  CHECK(bands[0].bands[0].end == 200);
+  REQUIRE(bands[1].bands.size() == 2);
+  CHECK(bands[1].bands[0].kind == Band::Kind::lock_wait);
+  CHECK(bands[1].bands[0].begin == 155);
+  CHECK(bands[1].bands[0].end == 470);
+  CHECK(bands[1].bands[1].kind == Band::Kind::lock_held);
+  CHECK(bands[1].bands[1].end == 481);
+  CHECK(!bands[1].bands[1].open);
+  CHECK(bands[1].longest_ns == 315);
+
+  const std::vector<ThreadBands> lost = derive_bands(parse_trace(kTso));
+  REQUIRE(lost[0].bands.size() == 1);
+  CHECK(lost[0].bands[0].kind == Band::Kind::futex_queued);
+  CHECK(lost[0].bands[0].begin == 3);
+  CHECK(lost[0].bands[0].end == 5);  // never dequeued: runs to the end
+  CHECK(lost[0].bands[0].open);
+  CHECK(lost[1].bands.empty());
 }
 
 TEST_CASE("view: search queries match by thread, CPU, address, operation and text") {

@@ -1,0 +1,78 @@
+#include "gui/model/bands.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace lockstep::view {
+
+namespace {
+
+void add(std::vector<ThreadBands>& out, int thread, Band band) {
+  if (thread < 0 || thread >= static_cast<int>(out.size())) return;
+  ThreadBands& tb = out[static_cast<std::size_t>(thread)];
+  tb.longest_ns = std::max(tb.longest_ns, band.end - band.begin);
+  tb.bands.push_back(band);
+}
+
+}  // namespace
+
+std::vector<ThreadBands> derive_bands(const Trace& trace) {
+  std::vector<ThreadBands> out(trace.threads.size());
+  // Open bands, keyed by (thread, address): ordered maps so the result never depends on
+  // hashing. Nested holds of one lock by one thread (recursive) stack up.
+  std::map<std::pair<int, std::uint64_t>, std::vector<Band>> holding;
+  std::map<std::pair<int, std::uint64_t>, Band> waiting;
+  for (const LockEvent& e : trace.locks) {
+    const auto key = std::pair{e.thread, e.addr};
+    switch (e.act) {
+      case LockEvent::Act::wait:
+        waiting.try_emplace(key, Band{Band::Kind::lock_wait, e.t, e.t, e.addr, e.shared, true});
+        break;
+      case LockEvent::Act::acquire:
+        if (const auto it = waiting.find(key); it != waiting.end()) {
+          Band w = it->second;
+          w.end = std::max(w.begin, e.t);
+          w.open = false;
+          add(out, e.thread, w);
+          waiting.erase(it);
+        }
+        holding[key].push_back(Band{Band::Kind::lock_held, e.t, e.t, e.addr, e.shared, true});
+        break;
+      case LockEvent::Act::release:
+        if (auto it = holding.find(key); it != holding.end() && !it->second.empty()) {
+          Band h = it->second.back();
+          it->second.pop_back();
+          h.end = std::max(h.begin, e.t);
+          h.open = false;
+          add(out, e.thread, h);
+        }
+        break;
+    }
+  }
+  std::map<int, Band> queued;  // by waiter
+  for (const FutexEvent& e : trace.futexes) {
+    if (e.act == FutexEvent::Act::enqueue) {
+      queued[e.waiter] = Band{Band::Kind::futex_queued, e.t, e.t, e.key, false, true};
+    } else if (const auto it = queued.find(e.waiter); it != queued.end()) {
+      Band q = it->second;
+      q.end = std::max(q.begin, e.t);
+      q.open = false;
+      add(out, e.waiter, q);
+      queued.erase(it);
+    }
+  }
+  const auto close_at_end = [&](int thread, Band b) {
+    b.end = std::max(b.begin, trace.end_time);
+    add(out, thread, b);
+  };
+  for (auto& [key, stack] : holding)
+    for (const Band& b : stack) close_at_end(key.first, b);
+  for (const auto& [key, b] : waiting) close_at_end(key.first, b);
+  for (const auto& [waiter, b] : queued) close_at_end(waiter, b);
+  for (ThreadBands& tb : out)
+    std::stable_sort(tb.bands.begin(), tb.bands.end(), [](const Band& a, const Band& b) { return a.begin < b.begin; });
+  return out;
+}
+
+}  // namespace lockstep::view
