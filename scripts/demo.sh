@@ -41,4 +41,17 @@ Outputs are in out/:
   out/*.schedule        counterexamples; replay one with: build/bin/lockstep replay out/<name>.schedule
   out/*.csv             one row per combination of a swept scenario
 TXT
+if [[ -x build/bin/lockstep-view ]]; then
+  cat <<'TXT'
+
+Open them in the viewer (gui/README.md):
+  build/bin/lockstep-view out/lost-wakeup-missing-barrier.trace.jsonl
+      the futex lost wakeup: step with Next/Previous, the state panel shows the waiter
+      queued on its bucket while the waker's store still sits in its store buffer
+  build/bin/lockstep-view out/pingpong-row1.trace.jsonl
+      a timed run: lanes per thread and per CPU, wake arrows, lock and futex bands
+  build/bin/lockstep-view --screenshot shot.png out/lost-wakeup-missing-barrier.trace.jsonl
+      the same picture without a display
+TXT
+fi
 exit $status

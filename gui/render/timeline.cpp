@@ -220,15 +220,21 @@ const Interval* covering(const std::vector<Interval>& ivs, double t) {
   return it != ivs.end() && static_cast<double>(it->begin) <= t ? &*it : nullptr;
 }
 
+// CPUs with occupancy intervals (timed runs), in order; idle CPUs get no lane.
+std::vector<int> used_cpus(const Trace& trace) {
+  std::vector<int> out;
+  for (const Cpu& c : trace.cpus)
+    if (!c.intervals.empty()) out.push_back(c.id);
+  return out;
+}
+
 }  // namespace
 
 TimelineLayout::TimelineLayout(const Trace& trace, QRect area, TimeWindow window)
     : area_(area),
       window_(window),
       thread_lanes_(static_cast<int>(trace.threads.size())),
-      cpu_lanes_(0) {
-  for (const Cpu& c : trace.cpus)
-    if (!c.intervals.empty()) cpu_lanes_ = static_cast<int>(trace.cpus.size());
+      cpu_of_lane_(used_cpus(trace)) {
   if (!(window_.t1 > window_.t0)) window_.t1 = window_.t0 + 1;
 }
 
@@ -272,9 +278,7 @@ int TimelineLayout::lane_at(QPoint p) const {
 }
 
 int TimelineLayout::content_height(const Trace& trace) {
-  int cpu = 0;
-  for (const Cpu& c : trace.cpus)
-    if (!c.intervals.empty()) cpu = static_cast<int>(trace.cpus.size());
+  const int cpu = static_cast<int>(used_cpus(trace).size());
   const int lanes = static_cast<int>(trace.threads.size()) + cpu;
   return kRulerHeight + kLaneGap + lanes * (kLaneHeight + kLaneGap) + (cpu ? 12 : 0) + 40;
 }
@@ -345,7 +349,7 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
   }
   // CPU lanes (timed runs): which thread runs.
   for (int i = L.thread_lanes(); i < L.lanes(); ++i) {
-    const Cpu& cpu = trace.cpus[static_cast<std::size_t>(i - L.thread_lanes())];
+    const Cpu& cpu = trace.cpus[static_cast<std::size_t>(L.cpu_of_lane(i))];
     const QRect lane = L.lane_rect(i);
     p.fillRect(lane, QColor(248, 248, 248));
     const auto same_thread = [](const CpuInterval& a, const CpuInterval& b) { return a.thread == b.thread; };
@@ -436,7 +440,7 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
   }
   for (int i = L.thread_lanes(); i < L.lanes(); ++i)
     p.drawText(L.label_rect(i), Qt::AlignVCenter | Qt::AlignLeft,
-               QString("cpu %1").arg(i - L.thread_lanes()));
+               QString("cpu %1").arg(L.cpu_of_lane(i)));
   const int legend_y = L.lanes() ? L.lane_rect(L.lanes() - 1).bottom() + 10 : plot.top() + 10;
   if (legend_y + 14 <= area.bottom()) {
     int x = area.left() + 4;
@@ -510,7 +514,7 @@ std::optional<std::string> describe_at(const Trace& trace, QRect area, TimeWindo
                            to_string(iv->state), iv->begin, iv->end, iv->end - iv->begin);
     return std::nullopt;
   }
-  const Cpu& cpu = trace.cpus[static_cast<std::size_t>(lane - L.thread_lanes())];
+  const Cpu& cpu = trace.cpus[static_cast<std::size_t>(L.cpu_of_lane(lane))];
   if (const CpuInterval* iv = covering(cpu.intervals, t))
     return fmt::format("cpu {} runs {} from {} to {} ns", cpu.id, trace.thread_name(iv->thread), iv->begin, iv->end);
   return fmt::format("cpu {}: idle", cpu.id);

@@ -38,8 +38,10 @@ class TimelineLayout {
 
   double x_of(double t) const;
   double t_of(double x) const;
-  int lanes() const { return thread_lanes_ + cpu_lanes_; }
+  int lanes() const { return thread_lanes_ + static_cast<int>(cpu_of_lane_.size()); }
   int thread_lanes() const { return thread_lanes_; }
+  // The CPU shown in a lane at or after thread_lanes(): only CPUs that ran something get one.
+  int cpu_of_lane(int lane) const { return cpu_of_lane_[static_cast<std::size_t>(lane - thread_lanes_)]; }
   QRect lane_rect(int lane) const;  // the plotting part of a lane (right of the labels)
   QRect label_rect(int lane) const;
   QRect plot_rect() const;
@@ -54,7 +56,7 @@ class TimelineLayout {
   QRect area_;
   TimeWindow window_;
   int thread_lanes_;
-  int cpu_lanes_;
+  std::vector<int> cpu_of_lane_;
 };
 
 // The whole trace with a little margin.
