@@ -54,15 +54,12 @@ int screenshot(const QString& out, const QString& view, const QString& file) {
 // The real window, as a user sees it: opened, stepped, captured from the screen.
 int window_shot(const QString& out, const QString& file, const QString& step_text, const QString& query) {
   using namespace lockstep::view;
-  try {
-    load_trace(file.toStdString());  // reports a bad file on stderr instead of in a dialog
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "lockstep-view: %s\n", e.what());
-    return 2;
-  }
   MainWindow window;
   window.show();
-  if (!window.open(file)) return 2;
+  if (const auto error = window.try_open(file)) {  // on stderr, not in a dialog
+    std::fprintf(stderr, "lockstep-view: %s\n", qPrintable(*error));
+    return 2;
+  }
   if (!query.isEmpty() && !window.search(query)) {
     std::fprintf(stderr, "lockstep-view: bad --search query\n");
     return 2;

@@ -160,11 +160,16 @@ QWidget* MainWindow::make_lower_panel() {
 }
 
 bool MainWindow::open(const QString& path) {
+  const std::optional<QString> error = try_open(path);
+  if (error) QMessageBox::critical(this, "lockstep-view: cannot open the trace", *error);
+  return !error;
+}
+
+std::optional<QString> MainWindow::try_open(const QString& path) {
   try {
     trace_ = std::make_shared<const Trace>(load_trace(path.toStdString()));
   } catch (const std::exception& e) {  // TraceError, and bad_alloc on an absurd file
-    QMessageBox::critical(this, "lockstep-view: cannot open the trace", QString::fromStdString(e.what()));
-    return false;
+    return QString::fromStdString(e.what());
   }
   remember(path);
   setWindowTitle(QString("lockstep-view: %1").arg(QFileInfo(path).fileName()));
@@ -175,7 +180,7 @@ bool MainWindow::open(const QString& path) {
   apply_flow_controls();
   step_.reset();
   step_to(std::nullopt);
-  return true;
+  return std::nullopt;
 }
 
 void MainWindow::step_to(std::optional<std::size_t> step) {

@@ -30,6 +30,8 @@ class MainWindow : public QMainWindow {
   MainWindow();
   // Opens a trace; on error shows a dialog and returns false (the previous trace stays).
   bool open(const QString& path);
+  // The same without the dialog: the error's text, or nothing when the trace opened.
+  std::optional<QString> try_open(const QString& path);
   void step_to(std::optional<std::size_t> step);
   std::optional<std::size_t> current_step() const { return step_; }
   // Applies a search query (EventFilter syntax); false and a message when it is not valid.

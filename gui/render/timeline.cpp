@@ -124,8 +124,8 @@ void for_each_visible(const TimelineLayout& L, const std::vector<Interval>& ivs,
 }
 
 // Paints a lane's operations (indices into trace.ops, in time order) as ticks. A pixel
-// column holding several is drawn as "many operations" (full height, one color for all
-// kinds) and merged with its neighbours into one rectangle; zoom in to see each kind.
+// column holding several is drawn as "many operations" (one color for all kinds) and
+// merged with its neighbours into one rectangle; zoom in to see each kind.
 // Returns the rectangles painted.
 std::size_t paint_ops(QPainter& p, const TimelineLayout& L, QRect lane, const Trace& trace,
                       const std::vector<std::uint32_t>& indices, const std::vector<std::uint64_t>& times,
@@ -147,7 +147,9 @@ std::size_t paint_ops(QPainter& p, const TimelineLayout& L, QRect lane, const Tr
   std::optional<std::pair<double, double>> run;  // a stretch of dense columns
   const auto flush = [&] {
     if (!run) return;
-    p.fillRect(QRectF(run->first, lane.top() + 4.0, run->second - run->first, lane.height() - 5.0), dense);
+    // The lower half, like single ticks: the thread's state stays visible above.
+    const double top = lane.top() + lane.height() / 2.0 - 1;
+    p.fillRect(QRectF(run->first, top, run->second - run->first, lane.bottom() - 1 - top), dense);
     ++drawn;
     run.reset();
   };
