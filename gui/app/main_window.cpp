@@ -228,6 +228,7 @@ bool MainWindow::search(const QString& query) {
         if (filter_.matches(*trace_, trace_->ops[i])) {
           hits[t].indices.push_back(i);
           hits[t].times.push_back(trace_->ops[i].t);
+          hits[t].ends.push_back(trace_->ops[i].t + trace_->ops[i].lat);
         }
     timeline_->set_highlighted(std::move(hits));
   }

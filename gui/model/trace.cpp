@@ -306,11 +306,13 @@ Trace parse_padded(const simdjson::padded_string& padded) {
 
   trace.ops_by_thread.assign(trace.threads.size(), {});
   trace.op_times_by_thread.assign(trace.threads.size(), {});
+  trace.op_ends_by_thread.assign(trace.threads.size(), {});
   trace.longest_op_by_thread.assign(trace.threads.size(), 0);
   for (std::size_t i = 0; i < trace.ops.size(); ++i) {
     const auto th = static_cast<std::size_t>(trace.ops[i].thread);
     trace.ops_by_thread[th].push_back(static_cast<std::uint32_t>(i));
     trace.op_times_by_thread[th].push_back(trace.ops[i].t);
+    trace.op_ends_by_thread[th].push_back(trace.ops[i].t + trace.ops[i].lat);
     trace.longest_op_by_thread[th] = std::max(trace.longest_op_by_thread[th], trace.ops[i].lat);
   }
 

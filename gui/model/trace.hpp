@@ -148,6 +148,7 @@ struct Trace {
   // latency of them: what the timeline needs to find a window's operations by binary search.
   std::vector<std::vector<std::uint32_t>> ops_by_thread;
   std::vector<std::vector<std::uint64_t>> op_times_by_thread;  // their start times, contiguous for searching
+  std::vector<std::vector<std::uint64_t>> op_ends_by_thread;   // and t + lat: painting touches no Operation
   std::vector<std::uint64_t> longest_op_by_thread;
   std::vector<WakeEdge> wakes;
   std::vector<LockEvent> locks;     // sorted by t, stably

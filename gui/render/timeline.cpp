@@ -129,7 +129,7 @@ void for_each_visible(const TimelineLayout& L, const std::vector<Interval>& ivs,
 // Returns the rectangles painted.
 std::size_t paint_ops(QPainter& p, const TimelineLayout& L, QRect lane, const Trace& trace,
                       const std::vector<std::uint32_t>& indices, const std::vector<std::uint64_t>& times,
-                      std::uint64_t longest, bool faint) {
+                      const std::vector<std::uint64_t>& ends, std::uint64_t longest, bool faint) {
   const QRect plot = L.plot_rect();
   const TimeWindow w = L.window();
   // Searches go over the lane's contiguous start times, not the operations themselves
@@ -160,8 +160,7 @@ std::size_t paint_ops(QPainter& p, const TimelineLayout& L, QRect lane, const Tr
     const double next_t = L.t_of(column + 1);
     std::size_t next = i + 1;
     if (next < times.size() && static_cast<double>(times[next]) < next_t) next = first_at(next, next_t);
-    const Operation& op = trace.ops[indices[i]];
-    const double x1 = L.x_of(static_cast<double>(op.t + op.lat));
+    const double x1 = L.x_of(static_cast<double>(ends[i]));
     if (x1 >= plot.left() - 2) {
       if (next - i > 1) {
         const double end = std::max(column + 1, x1);
@@ -173,7 +172,7 @@ std::size_t paint_ops(QPainter& p, const TimelineLayout& L, QRect lane, const Tr
         }
       } else {
         flush();
-        QColor c = op_color(op);
+        QColor c = op_color(trace.ops[indices[i]]);
         if (faint) c.setAlpha(50);
         const double top = lane.top() + lane.height() / 2.0 - 1;
         p.fillRect(QRectF(x0, top, std::max(2.0, x1 - x0), lane.bottom() - 1 - top), c);
@@ -342,11 +341,12 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
     const auto id = static_cast<std::size_t>(th.id);
     if (id < trace.ops_by_thread.size())
       summary.ops_drawn += paint_ops(p, L, lane, trace, trace.ops_by_thread[id], trace.op_times_by_thread[id],
-                                     trace.longest_op_by_thread[id], options.highlighted != nullptr);
+                                     trace.op_ends_by_thread[id], trace.longest_op_by_thread[id],
+                                     options.highlighted != nullptr);
     if (options.highlighted != nullptr && id < options.highlighted->size())
       summary.ops_drawn +=
           paint_ops(p, L, lane, trace, (*options.highlighted)[id].indices, (*options.highlighted)[id].times,
-                    trace.longest_op_by_thread[id], false);
+                    (*options.highlighted)[id].ends, trace.longest_op_by_thread[id], false);
     if (id < bands->size()) paint_bands(p, L, lane, (*bands)[id]);
   }
   // CPU lanes (timed runs): which thread runs.

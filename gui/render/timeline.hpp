@@ -66,6 +66,7 @@ TimeWindow full_window(const Trace& trace);
 struct LaneOps {
   std::vector<std::uint32_t> indices;
   std::vector<std::uint64_t> times;
+  std::vector<std::uint64_t> ends;  // t + lat
 };
 
 struct PaintOptions {
