@@ -16,6 +16,8 @@
 #include <QVBoxLayout>
 
 #include "gui/app/timeline_widget.hpp"
+#include "gui/app/view_host.hpp"
+#include "gui/model/document.hpp"
 
 namespace lockstep::view {
 
@@ -29,7 +31,6 @@ MainWindow::MainWindow() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&Open...", QKeySequence::Open, this, [this] { choose_file(); });
   recent_ = file->addMenu("Open &Recent");
-  file->addAction("&Export PNG...", this, [this] { export_png(); });
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, [this] { close(); });
   QMenu* view = menuBar()->addMenu("&View");
@@ -58,6 +59,10 @@ MainWindow::MainWindow() {
   splitter->setStretchFactor(1, 1);
   layout->addWidget(splitter);
   setCentralWidget(central);
+  views_ = new ViewHost(
+      this, file, view,
+      [this] { return Picture{timeline_->size(), [this](QPainter& p) { timeline_->render(&p); }}; },
+      [this](const QString& path) { open(path); });
 
   connect(prev, &QPushButton::clicked, this, [this] {
     if (trace_ && !trace_->steps.empty()) step_to(step_ && *step_ > 0 ? *step_ - 1 : 0);
@@ -74,14 +79,20 @@ MainWindow::MainWindow() {
 }
 
 bool MainWindow::open(const QString& path) {
+  Document doc;
   try {
-    trace_ = std::make_shared<const Trace>(load_trace(path.toStdString()));
-  } catch (const std::exception& e) {  // TraceError, and bad_alloc on an absurd file
-    QMessageBox::critical(this, "lockstep-view: cannot open the trace", QString::fromStdString(e.what()));
+    doc = load_document(path.toStdString());
+  } catch (const std::exception& e) {  // TraceError, ResultError, and bad_alloc on an absurd file
+    QMessageBox::critical(this, "lockstep-view: cannot open the file", QString::fromStdString(e.what()));
     return false;
   }
   remember(path);
-  setWindowTitle(QString("lockstep-view: %1").arg(QFileInfo(path).fileName()));
+  if (auto* result = std::get_if<ResultFile>(&doc)) {
+    views_->show_result(std::make_shared<const ResultFile>(std::move(*result)), path);
+    return true;
+  }
+  trace_ = std::make_shared<const Trace>(std::move(std::get<Trace>(doc)));
+  views_->show_trace(trace_, path);
   timeline_->set_trace(trace_);
   events_->clear();
   for (const Step& s : trace_->steps) events_->addItem(QString::fromStdString(trace_->describe(s)));
@@ -99,17 +110,12 @@ void MainWindow::step_to(std::optional<std::size_t> step) {
 }
 
 void MainWindow::choose_file() {
-  const QString path = QFileDialog::getOpenFileName(this, "Open a lockstep trace", QString(),
-                                                    "lockstep traces (*.jsonl *.trace.jsonl);;All files (*)");
+  const QString path = QFileDialog::getOpenFileName(this, "Open a lockstep trace or result", QString(),
+                                                    "lockstep traces and results (*.jsonl *.json);;All files (*)");
   if (!path.isEmpty()) open(path);
 }
 
-void MainWindow::export_png() {
-  const QString path = QFileDialog::getSaveFileName(this, "Export the timeline", QString(), "PNG (*.png)");
-  if (path.isEmpty()) return;
-  if (!timeline_->grab().save(path, "PNG"))
-    QMessageBox::critical(this, "lockstep-view", QString("Cannot write %1").arg(path));
-}
+bool MainWindow::compare_with(const QString& path) { return views_->compare_with(path); }
 
 void MainWindow::remember(const QString& path) {
   QSettings settings("lockstep", "lockstep-view");
