@@ -26,8 +26,9 @@ FileKind file_kind(std::string_view text) {
       break;
     }
   }
-  // A trace header names its format; a cut header still does.
-  if (first.find("\"lockstep-trace\"") != std::string_view::npos) return FileKind::trace;
+  // A trace header starts with its format (a cut one still does); a result never has a
+  // `format` member (it starts with `scenario`, or a file probe's `probe`).
+  if (first.find("\"format\"") != std::string_view::npos) return FileKind::trace;
   const bool more_lines = !blank(text.substr(pos));
   if (more_lines && nlohmann::json::accept(first) && nlohmann::json::parse(first).is_object()) return FileKind::trace;
   const std::size_t start = first.find_first_not_of(" \t\r");

@@ -14,9 +14,9 @@ namespace lockstep::view {
 
 enum class FileKind { trace, result };
 
-// A text whose first non-blank line names the trace format, or is a whole JSON object followed
-// by more lines, is a trace; one starting with '{' or '[' otherwise is a result. Anything else
-// is read as a trace, whose parser then says what is wrong with its first line.
+// A text whose first non-blank line has a "format" member (a trace header, even a cut one), or
+// is a whole JSON object followed by more lines, is a trace; one starting with '{' or '[' otherwise is a result.
+// Anything else is read as a trace, whose parser then says what is wrong with its first line.
 FileKind file_kind(std::string_view text);
 
 using Document = std::variant<Trace, ResultFile>;
