@@ -57,6 +57,9 @@ void StatsWidget::set_range(std::uint64_t t0, std::uint64_t t1) {
 
 void StatsWidget::set_threads(std::vector<int> threads) {
   selection_.threads = std::move(threads);
+  // The combo shows all threads or one; a set of several (from a caller) shows as all.
+  const QSignalBlocker block(threads_);
+  threads_->setCurrentIndex(selection_.threads.size() == 1 ? selection_.threads[0] + 1 : 0);
   recompute();
 }
 

@@ -60,7 +60,7 @@ void paint_histogram(QPainter& p, QRect area, const HistogramChart& chart) {
   if (chart.log_count)
     for (int e = 0; e <= static_cast<int>(top); ++e) ticks.push_back(std::pow(10.0, e));
   else
-    for (double c = 0, s = nice_step(top / 5); c <= top + 1e-9; c += s) ticks.push_back(c);
+    for (double c = 0, s = std::max(1.0, nice_step(top / 5)); c <= top + 1e-9; c += s) ticks.push_back(c);
   for (double c : ticks) {
     const double y = y_of(c);
     p.setPen(QColor(235, 235, 235));
@@ -73,12 +73,14 @@ void paint_histogram(QPainter& p, QRect area, const HistogramChart& chart) {
   for (const HistogramBin& b : chart.bins) {
     if (b.count == 0) continue;
     const double bx0 = x_of(static_cast<double>(b.lo_ns)), bx1 = x_of(static_cast<double>(b.hi_ns));
-    const double y = y_of(static_cast<double>(b.count));
+    // At least 2 px, so a bin of one sample still shows on the log scale (where log10(1) is 0).
+    const double y = std::min(y_of(static_cast<double>(b.count)), plot.bottom() - 2.0);
     p.fillRect(QRectF(bx0, y, std::max(1.0, bx1 - bx0 - (bx1 - bx0 > 3 ? 1 : 0)), plot.bottom() - y),
                QColor(66, 133, 244));
   }
   // Latency axis.
-  const double step = nice_step((x1 - x0) / std::max(1.0, plot.width() / 80.0));
+  // Latencies are whole nanoseconds: no tick between two of them.
+  const double step = std::max(1.0, nice_step((x1 - x0) / std::max(1.0, plot.width() / 80.0)));
   p.setPen(QColor(80, 80, 80));
   for (double t = std::ceil(x0 / step) * step; t <= x1; t += step) {
     const double x = x_of(t);

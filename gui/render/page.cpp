@@ -14,6 +14,24 @@ namespace {
 constexpr int kRowPad = 4;    // above and below a table row's text
 constexpr int kCellPad = 14;  // between table columns
 
+// Too wide for the page: the widest columns give way first, down to a common cap that makes them
+// fit (their cells are elided), so narrow columns of numbers stay readable.
+void fit_columns(std::vector<int>& widths, int available) {
+  if (std::accumulate(widths.begin(), widths.end(), 0) <= available) return;
+  std::vector<int> sorted = widths;
+  std::sort(sorted.begin(), sorted.end());
+  int below = 0;  // the total of the columns narrower than the cap
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    const int wider = static_cast<int>(sorted.size() - i);
+    const int cap = (available - below) / wider;
+    if (cap <= sorted[i]) {
+      for (int& w : widths) w = std::min(w, std::max(cap, 1));
+      return;
+    }
+    below += sorted[i];
+  }
+}
+
 }  // namespace
 
 QString ns_text(double ns) {
@@ -129,10 +147,7 @@ void Page::table(const QStringList& header, const std::vector<QStringList>& rows
   };
   measure(header, QFontMetrics(header_font));
   for (const QStringList& row : rows) measure(row, fm);
-  // Too wide for the page: every column shrinks in proportion, and its cells are elided.
-  const int total = std::accumulate(widths.begin(), widths.end(), 0);
-  if (total > inner_width())
-    for (int& w : widths) w = w * inner_width() / total;
+  fit_columns(widths, inner_width());
   const int row_h = fm.height() + 2 * kRowPad;
   add(row_h * static_cast<int>(rows.size() + 1), [header, rows, highlight, widths, row_h](QPainter& p, QRect r) {
     const QFontMetrics m(body_font());

@@ -48,7 +48,8 @@ void verdict(Page& page, const ResultRow& row) {
 }
 
 // The workload figures whose values differ between rows, in the first row's order: the ones a
-// sweep is about (round_trip_ns across designs), not the ones every row shares.
+// sweep is about (round_trip_ns across designs), not the ones every row shares nor the ones that
+// only repeat a swept parameter (`design` under `design.futex`).
 std::vector<std::string> varying_metrics(const ResultFile& result) {
   constexpr std::size_t kMaxColumns = 6;
   const auto rows = result_rows(result);
@@ -58,6 +59,13 @@ std::vector<std::string> varying_metrics(const ResultFile& result) {
       const Figure* other = result.scenarios[sr.first].rows[sr.second].figure(f.name);
       return !other || other->value != f.value;
     });
+    const bool repeats_param = std::all_of(rows.begin(), rows.end(), [&](const auto& sr) {
+      const ResultRow& row = result.scenarios[sr.first].rows[sr.second];
+      const Figure* mine = row.figure(f.name);
+      return mine &&
+             std::any_of(row.params.begin(), row.params.end(), [&](const Figure& p) { return p.value == mine->value; });
+    });
+    if (repeats_param) continue;
     if (varies && names.size() < kMaxColumns) names.push_back(f.name);
   }
   return names;
