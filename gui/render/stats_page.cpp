@@ -1,5 +1,7 @@
 #include "gui/render/stats_page.hpp"
 
+#include <algorithm>
+
 #include <QPainter>
 
 #include "gui/render/charts.hpp"
@@ -73,7 +75,9 @@ void futex_queues(Page& page, const Statistics& s) {
 
 void thread_times(Page& page, const Trace& trace, const Statistics& s) {
   page.heading("Time per thread");
-  const std::uint64_t span = s.selection.t1 > s.selection.t0 ? s.selection.t1 - s.selection.t0 : 0;
+  // Shares of the selected time the trace covers (the whole trace's selection ends 1 ns past its end).
+  const std::uint64_t end = std::min(s.selection.t1, std::max(trace.end_time, s.selection.t0));
+  const std::uint64_t span = end - s.selection.t0;
   std::vector<QStringList> rows;
   for (const auto& [th, t] : s.thread_times) {
     QStringList row{q(trace.thread_name(th))};
