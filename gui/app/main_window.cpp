@@ -23,6 +23,9 @@
 
 #include "gui/app/step_list_model.hpp"
 #include "gui/app/timeline_widget.hpp"
+#include "gui/app/view_host.hpp"
+#include "gui/app/stats_widget.hpp"
+#include "gui/model/document.hpp"
 #include "gui/model/step_state.hpp"
 
 namespace lockstep::view {
@@ -37,7 +40,6 @@ MainWindow::MainWindow() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&Open...", QKeySequence::Open, this, [this] { choose_file(); });
   recent_ = file->addMenu("Open &Recent");
-  file->addAction("&Export PNG...", this, [this] { export_png(); });
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, [this] { close(); });
   QMenu* view = menuBar()->addMenu("&View");
@@ -62,8 +64,21 @@ MainWindow::MainWindow() {
   splitter->setSizes({460, 300});
   layout->addWidget(splitter, 1);
   setCentralWidget(central);
+  views_ = new ViewHost(
+      this, file, view,
+      [this] { return Picture{timeline_->size(), [this](QPainter& p) { timeline_->render(&p); }}; },
+      [this](const QString& path) { open(path); });
   timeline_->on_painted = [this](const PaintSummary&) { update_status(); };
-  timeline_->on_selection = [this](std::optional<TimeWindow>) { update_status(); };
+  // Shift-drag on the timeline chooses the statistics panel's range; a click clears it.
+  timeline_->on_selection = [this](std::optional<TimeWindow> range) {
+    if (range) {
+      views_->statistics()->set_range(static_cast<std::uint64_t>(std::max(0.0, range->t0)),
+                                      static_cast<std::uint64_t>(std::max(0.0, range->t1)));
+    } else {
+      views_->statistics()->show_whole_trace();
+    }
+    update_status();
+  };
   rebuild_recent_menu();
   resize(1300, 800);
 }
@@ -161,18 +176,24 @@ QWidget* MainWindow::make_lower_panel() {
 
 bool MainWindow::open(const QString& path) {
   const std::optional<QString> error = try_open(path);
-  if (error) QMessageBox::critical(this, "lockstep-view: cannot open the trace", *error);
+  if (error) QMessageBox::critical(this, "lockstep-view: cannot open the file", *error);
   return !error;
 }
 
 std::optional<QString> MainWindow::try_open(const QString& path) {
+  Document doc;
   try {
-    trace_ = std::make_shared<const Trace>(load_trace(path.toStdString()));
-  } catch (const std::exception& e) {  // TraceError, and bad_alloc on an absurd file
+    doc = load_document(path.toStdString());
+  } catch (const std::exception& e) {  // TraceError, ResultError, and bad_alloc on an absurd file
     return QString::fromStdString(e.what());
   }
   remember(path);
-  setWindowTitle(QString("lockstep-view: %1").arg(QFileInfo(path).fileName()));
+  if (auto* result = std::get_if<ResultFile>(&doc)) {
+    views_->show_result(std::make_shared<const ResultFile>(std::move(*result)), path);
+    return std::nullopt;
+  }
+  trace_ = std::make_shared<const Trace>(std::move(std::get<Trace>(doc)));
+  views_->show_trace(trace_, path);
   timeline_->set_trace(trace_);
   steps_model_->set_trace(trace_);
   filter_ = EventFilter{};
@@ -276,17 +297,12 @@ void MainWindow::update_status() {
 }
 
 void MainWindow::choose_file() {
-  const QString path = QFileDialog::getOpenFileName(this, "Open a lockstep trace", QString(),
-                                                    "lockstep traces (*.jsonl *.trace.jsonl);;All files (*)");
+  const QString path = QFileDialog::getOpenFileName(this, "Open a lockstep trace or result", QString(),
+                                                    "lockstep traces and results (*.jsonl *.json);;All files (*)");
   if (!path.isEmpty()) open(path);
 }
 
-void MainWindow::export_png() {
-  const QString path = QFileDialog::getSaveFileName(this, "Export the timeline", QString(), "PNG (*.png)");
-  if (path.isEmpty()) return;
-  if (!timeline_->grab().save(path, "PNG"))
-    QMessageBox::critical(this, "lockstep-view", QString("Cannot write %1").arg(path));
-}
+bool MainWindow::compare_with(const QString& path) { return views_->compare_with(path); }
 
 void MainWindow::remember(const QString& path) {
   QSettings settings("lockstep", "lockstep-view");

@@ -1,6 +1,7 @@
-// The viewer's window: File menu (open, recent files, export PNG), the timeline with its
-// flow filter, a search box, the event list kept in sync with the current step
-// (previous/next) and the state at that step, for counterexample stepping.
+// The viewer's window: File menu (open, recent files), the timeline with its flow filter,
+// a search box, the event list kept in sync with the current step (previous/next) and the
+// state at that step, for counterexample stepping. The result and compare views, the
+// statistics panel and export live in ViewHost (view_host.hpp).
 #pragma once
 
 #include <memory>
@@ -24,14 +25,18 @@ namespace lockstep::view {
 
 class StepListModel;
 class TimelineWidget;
+class ViewHost;
 
 class MainWindow : public QMainWindow {
  public:
   MainWindow();
-  // Opens a trace; on error shows a dialog and returns false (the previous trace stays).
+  // Opens a trace or a result file (by content); on error shows a dialog and returns false (the
+  // previous file stays).
   bool open(const QString& path);
-  // The same without the dialog: the error's text, or nothing when the trace opened.
+  // The same without the dialog: the error's text, or nothing when the file opened.
   std::optional<QString> try_open(const QString& path);
+  // Compares the open trace with the one at `path` in the compare view.
+  bool compare_with(const QString& path);
   void step_to(std::optional<std::size_t> step);
   std::optional<std::size_t> current_step() const { return step_; }
   // Applies a search query (EventFilter syntax); false and a message when it is not valid.
@@ -46,7 +51,6 @@ class MainWindow : public QMainWindow {
   QWidget* make_toolbar();
   QWidget* make_lower_panel();
   void choose_file();
-  void export_png();
   void rebuild_recent_menu();
   void remember(const QString& path);
   void apply_flow_controls();
@@ -69,6 +73,7 @@ class MainWindow : public QMainWindow {
   QCheckBox* flow_cross_ = nullptr;
   QSpinBox* flow_cap_ = nullptr;
   QMenu* recent_ = nullptr;
+  ViewHost* views_ = nullptr;
   std::optional<std::size_t> step_;
 };
 

@@ -14,6 +14,8 @@
 #include <QPolygonF>
 #include <QString>
 
+#include "gui/render/axis.hpp"
+
 namespace lockstep::view {
 
 namespace {
@@ -40,15 +42,6 @@ QColor op_color(const Operation& op) {
 
 QColor thread_color(int th) {
   return QColor::fromHsv((th * 67) % 360, 120, 220);
-}
-
-// 1, 2 or 5 times a power of ten, the smallest at least `min_step`.
-double nice_step(double min_step) {
-  if (!(min_step > 0)) return 1;
-  const double p = std::pow(10.0, std::floor(std::log10(min_step)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * p >= min_step) return m * p;
-  return 10 * p;
 }
 
 QString time_text(double ns) {

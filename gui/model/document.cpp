@@ -1,0 +1,62 @@
+#include "gui/model/document.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace lockstep::view {
+
+namespace {
+
+bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
+
+}  // namespace
+
+FileKind file_kind(std::string_view text) {
+  std::size_t pos = 0;
+  std::string_view first;
+  while (pos < text.size()) {
+    const std::size_t nl = text.find('\n', pos);
+    const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (!blank(line)) {
+      first = line;
+      break;
+    }
+  }
+  // A trace header starts with its format (a cut one still does); a result never has a
+  // `format` member (it starts with `scenario`, or a file probe's `probe`).
+  if (first.find("\"format\"") != std::string_view::npos) return FileKind::trace;
+  const bool more_lines = !blank(text.substr(pos));
+  if (more_lines && nlohmann::json::accept(first) && nlohmann::json::parse(first).is_object()) return FileKind::trace;
+  const std::size_t start = first.find_first_not_of(" \t\r");
+  if (start != std::string_view::npos && (first[start] == '{' || first[start] == '[')) return FileKind::result;
+  return FileKind::trace;
+}
+
+Document load_document(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TraceError(0, fmt::format("{}: cannot open the file", path.string()));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
+  const std::string text = buffer.str();
+  try {
+    if (file_kind(text) == FileKind::result) return parse_result(text);
+    return parse_trace(text);
+  } catch (const TraceError& e) {
+    throw TraceError(0, fmt::format("{}, {}", path.string(), e.what())).with_line(e.line());
+  } catch (const ResultError& e) {
+    throw ResultError(0, fmt::format("{}, {}", path.string(), e.what())).with_line(e.line());
+  }
+}
+
+ResultFile load_result(const std::filesystem::path& path) {
+  Document doc = load_document(path);
+  if (auto* result = std::get_if<ResultFile>(&doc)) return std::move(*result);
+  throw ResultError(0, fmt::format("{} is a trace, not a result file", path.string()));
+}
+
+}  // namespace lockstep::view
