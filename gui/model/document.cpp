@@ -1,7 +1,6 @@
 #include "gui/model/document.hpp"
 
 #include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -37,12 +36,15 @@ FileKind file_kind(std::string_view text) {
 }
 
 Document load_document(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
+  // One read of the whole file into a string of its size (a stream buffer would copy a
+  // 130 MB trace several times while growing).
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw TraceError(0, fmt::format("{}: cannot open the file", path.string()));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
-  const std::string text = buffer.str();
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.seekg(0);
+  if (!in.read(text.data(), size)) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
   try {
     if (file_kind(text) == FileKind::result) return parse_result(text);
     return parse_trace(text);
