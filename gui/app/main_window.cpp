@@ -90,6 +90,7 @@ QWidget* MainWindow::make_toolbar() {
   search_ = new QLineEdit(bar);
   search_->setPlaceholderText("search: thread:N cpu:N addr:0x.. or addr:NAME op:KIND text");
   search_->setClearButtonEnabled(true);
+  search_->setMinimumWidth(260);
   auto* find_prev = new QPushButton("Find <", bar);
   auto* find_next_button = new QPushButton("Find >", bar);
   only_matches_ = new QCheckBox("list matches only", bar);
