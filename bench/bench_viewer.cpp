@@ -17,6 +17,7 @@
 
 #include "gui/model/bands.hpp"
 #include "gui/model/flows.hpp"
+#include "gui/model/statistics.hpp"
 #include "gui/model/trace.hpp"
 #include "gui/render/timeline.hpp"
 
@@ -80,6 +81,20 @@ void paint_frame(benchmark::State& state, double fraction, bool pan) {
   state.counters["ticks"] = static_cast<double>(ticks);
   state.counters["frames_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
+
+// The statistics panel's figures over the whole trace and over a tenth of it (what a
+// selection in the timeline recomputes).
+void statistics(benchmark::State& state, double fraction) {
+  const Trace& trace = shared_trace();
+  const Selection selection{0, static_cast<std::uint64_t>(static_cast<double>(trace.end_time) * fraction) + 1, {}};
+  std::size_t ops = 0;
+  for (auto _ : state) ops = compute_statistics(trace, selection).ops;
+  state.counters["ops"] = static_cast<double>(ops);
+}
+void BM_ViewerStatisticsWhole(benchmark::State& state) { statistics(state, 1.0); }
+void BM_ViewerStatisticsTenth(benchmark::State& state) { statistics(state, 0.1); }
+BENCHMARK(BM_ViewerStatisticsWhole)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ViewerStatisticsTenth)->Unit(benchmark::kMillisecond);
 
 void BM_ViewerFrameWhole(benchmark::State& state) { paint_frame(state, 1.0, false); }
 void BM_ViewerFrameZoomed(benchmark::State& state) { paint_frame(state, 0.001, false); }
