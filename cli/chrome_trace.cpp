@@ -23,6 +23,8 @@ constexpr std::string_view kFormat = "lockstep-trace";
 constexpr std::int64_t kReadableVersion = 1;
 constexpr int kThreadsPid = 1;
 constexpr int kCpusPid = 2;
+constexpr int kLocksPid = 3;
+constexpr int kFutexPid = 4;
 // Track ids are thread and CPU numbers plus one: Perfetto treats tid 0 as the idle task.
 constexpr std::uint64_t kTidOffset = 1;
 
@@ -188,6 +190,8 @@ class Converter {
     if (ev == "state") on_state(f);
     else if (ev == "cpu") on_cpu(f);
     else if (ev == "op") on_op(f);
+    else if (ev == "lock") on_lock(f);
+    else if (ev == "futex") on_futex(f);
     else if (ev == "violation") on_violation(f);
     else if (ev == "witness") on_witness(f);
     else if (ev == "end") on_end(f);
@@ -212,6 +216,20 @@ class Converter {
     std::uint64_t waker;
     std::uint64_t target;
     std::uint64_t t_ns;
+  };
+  struct Hold {
+    std::uint64_t since_ns;
+    bool shared;
+  };
+  struct Release {
+    std::uint64_t thread;
+    std::uint64_t t_ns;
+  };
+  struct Handoff {
+    std::uint64_t from;
+    std::uint64_t released_ns;
+    std::uint64_t to;
+    std::uint64_t acquired_ns;
   };
 
   std::optional<Open>& touch_thread(std::uint64_t id) {
@@ -262,7 +280,8 @@ class Converter {
   }
 
   static Json op_args(const Fields& f) {
-    static constexpr const char* kKeys[] = {"addr", "size", "val", "old", "ok", "target", "woke", "cpu"};
+    static constexpr const char* kKeys[] = {"addr", "size", "val", "old",  "ok", "target",
+                                            "woke", "cpu",  "src", "peer", "buf"};
     Json args = Json::object();
     for (const char* key : kKeys)
       if (f.has(key)) args[key] = f.raw(key);
@@ -284,6 +303,63 @@ class Converter {
     e["args"] = op_args(f);
     events_.push_back(std::move(e));
     if (op == "unpark" && f.flag("woke")) wakes_.push_back(Wake{id, f.u64("target"), t});
+  }
+
+  // A hold runs from a thread's acquire to its release. The release of an exclusive hold
+  // followed by another thread's acquire of the lock is a hand-off: an arrow between them.
+  void on_lock(const Fields& f) {
+    const std::uint64_t addr = f.address("addr");
+    const std::uint64_t id = f.u64("th");
+    const std::uint64_t t = f.u64("t");
+    const std::string act = f.text("act");
+    touch_thread(id);
+    if (act == "acquire") {
+      holds_[{addr, id}] = Hold{t, f.text("mode") == "shared"};
+      const auto released = last_release_.find(addr);
+      if (released != last_release_.end()) {
+        if (released->second.thread != id)
+          handoffs_.push_back(Handoff{released->second.thread, released->second.t_ns, id, t});
+        last_release_.erase(released);
+      }
+    } else if (act == "release") {
+      const auto hold = holds_.find({addr, id});
+      if (hold == holds_.end()) return;  // its acquire is not in the trace
+      add_hold(addr, id, hold->second, t);
+      if (!hold->second.shared) last_release_[addr] = Release{id, t};
+      holds_.erase(hold);
+    }
+  }
+
+  // Holds overlap (readers share a lock), so they are async slices, named by the lock.
+  void add_hold(std::uint64_t addr, std::uint64_t thread, const Hold& hold, std::uint64_t until_ns) {
+    ++hold_ids_;
+    Json b{{"name", names_.where(addr)},
+           {"cat", "lock"},
+           {"ph", "b"},
+           {"id", hold_ids_},
+           {"pid", kLocksPid},
+           {"tid", kTidOffset},
+           {"ts", micros(hold.since_ns)}};
+    b["args"] = Json{{"thread", names_.thread(thread)}, {"mode", hold.shared ? "shared" : "exclusive"}};
+    Json e = b;
+    e["ph"] = "e";
+    e["ts"] = micros(until_ns);
+    e.erase("args");
+    events_.push_back(std::move(b));
+    events_.push_back(std::move(e));
+  }
+
+  // Each futex bucket's queue length is a counter.
+  void on_futex(const Fields& f) {
+    const std::uint64_t bucket = f.u64("bucket");
+    std::int64_t& waiters = queue_lengths_[bucket];
+    waiters += f.text("act") == "enqueue" ? 1 : -1;
+    events_.push_back(Json{{"name", fmt::format("bucket {}", bucket)},
+                           {"cat", "futex"},
+                           {"ph", "C"},
+                           {"pid", kFutexPid},
+                           {"ts", micros(f.u64("t"))},
+                           {"args", Json{{"waiters", waiters}}}});
   }
 
   void on_violation(const Fields& f) {
@@ -316,6 +392,8 @@ class Converter {
   void close_all(std::uint64_t t) {
     for (auto& [id, open] : thread_open_) close_thread(id, open, t);
     for (auto& [cpu, open] : cpu_open_) close_cpu(cpu, open, t);
+    for (const auto& [key, hold] : holds_) add_hold(key.first, key.second, hold, t);
+    holds_.clear();
   }
 
   // A wakeup is an arrow from the waker's unpark to the start of the target's next running
@@ -328,8 +406,13 @@ class Converter {
       const auto start = starts->second.lower_bound(w.t_ns);
       if (start == starts->second.end()) continue;
       ++id;
-      events_.push_back(flow("s", id, w.waker, w.t_ns));
-      events_.push_back(flow("f", id, w.target, *start));
+      events_.push_back(flow("wake", "s", id, w.waker, w.t_ns));
+      events_.push_back(flow("wake", "f", id, w.target, *start));
+    }
+    for (const Handoff& h : handoffs_) {
+      ++id;
+      events_.push_back(flow("handoff", "s", id, h.from, h.released_ns));
+      events_.push_back(flow("handoff", "f", id, h.to, h.acquired_ns));
     }
   }
 
@@ -345,9 +428,10 @@ class Converter {
     std::stable_sort(events_.begin(), events_.end(), [&](const Json& a, const Json& b) { return key(a) < key(b); });
   }
 
-  static Json flow(const char* phase, std::uint64_t id, std::uint64_t thread, std::uint64_t t_ns) {
-    Json e{{"name", "wake"}, {"cat", "wake"}, {"ph", phase}, {"id", id}, {"pid", kThreadsPid},
-           {"tid", thread + kTidOffset}, {"ts", micros(t_ns)}};
+  static Json flow(const char* kind, const char* phase, std::uint64_t id, std::uint64_t thread, std::uint64_t t_ns) {
+    Json e{{"name", kind},      {"cat", kind},        {"ph", phase},
+           {"id", id},          {"pid", kThreadsPid}, {"tid", thread + kTidOffset},
+           {"ts", micros(t_ns)}};
     if (std::string_view(phase) == "f") e["bp"] = "e";
     return e;
   }
@@ -358,6 +442,14 @@ class Converter {
     out.push_back(metadata("process_sort_index", kThreadsPid, std::nullopt, "sort_index", kThreadsPid));
     out.push_back(metadata("process_name", kCpusPid, std::nullopt, "name", "CPUs"));
     out.push_back(metadata("process_sort_index", kCpusPid, std::nullopt, "sort_index", kCpusPid));
+    if (hold_ids_ > 0) {
+      out.push_back(metadata("process_name", kLocksPid, std::nullopt, "name", "locks"));
+      out.push_back(metadata("process_sort_index", kLocksPid, std::nullopt, "sort_index", kLocksPid));
+    }
+    if (!queue_lengths_.empty()) {
+      out.push_back(metadata("process_name", kFutexPid, std::nullopt, "name", "futex buckets"));
+      out.push_back(metadata("process_sort_index", kFutexPid, std::nullopt, "sort_index", kFutexPid));
+    }
     for (const auto& [id, open] : thread_open_) {
       out.push_back(metadata("thread_name", kThreadsPid, id + kTidOffset, "name", names_.thread(id)));
       out.push_back(metadata("thread_sort_index", kThreadsPid, id + kTidOffset, "sort_index", id));
@@ -376,6 +468,11 @@ class Converter {
   std::map<std::int64_t, std::optional<Open>> cpu_open_;
   std::map<std::uint64_t, std::set<std::uint64_t>> running_starts_;
   std::vector<Wake> wakes_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Hold> holds_;  // by lock address, then thread
+  std::map<std::uint64_t, Release> last_release_;                  // by lock address, until acquired
+  std::vector<Handoff> handoffs_;
+  std::uint64_t hold_ids_ = 0;
+  std::map<std::uint64_t, std::int64_t> queue_lengths_;  // by bucket
   Json events_ = Json::array();
   std::uint64_t last_ns_ = 0;
   bool ended_ = false;

@@ -30,6 +30,16 @@ enum class Work : std::uint8_t {
 };
 inline constexpr int kWorkKinds = 4;
 
+// What a lock tells the platform about one thread's way through it (P::note_lock): the thread
+// found the lock taken and starts waiting (once per attempt, not per spin), now holds it, or
+// has let it go. Locks are built from atomics, so without these notes a trace shows only
+// loads and stores of lock words; with them a viewer can draw holds and hand-offs.
+enum class LockNote : std::uint8_t { wait, acquire, release };
+
+// What a futex table tells the platform about a hash bucket's wait queue
+// (P::note_futex_queue): a waiter was put on it or taken off it.
+enum class FutexQueueNote : std::uint8_t { enqueue, dequeue };
+
 // The read-modify-write operations an atomic word supports.
 enum class RmwOp : std::uint8_t { exchange, compare_exchange, fetch_add, fetch_sub, fetch_or, fetch_and };
 
@@ -79,6 +89,17 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   { P::now() } -> std::same_as<std::uint64_t>;  // nanoseconds, virtual or steady_clock
   // Names a region for traces and diagnostics; free natively.
   { P::label(ptr, bytes, text) } -> std::same_as<void>;
+  // Notes for traces (docs/traces.md: `lock` and `futex` events). They observe and change
+  // nothing: no scheduling point, no cost, no access to shared memory, so a traced run takes
+  // the same steps as an untraced one; natively they compile to nothing.
+  // `lock` is the lock word; `shared` is true for a reader's hold of a reader-writer lock.
+  { P::note_lock(static_cast<const void*>(ptr), LockNote::acquire, bool{}) } -> std::same_as<void>;
+  // `bucket` is the bucket's index in its table, `key_address` the futex word's address (as
+  // P::address_of gives it) and `waiter_node` the queued waiter's node, which lives on the
+  // waiting thread's own stack (as Linux's futex_q does): the simulator names the thread by
+  // it without reading the node's shared fields.
+  { P::note_futex_queue(FutexQueueNote::enqueue, std::uint32_t{0}, std::uint64_t{0}, static_cast<const void*>(ptr)) }
+      -> std::same_as<void>;
   // Reports that a property failed. The simulator stops the execution and reports it;
   // natively the first report is kept and the run goes on.
   { P::violation(text, text) } -> std::same_as<void>;

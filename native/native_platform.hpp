@@ -86,6 +86,9 @@ struct NativePlatform {
             .count());
   }
   static void label(const void*, std::size_t, std::string_view) {}
+  // Trace notes: a native run writes no trace.
+  static void note_lock(const void*, LockNote, bool) {}
+  static void note_futex_queue(FutexQueueNote, std::uint32_t, std::uint64_t, const void*) {}
   static void violation(std::string_view property, std::string_view message) { record_violation(property, message); }
 };
 

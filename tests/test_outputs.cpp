@@ -276,6 +276,72 @@ TEST_CASE("Chrome export has thread states, CPU occupancy and named operations",
   CHECK(find_event(ev, "i", "unpark waiter", 0.16) != nullptr);
 }
 
+namespace {
+
+// Two threads hand a lock over, a reader holds it shared, a waiter queues on a futex bucket
+// and is woken; the machine model's members ride on an operation.
+constexpr std::string_view kLockTrace =
+    R"({"format":"lockstep-trace","version":1})" "\n"
+    R"({"t":0,"ev":"thread","th":0,"name":"a","cpu":0})" "\n"
+    R"({"t":0,"ev":"thread","th":1,"name":"b","cpu":1})" "\n"
+    R"({"t":0,"ev":"label","addr":"0x40","size":8,"name":"L"})" "\n"
+    R"({"t":0,"ev":"state","th":0,"state":"running"})" "\n"
+    R"({"t":0,"ev":"state","th":1,"state":"running"})" "\n"
+    R"({"t":10,"ev":"op","th":0,"cpu":0,"op":"rmw","rmw":"exchange","addr":"0x40","size":4,"old":0,"val":1,"ok":true,"lat":90,"src":"remote_cache","peer":1})" "\n"
+    R"({"t":100,"ev":"lock","th":0,"addr":"0x40","act":"acquire","mode":"exclusive"})" "\n"
+    R"({"t":110,"ev":"lock","th":1,"addr":"0x40","act":"wait","mode":"exclusive"})" "\n"
+    R"({"t":120,"ev":"futex","th":1,"act":"enqueue","bucket":3,"key":"0x80","waiter":1})" "\n"
+    R"({"t":300,"ev":"lock","th":0,"addr":"0x40","act":"release","mode":"exclusive"})" "\n"
+    R"({"t":310,"ev":"futex","th":0,"act":"dequeue","bucket":3,"key":"0x80","waiter":1})" "\n"
+    R"({"t":400,"ev":"lock","th":1,"addr":"0x40","act":"acquire","mode":"exclusive"})" "\n"
+    R"({"t":500,"ev":"lock","th":1,"addr":"0x40","act":"release","mode":"exclusive"})" "\n"
+    R"({"t":550,"ev":"lock","th":1,"addr":"0x40","act":"acquire","mode":"shared"})" "\n"
+    R"({"t":600,"ev":"lock","th":0,"addr":"0x40","act":"acquire","mode":"shared"})" "\n"
+    R"({"t":700,"ev":"end","steps":3,"outcome":"pass"})" "\n";
+
+}  // namespace
+
+TEST_CASE("Chrome export shows lock holds, hand-offs and futex queue lengths", "[outputs]") {
+  const Json doc = Json::parse(chrome_trace_json(kLockTrace));
+  const Json& ev = doc["traceEvents"];
+  const Json* first = find_event(ev, "b", "L", 0.1);
+  REQUIRE(first != nullptr);
+  CHECK((*first)["pid"] == 3);
+  CHECK((*first)["args"]["thread"] == "a");
+  const Json* first_end = find_event(ev, "e", "L", 0.3);
+  REQUIRE(first_end != nullptr);
+  CHECK((*first_end)["id"] == (*first)["id"]);
+  REQUIRE(find_event(ev, "b", "L", 0.4) != nullptr);
+  const Json* reader = find_event(ev, "b", "L", 0.6);
+  REQUIRE(reader != nullptr);
+  CHECK((*reader)["args"]["mode"] == "shared");
+  CHECK((*reader)["args"]["thread"] == "a");
+  REQUIRE(find_event(ev, "b", "L", 0.55) != nullptr);  // b reads too, at the same time
+  CHECK(find_event(ev, "e", "L", 0.7) != nullptr);      // still held at the end
+
+  // One hand-off, a to b. b takes the lock again itself (no arrow), then a joins b as a reader
+  // (no arrow either: the last release was b's, and b took it back).
+  CHECK(count_phase(ev, "s") == 1);
+  const Json* from = find_event(ev, "s", "handoff", 0.3);
+  const Json* to = find_event(ev, "f", "handoff", 0.4);
+  REQUIRE(from != nullptr);
+  REQUIRE(to != nullptr);
+  CHECK((*from)["id"] == (*to)["id"]);
+  CHECK((*from)["tid"] == 1);
+  CHECK((*to)["tid"] == 2);
+
+  const Json* queued = find_event(ev, "C", "bucket 3", 0.12);
+  REQUIRE(queued != nullptr);
+  CHECK((*queued)["args"]["waiters"] == 1);
+  REQUIRE(find_event(ev, "C", "bucket 3", 0.31) != nullptr);
+  CHECK((*find_event(ev, "C", "bucket 3", 0.31))["args"]["waiters"] == 0);
+
+  const Json* exchange = find_event(ev, "X", "exchange L", 0.01);
+  REQUIRE(exchange != nullptr);
+  CHECK((*exchange)["args"]["src"] == "remote_cache");
+  CHECK((*exchange)["args"]["peer"] == 1);
+}
+
 TEST_CASE("Chrome export draws wakeups as flows and marks violations", "[outputs]") {
   const Json doc = Json::parse(chrome_trace_json(kTrace));
   const Json& ev = doc["traceEvents"];

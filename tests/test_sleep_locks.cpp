@@ -103,11 +103,11 @@ class SleepLockWorkload {
           s_->range_slots[i].store(s_->range_slots[i].load() + 1);
           ++expected_range_[i];  // host bookkeeping, under the same lock
         }
-        s_->range.unlock(node);
+        s_->range.unlock_write(node);
       } else {
         s_->range.lock_read(node, start, end);
         for (std::uint64_t i = start; i < end; ++i) (void)s_->range_slots[i].load();
-        s_->range.unlock(node);
+        s_->range.unlock_read(node);
       }
     }
   }

@@ -40,7 +40,7 @@ class DataPath {
         typename RangeLock<P>::Node node;
         inode_.range_lock().lock_read(node, position, position + std::max<std::uint64_t>(bytes, 1));
         const std::uint64_t n = copy_out(position, bytes, out, false);
-        inode_.range_lock().unlock(node);
+        inode_.range_lock().unlock_read(node);
         return n;
       }
     }
@@ -70,7 +70,7 @@ class DataPath {
         const std::uint64_t end = append ? std::numeric_limits<std::uint64_t>::max() : position + bytes;
         inode_.range_lock().lock_write(node, start, end);
         const std::uint64_t at = copy_in(position, bytes, id, append, false);
-        inode_.range_lock().unlock(node);
+        inode_.range_lock().unlock_write(node);
         return at;
       }
     }

@@ -33,6 +33,12 @@ inline FutexKey make_key(KeyKind kind, std::uint64_t address) {
   return FutexKey{page / kPageBytes, kSharedObjectId, offset};
 }
 
+// The address of the futex word a key was made from (make_key backwards), for trace notes:
+// a waker holds only the keys of the waiters it dequeues.
+inline std::uint64_t word_address(const FutexKey& key) {
+  return key.ptr == kSharedObjectId ? key.word * kPageBytes + key.offset : key.word + key.offset;
+}
+
 // Bob Jenkins' lookup3 hash of 32-bit words, as Linux's jhash2 computes it.
 namespace jhash_detail {
 constexpr std::uint32_t kInit = 0xdeadbeef;

@@ -101,6 +101,7 @@ class FutexTableImpl {
       self.thread.store(thread_bits<P>(P::self()));
       self.queued.store(1, std::memory_order_relaxed);
       s.bucket->enqueue(self, priority);
+      note_queue(FutexQueueNote::enqueue, s.index, key, self);
       s.bucket->lock.unlock(node);
       while (self.queued.load(std::memory_order_acquire) != 0) P::park();
       P::charge(Work::syscall_exit, 1);
@@ -127,7 +128,7 @@ class FutexTableImpl {
       for (std::uint64_t cur = s.bucket->head.load(); cur != 0 && static_cast<int>(woken.size()) < count;) {
         FutexWaiter<P>& w = *Bucket::at(cur);
         cur = w.next.load();
-        if (w.has_key(key)) woken.push_back(mark_woken(*s.bucket, w));
+        if (w.has_key(key)) woken.push_back(mark_woken(s, w, key));
       }
       s.bucket->lock.unlock(node);
       for (typename P::Thread t : woken) P::unpark(t);  // after the lock, as wake_up_q
@@ -161,10 +162,10 @@ class FutexTableImpl {
           cur = w.next.load();
           if (!w.has_key(key1)) continue;
           if (result.woken < nr_wake) {
-            woken.push_back(mark_woken(*s1.bucket, w));
+            woken.push_back(mark_woken(s1, w, key1));
             ++result.woken;
           } else if (result.requeued < nr_requeue) {
-            move_waiter(*s1.bucket, *s2.bucket, w, key2);
+            move_waiter(s1, s2, w, key1, key2);
             ++result.requeued;
           } else {
             break;
@@ -222,7 +223,7 @@ class FutexTableImpl {
     // address order too, the order requeue uses), held until the new table is published.
     auto* nodes = static_cast<Node*>(P::allocate(sizeof(Node) * from.size(), kCacheLineBytes, 0));
     for (std::uint32_t i = 0; i < from.size(); ++i) from.bucket(i).lock.lock(*new (&nodes[i]) Node());
-    for (std::uint32_t i = 0; i < from.size(); ++i) rehash_chain(from.bucket(i), fresh);
+    for (std::uint32_t i = 0; i < from.size(); ++i) rehash_chain(from.bucket(i), i, fresh);
     generation_->store(old_gen + 1, std::memory_order_release);
     for (std::uint32_t i = 0; i < from.size(); ++i) from.bucket(i).lock.unlock(nodes[i]);
     P::deallocate(nodes, sizeof(Node) * from.size());
@@ -237,6 +238,7 @@ class FutexTableImpl {
   };
   struct Slot {
     std::uint32_t generation = 0;
+    std::uint32_t index = 0;  // of the bucket in its table, for trace notes
     Bucket* bucket = nullptr;
   };
 
@@ -289,7 +291,8 @@ class FutexTableImpl {
     const std::uint32_t h = hash_key(config_.hash, key);
     Generation& g = *generations_[gen];
     BucketArray<P, Lock>& table = *g.tables[static_cast<std::size_t>(table_index(g, h))];
-    return Slot{gen, &table.bucket(h & (table.size() - 1))};
+    const std::uint32_t index = h & (table.size() - 1);
+    return Slot{gen, index, &table.bucket(index)};
   }
 
   // Checked under the bucket lock: a grow publishes its table while holding every old lock.
@@ -323,9 +326,16 @@ class FutexTableImpl {
     return false;
   }
 
-  // Unqueues a waiter the caller will wake; returns its thread. Caller holds the lock.
-  typename P::Thread mark_woken(Bucket& b, FutexWaiter<P>& w) {
+  // Trace notes of the bucket queues (P::note_futex_queue); `w` lives on its waiter's stack.
+  static void note_queue(FutexQueueNote what, std::uint32_t bucket, const FutexKey& key, const FutexWaiter<P>& w) {
+    P::note_futex_queue(what, bucket, word_address(key), &w);
+  }
+
+  // Unqueues a waiter of `key` the caller will wake; returns its thread. Caller holds the lock.
+  typename P::Thread mark_woken(const Slot& s, FutexWaiter<P>& w, const FutexKey& key) {
+    Bucket& b = *s.bucket;
     b.unlink(w);
+    note_queue(FutexQueueNote::dequeue, s.index, key, w);
     if (counting()) b.waiters.fetch_sub(1, std::memory_order_relaxed);
     const typename P::Thread t = thread_from_bits<P>(w.thread.load());
     w.queued.store(0, std::memory_order_release);  // the last touch: the waiter may return now
@@ -334,16 +344,25 @@ class FutexTableImpl {
 
   // Within one bucket a requeued waiter keeps its place and only changes key, as in Linux
   // (requeue_futex); moving it to the back would lose its FIFO turn, and a requeue of a word
-  // onto itself would chase its own tail until nr_requeue ran out.
-  void move_waiter(Bucket& from, Bucket& to, FutexWaiter<P>& w, const FutexKey& key) {
+  // onto itself would chase its own tail until nr_requeue ran out. The trace still shows a
+  // dequeue and an enqueue, so that it says which key the waiter now waits on.
+  void move_waiter(const Slot& s1, const Slot& s2, FutexWaiter<P>& w, const FutexKey& old_key, const FutexKey& key) {
+    Bucket& from = *s1.bucket;
+    Bucket& to = *s2.bucket;
     w.set_key(key);
-    if (&from == &to) return;
+    if (&from == &to) {
+      note_queue(FutexQueueNote::dequeue, s1.index, old_key, w);
+      note_queue(FutexQueueNote::enqueue, s2.index, key, w);
+      return;
+    }
     from.unlink(w);
+    note_queue(FutexQueueNote::dequeue, s1.index, old_key, w);
     if (counting()) {
       from.waiters.fetch_sub(1, std::memory_order_relaxed);
       to.waiters.fetch_add(1, std::memory_order_relaxed);
     }
     to.enqueue(w, w.priority.load());
+    note_queue(FutexQueueNote::enqueue, s2.index, key, w);
   }
 
   // Two buckets locked in address order, so concurrent requeues cannot deadlock; one lock
@@ -364,15 +383,19 @@ class FutexTableImpl {
     if (&a != &b) b.lock.unlock(nb);
   }
 
-  void rehash_chain(Bucket& old, Generation& fresh) {
+  // Moves every waiter of `old` (bucket `old_index` of the old table) to its bucket in `fresh`.
+  void rehash_chain(Bucket& old, std::uint32_t old_index, Generation& fresh) {
     for (std::uint64_t cur = old.head.load(); cur != 0;) {
       FutexWaiter<P>& w = *Bucket::at(cur);
       cur = w.next.load();
       const FutexKey key{w.key_word.load(), w.key_ptr.load(), w.key_offset.load()};
       const std::uint32_t h = hash_key(config_.hash, key);
       BucketArray<P, Lock>& table = *fresh.tables[static_cast<std::size_t>(table_index(fresh, h))];
-      Bucket& target = table.bucket(h & (table.size() - 1));
+      const std::uint32_t index = h & (table.size() - 1);
+      Bucket& target = table.bucket(index);
+      note_queue(FutexQueueNote::dequeue, old_index, key, w);
       target.enqueue(w, w.priority.load());
+      note_queue(FutexQueueNote::enqueue, index, key, w);
       if (counting()) target.waiters.fetch_add(1, std::memory_order_relaxed);
     }
     old.head.store(0);

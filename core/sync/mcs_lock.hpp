@@ -40,20 +40,27 @@ class McsLock {
     self.next.store(0, std::memory_order_relaxed);
     self.locked.store(1, std::memory_order_relaxed);
     const std::uint64_t pred = tail_.exchange(encode(self), std::memory_order_acq_rel);
-    if (pred == 0) return;
-    // Release, so the predecessor's acquiring read of `next` also sees locked == 1 before it
-    // clears it; otherwise the reset could land after the handover and strand this waiter.
-    decode(pred).next.store(encode(self), std::memory_order_release);
-    while (self.locked.load(std::memory_order_acquire) != 0) P::cpu_relax();
+    if (pred != 0) {
+      P::note_lock(this, LockNote::wait, false);
+      // Release, so the predecessor's acquiring read of `next` also sees locked == 1 before
+      // it clears it; otherwise the reset could land after the handover and strand this waiter.
+      decode(pred).next.store(encode(self), std::memory_order_release);
+      while (self.locked.load(std::memory_order_acquire) != 0) P::cpu_relax();
+    }
+    P::note_lock(this, LockNote::acquire, false);
   }
 
   bool try_lock(Node& self) {
     self.next.store(0, std::memory_order_relaxed);
     std::uint64_t expected = 0;
-    return tail_.compare_exchange_strong(expected, encode(self), std::memory_order_acq_rel);
+    const bool ok = tail_.compare_exchange_strong(expected, encode(self), std::memory_order_acq_rel);
+    if (ok) P::note_lock(this, LockNote::acquire, false);
+    return ok;
   }
 
   void unlock(Node& self) {
+    // Noted first: the lock passes at one of the stores below, which the successor then reads.
+    P::note_lock(this, LockNote::release, false);
     std::uint64_t next = self.next.load(std::memory_order_acquire);
     if (next == 0) {
       // No successor yet: free the lock if this node is still the tail. The release pairs

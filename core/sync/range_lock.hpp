@@ -35,14 +35,22 @@ class RangeLock {
     list_.push_back(self);
     const bool free = !blocked(self);
     if (free) self.queued_granted.store(1);
+    note(free ? LockNote::acquire : LockNote::wait, mode);
     interlock_.unlock();
-    if (!free) self.sleep();
+    if (!free) {
+      self.sleep();
+      note(LockNote::acquire, mode);
+    }
   }
 
   void lock_read(Node& self, std::uint64_t start, std::uint64_t end) { lock(self, start, end, LockMode::shared); }
   void lock_write(Node& self, std::uint64_t start, std::uint64_t end) { lock(self, start, end, LockMode::exclusive); }
+  void unlock_read(Node& self) { unlock(self, LockMode::shared); }
+  void unlock_write(Node& self) { unlock(self, LockMode::exclusive); }
 
-  void unlock(Node& self) {
+  // `mode` is the one the range was locked in (the caller's; the node's copy is shared memory).
+  void unlock(Node& self, LockMode mode) {
+    note(LockNote::release, mode);  // before any grant, so a grantee's acquire follows it
     interlock_.lock();
     list_.remove(self);
     // Every waiter that no longer conflicts with an earlier request may go, in list order.
@@ -55,6 +63,10 @@ class RangeLock {
   }
 
  private:
+  // Trace notes name the lock by its request list: the interlock, at the object's start,
+  // reports its own holds there. Writers of disjoint ranges hold it exclusive together.
+  void note(LockNote what, LockMode mode) { P::note_lock(&list_, what, mode == LockMode::shared); }
+
   static bool conflict(const Node& a, const Node& b) {
     const bool overlap = a.start.load() < b.end.load() && b.start.load() < a.end.load();
     const bool a_writes = a.mode.load() == static_cast<std::uint32_t>(LockMode::exclusive);

@@ -20,25 +20,32 @@ class SleepMutex {
     interlock_.lock();
     if (held_.load() == 0 && waiters_.empty()) {
       held_.store(1);
+      note(LockNote::acquire);
       interlock_.unlock();
       return;
     }
+    note(LockNote::wait);
     SleepWaiter<P> self;  // on this thread's stack, which is platform memory
     self.prepare(LockMode::exclusive);
     waiters_.push_back(self);
     interlock_.unlock();
     self.sleep();  // the unlocker left held_ at 1 for us
+    note(LockNote::acquire);
   }
 
   bool try_lock() {
     interlock_.lock();
     const bool free = held_.load() == 0;
-    if (free) held_.store(1);
+    if (free) {
+      held_.store(1);
+      note(LockNote::acquire);
+    }
     interlock_.unlock();
     return free;
   }
 
   void unlock() {
+    note(LockNote::release);  // before the hand-off, so the next holder's acquire follows it
     interlock_.lock();
     if (SleepWaiter<P>* next = waiters_.front()) {
       waiters_.pop_front();
@@ -50,6 +57,10 @@ class SleepMutex {
   }
 
  private:
+  // Trace notes name the mutex by its held_ word: the interlock, at the object's start,
+  // reports its own holds there.
+  void note(LockNote what) { P::note_lock(&held_, what, false); }
+
   TicketLock<P> interlock_;
   typename P::template Shared<std::uint32_t> held_{0};
   WaiterList<P> waiters_;

@@ -24,6 +24,7 @@ class SleepRwLock {
   void lock(LockMode mode) { acquire(mode); }
 
   void unlock_shared() {
+    note(LockNote::release, LockMode::shared);  // before any grant, so the grantee's acquire follows it
     interlock_.lock();
     readers_.store(readers_.load() - 1);
     grant_waiters();
@@ -31,6 +32,7 @@ class SleepRwLock {
   }
 
   void unlock() {
+    note(LockNote::release, LockMode::exclusive);
     interlock_.lock();
     writer_.store(0);
     grant_waiters();
@@ -57,15 +59,22 @@ class SleepRwLock {
     interlock_.lock();
     if (waiters_.empty() && compatible(mode)) {
       take(mode);
+      note(LockNote::acquire, mode);
       interlock_.unlock();
       return;
     }
+    note(LockNote::wait, mode);
     SleepWaiter<P> self;
     self.prepare(mode);
     waiters_.push_back(self);
     interlock_.unlock();
     self.sleep();  // the granter counted us in before waking us
+    note(LockNote::acquire, mode);
   }
+
+  // Trace notes name the lock by its readers_ word: the interlock, at the object's start,
+  // reports its own holds there.
+  void note(LockNote what, LockMode mode) { P::note_lock(&readers_, what, mode == LockMode::shared); }
 
   // Grants from the head while the head is compatible: a run of readers, or one writer.
   void grant_waiters() {

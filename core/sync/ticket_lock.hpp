@@ -18,16 +18,24 @@ class TicketLock {
 
   void lock() {
     const std::uint32_t ticket = next_.fetch_add(1, std::memory_order_relaxed);
-    while (serving_.load(std::memory_order_acquire) != ticket) P::cpu_relax();
+    for (bool waiting = false; serving_.load(std::memory_order_acquire) != ticket; waiting = true) {
+      if (!waiting) P::note_lock(this, LockNote::wait, false);
+      P::cpu_relax();
+    }
+    P::note_lock(this, LockNote::acquire, false);
   }
 
   bool try_lock() {
     std::uint32_t serving = serving_.load(std::memory_order_relaxed);
     std::uint32_t expected = serving;
-    return next_.compare_exchange_strong(expected, serving + 1, std::memory_order_acquire);
+    const bool ok = next_.compare_exchange_strong(expected, serving + 1, std::memory_order_acquire);
+    if (ok) P::note_lock(this, LockNote::acquire, false);
+    return ok;
   }
 
   void unlock() {
+    // Noted before the store that frees the lock, so the next holder's acquire follows it.
+    P::note_lock(this, LockNote::release, false);
     // Only the holder writes serving_, so a plain increment by load+store is enough.
     const std::uint32_t serving = serving_.load(std::memory_order_relaxed);
     serving_.store(serving + 1, std::memory_order_release);

@@ -47,10 +47,17 @@ class FutexMutexBase {
   FutexMutexBase(const FutexMutexBase&) = delete;
   FutexMutexBase& operator=(const FutexMutexBase&) = delete;
 
-  bool try_lock() { return acquire_if_free(kLocked) == kUnlocked; }
+  bool try_lock() {
+    const bool ok = acquire_if_free(kLocked) == kUnlocked;
+    if (ok) note(LockNote::acquire);
+    return ok;
+  }
   FutexWord<P>& word() { return word_; }
 
  protected:
+  // Trace notes name the mutex by its futex word, as the futex calls on it do.
+  void note(LockNote what) { P::note_lock(&word_, what, false); }
+
   // The fast path of every lock here: one CAS from 0 to `state`. Returns what the word held,
   // so 0 means the lock is ours.
   std::uint32_t acquire_if_free(std::uint32_t state) {
@@ -84,10 +91,15 @@ class SimpleMutex : public FutexMutexBase<P, K> {
   void lock() {
     // Sleep only while the word still says "taken": the kernel rechecks it under the bucket
     // lock, so an unlock between our failed CAS and the wait makes the wait return at once.
-    while (!this->try_lock()) this->kernel_->wait(this->word_, kLocked);
+    // try_lock notes the acquire.
+    for (bool waiting = false; !this->try_lock(); waiting = true) {
+      if (!waiting) this->note(LockNote::wait);
+      this->kernel_->wait(this->word_, kLocked);
+    }
   }
 
   void unlock() {
+    this->note(LockNote::release);  // before the store that frees it
     this->word_.store(kUnlocked, std::memory_order_release);
     // The word cannot say whether anyone sleeps, so the kernel must be asked every time.
     this->kernel_->wake(this->word_, 1);
@@ -104,6 +116,7 @@ class ThreeStateMutexBase : public FutexMutexBase<P, K> {
   using FutexMutexBase<P, K>::FutexMutexBase;
 
   void unlock() {
+    this->note(LockNote::release);  // before the decrement that may free it
     // From 1 the decrement frees the lock and nobody needs waking. From 2 it leaves 1,
     // which still looks locked, so no newcomer can slip in between it and the store of 0;
     // then a sleeper must be woken, because one may have announced itself with the 2.
@@ -123,12 +136,14 @@ class Mutex2 : public ThreeStateMutexBase<P, K> {
   void lock() {
     // The uncontended path: one CAS, and the state says nobody waits.
     if (const std::uint32_t c = this->acquire_if_free(kLocked); c != kUnlocked) contend(c);
+    this->note(LockNote::acquire);
   }
 
   // Takes the lock in state 2, for a thread that may have been moved onto this word while
   // others still sleep on it (see condvar.hpp): its unlock must wake the next one.
   void lock_contended() {
     if (const std::uint32_t c = this->acquire_if_free(kContended); c != kUnlocked) contend(c);
+    this->note(LockNote::acquire);
   }
 
  private:
@@ -137,6 +152,7 @@ class Mutex2 : public ThreeStateMutexBase<P, K> {
   // 1 to 2 fails because the lock was freed meanwhile, we do not sleep at all. Whoever wins
   // the lock from here takes it in state 2, since it cannot know whether others still sleep.
   void contend(std::uint32_t c) {
+    this->note(LockNote::wait);
     do {
       std::uint32_t seen = c;
       if (seen == kLocked) {
@@ -160,14 +176,24 @@ class Mutex3 : public ThreeStateMutexBase<P, K> {
 
   void lock() {
     std::uint32_t c = this->acquire_if_free(kLocked);
-    if (c == kUnlocked) return;
-    // Someone holds it. If the word is already 2 there is no need to write it again.
-    if (c != kContended) c = this->word_.exchange(kContended, std::memory_order_acquire);
-    sleep_until_acquired(c);
+    if (c != kUnlocked) {
+      this->note(LockNote::wait);
+      // Someone holds it. If the word is already 2 there is no need to write it again.
+      if (c != kContended) c = this->word_.exchange(kContended, std::memory_order_acquire);
+      sleep_until_acquired(c);
+    }
+    this->note(LockNote::acquire);
   }
 
   // Takes the lock in state 2 (see Mutex2::lock_contended); the exchange is the whole path.
-  void lock_contended() { sleep_until_acquired(this->word_.exchange(kContended, std::memory_order_acquire)); }
+  void lock_contended() {
+    std::uint32_t c = this->word_.exchange(kContended, std::memory_order_acquire);
+    if (c != kUnlocked) {
+      this->note(LockNote::wait);
+      sleep_until_acquired(c);
+    }
+    this->note(LockNote::acquire);
+  }
 
  private:
   // `c` is what our exchange of 2 found: 0 means we hold the lock now (in state 2). Anything

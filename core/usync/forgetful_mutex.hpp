@@ -26,12 +26,16 @@ class ForgetfulMutex : public ThreeStateMutexBase<P, K> {
   using ThreeStateMutexBase<P, K>::ThreeStateMutexBase;
 
   void lock() {
+    bool waiting = false;
     for (std::uint32_t c = kUnlocked; !this->word_.compare_exchange_strong(c, kLocked, std::memory_order_acquire);
          c = kUnlocked) {
+      if (!waiting) this->note(LockNote::wait);
+      waiting = true;
       // Announce a sleeper as take 2 does; on failure `c` says what the word held.
       if (c == kLocked) this->word_.compare_exchange_strong(c, kContended, std::memory_order_relaxed);
       this->kernel_->wait(this->word_, kContended);
     }
+    this->note(LockNote::acquire);
   }
 };
 

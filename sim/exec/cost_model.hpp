@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "core/platform.hpp"
 #include "sim/scheduler.hpp"
@@ -20,6 +21,14 @@ struct Access {
   std::uint8_t size = 0;
   std::uint64_t start_ns = 0;
   NodeId home = 0;  // the node whose memory holds addr
+};
+
+// Where a costed access was answered from, as a model with caches knows it: the trace's
+// `src` and `peer` members (docs/traces.md), which let a viewer draw lines moving between
+// sockets. A flat model has no such thing to say.
+struct AccessDetail {
+  const char* source = "";  // the model's name for it (the machine model's: l1 ... upgrade)
+  CpuId peer = -1;          // the CPU whose cache supplied the line; -1 when none did
 };
 
 class CostModel {
@@ -38,6 +47,9 @@ class CostModel {
   virtual std::uint64_t context_switch_ns() = 0;
   virtual std::uint64_t time_slice_ns() = 0;
   virtual std::uint64_t work_ns(Work kind, std::uint32_t units) = 0;
+  // Where the last access_ns() was answered from. Asked only by a traced execution, right
+  // after the access, so a model pays nothing for it when no trace is written.
+  virtual std::optional<AccessDetail> last_detail() const { return std::nullopt; }
 };
 
 // Flat costs. Defaults are guesses of the order of a ~2.7 GHz x86 core (REFERENCE.md

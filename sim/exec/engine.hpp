@@ -146,6 +146,15 @@ class Engine {
   // Host side, from a final check: the final state is a witness of `property` (an `exists`
   // condition); recorded unless a violation came first (engine_properties.cpp).
   void witness(std::string_view property, std::string_view message);
+  // Trace notes from designs (P::note_lock, P::note_futex_queue): an event when this
+  // execution is traced, nothing otherwise. Not a scheduling point and no cost, so a traced
+  // execution takes exactly the steps of an untraced one (engine_notes.cpp).
+  void note_lock(const void* lock, LockNote what, bool shared) {
+    if (trace_ != nullptr && !on_host()) trace_lock(lock, what, shared);
+  }
+  void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node) {
+    if (trace_ != nullptr && !on_host()) trace_futex_queue(what, bucket, key_address, waiter_node);
+  }
   // Whether a thread sleeps in park() (for at_quiescence).
   bool parked(ThreadId id) const;
 
@@ -222,6 +231,10 @@ class Engine {
   }
 
   void record_violation(std::string_view property, std::string_view message);
+
+  // trace notes (engine_notes.cpp)
+  void trace_lock(const void* lock, LockNote what, bool shared);
+  void trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node);
   void record_quiescence(SimWorkload& workload);
 
   // data_race hooks (engine_races.cpp): forward each operation to races_, report a race.

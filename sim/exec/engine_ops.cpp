@@ -102,14 +102,18 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   const std::uint64_t start = start_time();
   std::uint64_t value = 0;
   std::uint64_t latency = 0;
-  if (forward(t, addr, size, &value)) {
+  const bool forwarded = forward(t, addr, size, &value);
+  if (forwarded) {
     latency = 1;  // [guess] forwarding costs about an L1 hit
   } else {
     value = read_bits(host, size);
     log_access(addr, size, false);
     latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   }
-  if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
+  if (trace_ != nullptr) {
+    const auto detail = forwarded ? std::nullopt : costs_.last_detail();  // forwarding asks no cache
+    trace_->access(start, current_, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr);
+  }
   note_read(addr, host, size, value);
   ++memory_ops_;
   finish_step(latency);
@@ -137,7 +141,11 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
     latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   }
   if (races_.enabled()) race_store(plain, addr, order, buffered);
-  if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency);
+  if (trace_ != nullptr) {
+    // A buffered store's entry is not the access the cache answers; its `drain` is.
+    const auto detail = buffered ? std::nullopt : costs_.last_detail();
+    trace_->access(start, current_, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr, buffered);
+  }
   if (!buffered) note_write(addr, start);
   ++memory_ops_;
   finish_step(latency);
@@ -161,7 +169,10 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   log_access(addr, size, new_value != old_value);
   const std::uint64_t latency =
       costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
-  if (trace_ != nullptr) trace_->rmw(start, current_, t.cpu, op, addr, size, old_value, new_value, ok, latency);
+  if (trace_ != nullptr) {
+    const auto detail = costs_.last_detail();
+    trace_->rmw(start, current_, t.cpu, op, addr, size, old_value, new_value, ok, latency, detail ? &*detail : nullptr);
+  }
   // An RMW that leaves the value as it was (a failed CAS, exchanging 1 for 1) only read it,
   // as far as a spinning thread can tell.
   if (new_value != old_value) {
@@ -183,7 +194,10 @@ std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
   const std::uint64_t start = start_time();
   const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, 8, start, memory_.node_of_address(addr)});
   log_access(addr, 8, kind == OpKind::store);
-  if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, 8, 0, latency);
+  if (trace_ != nullptr) {
+    const auto detail = costs_.last_detail();
+    trace_->access(start, current_, t.cpu, kind, addr, 8, 0, latency, detail ? &*detail : nullptr);
+  }
   ++memory_ops_;
   finish_step(latency);
   return latency;

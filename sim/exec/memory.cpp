@@ -69,6 +69,12 @@ void* SimMemory::stack_base(std::size_t index) const {
   return stacks_ + index * kStackSlotBytes + kPageBytes;
 }
 
+long SimMemory::stack_owner(const void* host) const {
+  const auto* p = static_cast<const std::byte*>(host);
+  if (p < stacks_ || p >= stacks_ + kStacksBytes) return -1;
+  return static_cast<long>(static_cast<std::size_t>(p - stacks_) / kStackSlotBytes);
+}
+
 std::uint64_t SimMemory::address_of(const void* host) const {
   const auto* p = static_cast<const std::byte*>(host);
   if (p >= heaps_ && p < heaps_ + kHeapsBytes) {

@@ -72,6 +72,8 @@ class SimMemory {
 
   // The usable stack of thread `index` (a guard page sits below it).
   void* stack_base(std::size_t index) const;
+  // The index of the thread whose stack holds `host`, or -1 when no stack does.
+  long stack_owner(const void* host) const;
 
   // The simulated address of a host pointer into the arena. A pointer outside it is a
   // design bug (shared state the simulator cannot see), reported by an exception.

@@ -141,6 +141,13 @@ struct SimPlatform {
   static void violation(std::string_view property, std::string_view message) {
     detail::engine().violation(property, message);
   }
+  // Trace notes (core/platform.hpp): an event when the execution is traced, and never a step.
+  // Out of line (sim_platform.cpp): a note is one call in the designs' inlined lock paths,
+  // which keeps the code they inline, and so the frames that hold their stack objects (queue
+  // nodes, futex_q, whose simulated addresses the cost model sees), as small as it can be.
+  static void note_lock(const void* lock, LockNote what, bool shared);
+  static void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
+                               const void* waiter_node);
 };
 
 static_assert(Platform<SimPlatform>);

@@ -20,6 +20,17 @@ void emit(std::string& text, const Format& format, const Args&... args) {
   fmt::format_to(fmt::appender(line), format, args...);
   text.append(line.data(), line.size());
 }
+
+// The members a revision of version 1 added at the end of a memory operation (src, peer,
+// buf), and the operation's closing brace.
+void close_op(std::string& text, const AccessDetail* detail, bool buffered) {
+  if (detail != nullptr) {
+    emit(text, FMT_COMPILE(R"(,"src":"{}")"), detail->source);
+    if (detail->peer >= 0) emit(text, FMT_COMPILE(R"(,"peer":{})"), detail->peer);
+  }
+  if (buffered) text += R"(,"buf":true)";
+  text += "}\n";
+}
 }  // namespace
 
 const char* name_of(ThreadRunState state) {
@@ -41,6 +52,23 @@ const char* name_of(RmwOp op) {
     case RmwOp::fetch_sub: return "fetch_sub";
     case RmwOp::fetch_or: return "fetch_or";
     case RmwOp::fetch_and: return "fetch_and";
+  }
+  return "?";
+}
+
+const char* name_of(LockNote note) {
+  switch (note) {
+    case LockNote::wait: return "wait";
+    case LockNote::acquire: return "acquire";
+    case LockNote::release: return "release";
+  }
+  return "?";
+}
+
+const char* name_of(FutexQueueNote note) {
+  switch (note) {
+    case FutexQueueNote::enqueue: return "enqueue";
+    case FutexQueueNote::dequeue: return "dequeue";
   }
   return "?";
 }
@@ -80,14 +108,18 @@ void TraceRecorder::state(std::uint64_t t_ns, ThreadId id, ThreadRunState state)
 }
 
 void TraceRecorder::access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr,
-                           unsigned size, std::uint64_t value, std::uint64_t latency_ns) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","addr":"{:#x}","size":{},"val":{},"lat":{}}})" "\n"), t_ns, id, cpu, name_of(kind), addr, size, value, latency_ns);
+                           unsigned size, std::uint64_t value, std::uint64_t latency_ns, const AccessDetail* detail,
+                           bool buffered) {
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","addr":"{:#x}","size":{},"val":{},"lat":{})"), t_ns, id, cpu, name_of(kind), addr, size, value, latency_ns);
+  close_op(text_, detail, buffered);
   appended();
 }
 
 void TraceRecorder::rmw(std::uint64_t t_ns, ThreadId id, CpuId cpu, RmwOp op, std::uint64_t addr, unsigned size,
-                        std::uint64_t old_value, std::uint64_t new_value, bool success, std::uint64_t latency_ns) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"rmw","rmw":"{}","addr":"{:#x}","size":{},"old":{},"val":{},"ok":{},"lat":{}}})" "\n"), t_ns, id, cpu, name_of(op), addr, size, old_value, new_value, success, latency_ns);
+                        std::uint64_t old_value, std::uint64_t new_value, bool success, std::uint64_t latency_ns,
+                        const AccessDetail* detail) {
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"rmw","rmw":"{}","addr":"{:#x}","size":{},"old":{},"val":{},"ok":{},"lat":{})"), t_ns, id, cpu, name_of(op), addr, size, old_value, new_value, success, latency_ns);
+  close_op(text_, detail, false);
   appended();
 }
 
@@ -98,6 +130,17 @@ void TraceRecorder::simple(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind ki
 
 void TraceRecorder::unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId target, bool was_parked) {
   emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"unpark","target":{},"woke":{}}})" "\n"), t_ns, id, cpu, target, was_parked);
+  appended();
+}
+
+void TraceRecorder::lock(std::uint64_t t_ns, ThreadId id, std::uint64_t addr, LockNote act, bool shared) {
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"lock","th":{},"addr":"{:#x}","act":"{}","mode":"{}"}})" "\n"), t_ns, id, addr, name_of(act), shared ? "shared" : "exclusive");
+  appended();
+}
+
+void TraceRecorder::futex_queue(std::uint64_t t_ns, ThreadId id, FutexQueueNote act, std::uint32_t bucket,
+                                std::uint64_t key, ThreadId waiter) {
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"futex","th":{},"act":"{}","bucket":{},"key":"{:#x}","waiter":{}}})" "\n"), t_ns, id, name_of(act), bucket, key, waiter);
   appended();
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/platform.hpp"
+#include "sim/exec/cost_model.hpp"
 #include "sim/scheduler.hpp"
 
 namespace lockstep::sim {
@@ -28,12 +29,22 @@ class TraceRecorder {
   void thread(std::uint64_t t_ns, ThreadId id, std::string_view name, CpuId cpu);
   void cpu(std::uint64_t t_ns, CpuId cpu, ThreadId running);  // kNoThread: idle
   void state(std::uint64_t t_ns, ThreadId id, ThreadRunState state);
+  // `detail`: where a costed access was answered from (a machine model's `src` and `peer`);
+  // `buffered`: a store that entered the TSO store buffer (`buf`).
   void access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr,
-              unsigned size, std::uint64_t value, std::uint64_t latency_ns);
+              unsigned size, std::uint64_t value, std::uint64_t latency_ns,
+              const AccessDetail* detail = nullptr, bool buffered = false);
   void rmw(std::uint64_t t_ns, ThreadId id, CpuId cpu, RmwOp op, std::uint64_t addr, unsigned size,
-           std::uint64_t old_value, std::uint64_t new_value, bool success, std::uint64_t latency_ns);
+           std::uint64_t old_value, std::uint64_t new_value, bool success, std::uint64_t latency_ns,
+           const AccessDetail* detail = nullptr);
   void simple(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t latency_ns);
   void unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId target, bool was_parked);
+  // A lock's note (P::note_lock): thread `id` waits for, holds or let go of the lock at `addr`.
+  void lock(std::uint64_t t_ns, ThreadId id, std::uint64_t addr, LockNote act, bool shared);
+  // A futex bucket queue's note (P::note_futex_queue): thread `id` put `waiter` on bucket
+  // `bucket`'s queue, or took it off, for the futex word at `key`.
+  void futex_queue(std::uint64_t t_ns, ThreadId id, FutexQueueNote act, std::uint32_t bucket, std::uint64_t key,
+                   ThreadId waiter);
   void violation(std::uint64_t t_ns, ThreadId id, std::string_view property, std::string_view message);
   // The final state satisfies the `exists` condition `property` (found outside any thread).
   void witness(std::uint64_t t_ns, std::string_view property, std::string_view message);
@@ -63,5 +74,7 @@ class TraceRecorder {
 };
 
 const char* name_of(RmwOp op);
+const char* name_of(LockNote note);
+const char* name_of(FutexQueueNote note);
 
 }  // namespace lockstep::sim

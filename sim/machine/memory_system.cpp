@@ -82,6 +82,11 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   return static_cast<std::uint64_t>(whole);
 }
 
+std::optional<AccessDetail> MemorySystem::last_detail() const {
+  const bool transfer = last_source_ == Source::same_package_core || last_source_ == Source::remote_cache;
+  return AccessDetail{name_of(last_source_), transfer ? topology_.first_cpu_of_core(last_peer_core_) : -1};
+}
+
 std::uint64_t MemorySystem::wake_ns(CpuId from, CpuId to) {
   const int a = topology_.package_of(from);
   const int b = topology_.package_of(to);
@@ -122,6 +127,7 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
   double done = begin;
   if (line.owner >= 0) {
     // Dirty in another core: a cache-to-cache transfer.
+    last_peer_core_ = line.owner;
     const int owner_package = topology_.package_of_core(line.owner);
     if (owner_package == package) {
       done += config_.c2c_same_package_ns;

@@ -51,6 +51,8 @@ class MemorySystem final : public CostModel {
   // How many accesses each source answered since the last reset.
   const std::vector<std::uint64_t>& source_counts() const { return source_counts_; }
   Source last_source() const { return last_source_; }
+  // The last source, and for a cache-to-cache transfer the first CPU of the core it came from.
+  std::optional<AccessDetail> last_detail() const override;
 
  private:
   using Line = DirectoryLine;
@@ -84,6 +86,7 @@ class MemorySystem final : public CostModel {
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
   std::vector<std::uint64_t> source_counts_;
   Source last_source_ = Source::l1;
+  int last_peer_core_ = -1;  // the core whose cache supplied the last miss's line, if one did
 };
 
 }  // namespace lockstep::sim::machine

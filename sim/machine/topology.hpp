@@ -28,6 +28,9 @@ class Topology {
   int cores() const { return cores_; }
   int packages() const { return packages_; }
   int core_of(CpuId cpu) const { return core_of_cpu_[static_cast<std::size_t>(cpu)]; }
+  // CPUs are numbered as Linux numbers them, every core's first thread first, so core c's
+  // first thread is CPU c.
+  CpuId first_cpu_of_core(int core) const { return core; }
   int package_of_core(int core) const { return core / cores_per_package_; }
   int package_of(CpuId cpu) const { return package_of_core(core_of(cpu)); }
   NodeId node_of(CpuId cpu) const { return package_of(cpu); }

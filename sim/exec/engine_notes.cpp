@@ -1,0 +1,29 @@
+// Engine: the notes designs write for traces (P::note_lock, P::note_futex_queue). They only
+// write an event: no scheduling point, no cost, no access logged for the model checker and
+// no read of simulated memory, so the steps, schedules and results of a traced execution are
+// those of an untraced one; only the trace gains lines.
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/exec/engine.hpp"
+#include "sim/exec/engine_state.hpp"
+
+namespace lockstep::sim {
+
+void Engine::trace_lock(const void* lock, LockNote what, bool shared) {
+  trace_->lock(start_time(), current_, memory_.address_of(lock), what, shared);
+}
+
+void Engine::trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
+                               const void* waiter_node) {
+  // A waiter's node is on its own stack, and thread i runs on stack i (Engine::ensure_started).
+  const long owner = memory_.stack_owner(waiter_node);
+  if (owner < 0 || static_cast<std::size_t>(owner) >= threads_.size())
+    throw std::logic_error(
+        fmt::format("a futex queue note names a waiter node at {:#x}, on no simulated thread's stack",
+                    memory_.address_of(waiter_node)));
+  trace_->futex_queue(start_time(), current_, what, bucket, key_address, static_cast<ThreadId>(owner));
+}
+
+}  // namespace lockstep::sim

@@ -1,0 +1,64 @@
+// Runs one row of a scenario file through the CLI's runner with a trace file, and reads the
+// trace back as JSON events: for tests of what the simulator writes into traces.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/runner.hpp"
+#include "cli/scenario.hpp"
+
+namespace lockstep::testing {
+
+struct TracedRun {
+  cli::RowReport report;
+  nlohmann::json header;
+  std::vector<nlohmann::json> events;  // every line after the header, in file order
+
+  // The events of kind `ev` (and, for ops, of operation `op`), in file order.
+  std::vector<nlohmann::json> of(const std::string& ev) const {
+    std::vector<nlohmann::json> out;
+    for (const nlohmann::json& e : events)
+      if (e.at("ev") == ev) out.push_back(e);
+    return out;
+  }
+};
+
+inline std::string library_scenario(const std::string& name) {
+  return std::string(LOCKSTEP_SOURCE_DIR) + "/scenarios/" + name;
+}
+
+// Runs row `row` (from 0) of the scenario at `path` (`check`) and reads its trace.
+inline TracedRun traced_run(const std::string& path, std::size_t row = 0) {
+  const cli::ScenarioFile file = cli::load_scenario_file(path);
+  REQUIRE(row < file.rows.size());
+  const cli::ScenarioFile one{file.path, file.sha256, false, {file.rows[row]}};
+  const auto dir = std::filesystem::temp_directory_path() / "lockstep-test-traces";
+  std::filesystem::create_directories(dir);
+  cli::RunOptions options;
+  options.out_dir = dir.string();
+  options.trace_path = (dir / "run.trace.jsonl").string();
+  const cli::ScenarioReport report = cli::run_scenario_file(one, options);
+  REQUIRE(report.rows.size() == 1);
+  TracedRun run;
+  run.report = report.rows.front();
+  std::ifstream in(options.trace_path);
+  std::string line;
+  REQUIRE(std::getline(in, line));
+  run.header = nlohmann::json::parse(line);
+  while (std::getline(in, line)) run.events.push_back(nlohmann::json::parse(line));
+  REQUIRE_FALSE(run.events.empty());
+  return run;
+}
+
+inline std::uint64_t hex_address(const nlohmann::json& value) {
+  return std::stoull(value.get<std::string>(), nullptr, 16);
+}
+
+}  // namespace lockstep::testing
