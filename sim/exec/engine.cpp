@@ -95,6 +95,11 @@ ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) 
 ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecorder* trace,
                             std::uint64_t execution_index) {
   Engine* outer = std::exchange(tls_engine, this);
+  // Restored however the run ends (a workload's setup may throw).
+  struct TracingHere {
+    bool outer;
+    ~TracingHere() { tls_tracing_ = outer; }
+  } tracing_here{std::exchange(tls_tracing_, trace != nullptr)};
   threads_.clear();
   cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
   fibers_.clear();

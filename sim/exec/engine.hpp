@@ -112,6 +112,9 @@ class Engine {
 
   // The engine running on this host thread, or null.
   static Engine* current();
+  // Whether the execution running on this host thread writes a trace: the one check that
+  // trace notes make in an untraced run (SimPlatform::note_lock), a load and a branch.
+  static bool tracing_here() { return tls_tracing_; }
 
   // --- setup (host side) ---
   ThreadId spawn(std::string name, CpuId cpu, std::function<void()> body);
@@ -248,6 +251,8 @@ class Engine {
   void report_race(const Race& race);
   std::string describe_blocked() const;
   std::string describe_op(const PendingOp& op) const;
+
+  static inline thread_local bool tls_tracing_ = false;
 
   MachineShape shape_;
   CostModel& costs_;

@@ -2,13 +2,13 @@
 
 namespace lockstep::sim {
 
-// Outside an execution (a test using a design on the host) there is nothing to note.
-void SimPlatform::note_lock(const void* lock, LockNote what, bool shared) {
+// The engine writes the note if the note comes from one of its simulated threads.
+void SimPlatform::note_lock_traced(const void* lock, LockNote what, bool shared) {
   if (Engine* e = Engine::current(); e != nullptr) e->note_lock(lock, what, shared);
 }
 
-void SimPlatform::note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
-                                   const void* waiter_node) {
+void SimPlatform::note_futex_queue_traced(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
+                                          const void* waiter_node) {
   if (Engine* e = Engine::current(); e != nullptr) e->note_futex_queue(what, bucket, key_address, waiter_node);
 }
 

@@ -142,12 +142,20 @@ struct SimPlatform {
     detail::engine().violation(property, message);
   }
   // Trace notes (core/platform.hpp): an event when the execution is traced, and never a step.
-  // Out of line (sim_platform.cpp): a note is one call in the designs' inlined lock paths,
-  // which keeps the code they inline, and so the frames that hold their stack objects (queue
-  // nodes, futex_q, whose simulated addresses the cost model sees), as small as it can be.
-  static void note_lock(const void* lock, LockNote what, bool shared);
+  // Untraced, a note is one thread-local load and a branch; the rest is out of line
+  // (sim_platform.cpp), so designs inline as little of it as can be.
+  static void note_lock(const void* lock, LockNote what, bool shared) {
+    if (Engine::tracing_here()) note_lock_traced(lock, what, shared);
+  }
   static void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
-                               const void* waiter_node);
+                               const void* waiter_node) {
+    if (Engine::tracing_here()) note_futex_queue_traced(what, bucket, key_address, waiter_node);
+  }
+
+ private:
+  static void note_lock_traced(const void* lock, LockNote what, bool shared);
+  static void note_futex_queue_traced(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
+                                      const void* waiter_node);
 };
 
 static_assert(Platform<SimPlatform>);
