@@ -62,6 +62,18 @@ std::vector<ThreadBands> derive_bands(const Trace& trace) {
       queued.erase(it);
     }
   }
+  std::map<int, Band> in_syscall;  // by thread
+  for (const SyscallEvent& e : trace.syscalls) {
+    if (e.enter) {
+      in_syscall[e.thread] = Band{Band::Kind::syscall, e.t, e.t, 0, false, true};
+    } else if (const auto it = in_syscall.find(e.thread); it != in_syscall.end()) {
+      Band b = it->second;
+      b.end = std::max(b.begin, e.t);
+      b.open = false;
+      add(out, e.thread, b);
+      in_syscall.erase(it);
+    }
+  }
   const auto close_at_end = [&](int thread, Band b) {
     b.end = std::max(b.begin, trace.end_time);
     add(out, thread, b);
@@ -70,6 +82,7 @@ std::vector<ThreadBands> derive_bands(const Trace& trace) {
     for (const Band& b : stack) close_at_end(key.first, b);
   for (const auto& [key, b] : waiting) close_at_end(key.first, b);
   for (const auto& [waiter, b] : queued) close_at_end(waiter, b);
+  for (const auto& [thread, b] : in_syscall) close_at_end(thread, b);
   for (ThreadBands& tb : out)
     std::stable_sort(tb.bands.begin(), tb.bands.end(), [](const Band& a, const Band& b) { return a.begin < b.begin; });
   return out;

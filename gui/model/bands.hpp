@@ -1,5 +1,5 @@
 // What a thread is inside of, as bands under its lane: holding a lock, waiting for one,
-// queued on a futex bucket. Derived from the trace's lock and futex events (docs/traces.md),
+// in a system call, queued on a futex bucket. Derived from the trace's lock and futex events (docs/traces.md),
 // so a lost wakeup shows as a waiter whose queued band runs to the end of the trace.
 #pragma once
 
@@ -11,7 +11,7 @@
 namespace lockstep::view {
 
 struct Band {
-  enum class Kind { lock_held, lock_wait, futex_queued };
+  enum class Kind { lock_held, lock_wait, futex_queued, syscall };
   Kind kind = Kind::lock_held;
   std::uint64_t begin = 0;
   std::uint64_t end = 0;  // the trace's end when it never closed

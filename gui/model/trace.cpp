@@ -255,6 +255,11 @@ Trace parse_padded(const simdjson::padded_string& padded) {
       LockEvent lock{number, t, f.index("th", false), f.address("addr"), parse_lock_act(f), false};
       lock.shared = f.has("mode") && f.text("mode") == "shared";
       trace.locks.push_back(lock);
+    } else if (ev == "syscall") {
+      const std::string_view act = f.text("act");
+      if (act != "enter" && act != "exit")
+        fail(number, fmt::format("'act' of a syscall event is \"{}\", not enter or exit", act));
+      trace.syscalls.push_back(SyscallEvent{number, t, f.index("th", false), act == "enter"});
     } else if (ev == "futex") {
       trace.futexes.push_back(FutexEvent{number, t, f.index("th", false), parse_futex_act(f), f.u64("bucket"),
                                          f.address("key"), f.index("waiter", false)});
@@ -280,6 +285,7 @@ Trace parse_padded(const simdjson::padded_string& padded) {
     if (op.cpu >= 0) grow(trace.cpus, op.cpu);
   }
   for (const LockEvent& l : trace.locks) grow(trace.threads, l.thread);
+  for (const SyscallEvent& e : trace.syscalls) grow(trace.threads, e.thread);
   for (const FutexEvent& e : trace.futexes) {
     grow(trace.threads, e.thread);
     grow(trace.threads, e.waiter);
@@ -302,6 +308,7 @@ Trace parse_padded(const simdjson::padded_string& padded) {
   const auto by_time = [](const auto& a, const auto& b) { return a.t < b.t; };
   std::stable_sort(trace.locks.begin(), trace.locks.end(), by_time);
   std::stable_sort(trace.futexes.begin(), trace.futexes.end(), by_time);
+  std::stable_sort(trace.syscalls.begin(), trace.syscalls.end(), by_time);
   std::sort(trace.labels.begin(), trace.labels.end(), [](const auto& a, const auto& b) { return a.addr < b.addr; });
 
   trace.ops_by_thread.assign(trace.threads.size(), {});

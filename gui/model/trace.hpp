@@ -94,6 +94,14 @@ struct LockEvent {
 };
 std::string_view to_string(LockEvent::Act a);
 
+// A thread enters or leaves a system call (`ev` "syscall"; the futex calls).
+struct SyscallEvent {
+  std::size_t line = 0;
+  std::uint64_t t = 0;
+  int thread = -1;
+  bool enter = true;
+};
+
 // A futex hash bucket's wait queue (`ev` "futex"): `waiter` was queued on or taken off
 // bucket `bucket` for the futex at `key`, by thread `thread` (the waiter itself, or a waker).
 struct FutexEvent {
@@ -153,6 +161,7 @@ struct Trace {
   std::vector<WakeEdge> wakes;
   std::vector<LockEvent> locks;     // sorted by t, stably
   std::vector<FutexEvent> futexes;  // sorted by t, stably
+  std::vector<SyscallEvent> syscalls;  // sorted by t, stably
   std::optional<Finding> violation, witness;
   std::vector<Step> steps;  // ops, the violation and the witness, in time order
   std::uint64_t end_time = 0;

@@ -184,6 +184,7 @@ QColor band_color(const Band& b) {
     case Band::Kind::lock_held: return b.shared ? QColor(206, 147, 216) : QColor(142, 36, 170);
     case Band::Kind::lock_wait: return QColor(244, 143, 177);
     case Band::Kind::futex_queued: return QColor(0, 137, 123);
+    case Band::Kind::syscall: return QColor(144, 164, 174);
   }
   return Qt::black;
 }
@@ -199,7 +200,8 @@ void paint_bands(QPainter& p, const TimelineLayout& L, QRect lane, const ThreadB
     const double x0 = std::max<double>(plot.left() - 2, L.x_of(static_cast<double>(it->begin)));
     const double x1 = std::min<double>(plot.right() + 2, L.x_of(static_cast<double>(it->end)));
     if (x1 < plot.left()) continue;
-    const bool top = it->kind != Band::Kind::futex_queued;
+    // Locks above; system calls below, and futex queueing (inside a system call) over them.
+    const bool top = it->kind == Band::Kind::lock_held || it->kind == Band::Kind::lock_wait;
     const double y = top ? lane.top() : lane.bottom() - 2;
     p.fillRect(QRectF(x0, y, std::max(1.0, x1 - x0), 3), band_color(*it));
     if (it->open && x1 <= plot.right()) p.fillRect(QRectF(x1 - 2, y - 2, 2, 7), band_color(*it));  // still at the end
@@ -451,7 +453,8 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
         {"\u2192 line within a socket", QColor(130, 130, 130)},
         {"\u25ac lock held", QColor(142, 36, 170)},
         {"\u25ac lock wait", QColor(244, 143, 177)},
-        {"\u25ac futex queued", QColor(0, 137, 123)}};
+        {"\u25ac futex queued", QColor(0, 137, 123)},
+        {"\u25ac in a system call", QColor(144, 164, 174)}};
     for (const auto& [text, color] : arrows) {
       p.setPen(color);
       const QString label = QString::fromUtf8(text);

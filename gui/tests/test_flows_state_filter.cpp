@@ -45,6 +45,7 @@ const std::string kTso =
 {"t":0,"ev":"state","th":1,"state":"running"}
 {"t":0,"ev":"op","th":1,"cpu":1,"op":"store","addr":"0x0","size":4,"val":1,"lat":1,"buf":true}
 {"t":1,"ev":"op","th":1,"cpu":1,"op":"load","addr":"0x0","size":4,"val":1,"lat":1}
+{"t":2,"ev":"syscall","th":0,"act":"enter"}
 {"t":2,"ev":"op","th":0,"cpu":0,"op":"load","addr":"0x0","size":4,"val":0,"lat":1}
 {"t":3,"ev":"futex","th":0,"act":"enqueue","bucket":7,"key":"0x0","waiter":0}
 {"t":3,"ev":"op","th":0,"cpu":0,"op":"park","lat":0}
@@ -168,11 +169,15 @@ TEST_CASE("view: lock holds, lock waits and futex queueing become bands under th
   CHECK(bands[1].longest_ns == 315);
 
   const std::vector<ThreadBands> lost = derive_bands(parse_trace(kTso));
-  REQUIRE(lost[0].bands.size() == 1);
-  CHECK(lost[0].bands[0].kind == Band::Kind::futex_queued);
-  CHECK(lost[0].bands[0].begin == 3);
-  CHECK(lost[0].bands[0].end == 5);  // never dequeued: runs to the end
+  REQUIRE(lost[0].bands.size() == 2);
+  CHECK(lost[0].bands[0].kind == Band::Kind::syscall);  // futex_wait never returned
+  CHECK(lost[0].bands[0].begin == 2);
+  CHECK(lost[0].bands[0].end == 5);
   CHECK(lost[0].bands[0].open);
+  CHECK(lost[0].bands[1].kind == Band::Kind::futex_queued);
+  CHECK(lost[0].bands[1].begin == 3);
+  CHECK(lost[0].bands[1].end == 5);  // never dequeued: runs to the end
+  CHECK(lost[0].bands[1].open);
   CHECK(lost[1].bands.empty());
 }
 

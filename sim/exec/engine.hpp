@@ -200,6 +200,7 @@ class Engine {
   std::uint64_t start_time() const;
   void finish_step(std::uint64_t latency_ns);
   void set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns);
+  void charge_cost(Work kind, std::uint32_t units);
   void heap_push(ThreadId id);
   ReadyEntry ready_entry(ThreadId id);
 

@@ -140,6 +140,14 @@ NodeId Engine::node_of(CpuId cpu) const {
 
 void Engine::charge(Work kind, std::uint32_t units) {
   if (on_host()) return;
+  // A system call's entry and exit are what the trace's `syscall` events mark (the viewer's
+  // "in a system call"): entry where its cost begins, exit where its cost ends. Not a step.
+  if (trace_ != nullptr && kind == Work::syscall_entry) trace_->syscall(start_time(), current_, true);
+  charge_cost(kind, units);
+  if (trace_ != nullptr && kind == Work::syscall_exit) trace_->syscall(start_time(), current_, false);
+}
+
+void Engine::charge_cost(Work kind, std::uint32_t units) {
   std::uint64_t cost = costs_.work_ns(kind, units);
   if (mode_ == EngineMode::timed) {
     SimThread& t = threads_[current_];

@@ -138,6 +138,11 @@ void TraceRecorder::lock(std::uint64_t t_ns, ThreadId id, std::uint64_t addr, Lo
   appended();
 }
 
+void TraceRecorder::syscall(std::uint64_t t_ns, ThreadId id, bool enter) {
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"syscall","th":{},"act":"{}"}})" "\n"), t_ns, id, enter ? "enter" : "exit");
+  appended();
+}
+
 void TraceRecorder::futex_queue(std::uint64_t t_ns, ThreadId id, FutexQueueNote act, std::uint32_t bucket,
                                 std::uint64_t key, ThreadId waiter) {
   emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"futex","th":{},"act":"{}","bucket":{},"key":"{:#x}","waiter":{}}})" "\n"), t_ns, id, name_of(act), bucket, key, waiter);

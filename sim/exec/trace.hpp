@@ -43,6 +43,8 @@ class TraceRecorder {
   void lock(std::uint64_t t_ns, ThreadId id, std::uint64_t addr, LockNote act, bool shared);
   // A futex bucket queue's note (P::note_futex_queue): thread `id` put `waiter` on bucket
   // `bucket`'s queue, or took it off, for the futex word at `key`.
+  // A thread enters (`enter` true) or leaves a system call (P::charge of syscall_entry/exit).
+  void syscall(std::uint64_t t_ns, ThreadId id, bool enter);
   void futex_queue(std::uint64_t t_ns, ThreadId id, FutexQueueNote act, std::uint32_t bucket, std::uint64_t key,
                    ThreadId waiter);
   void violation(std::uint64_t t_ns, ThreadId id, std::string_view property, std::string_view message);
