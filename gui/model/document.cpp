@@ -1,6 +1,5 @@
 #include "gui/model/document.hpp"
 
-#include <fstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -36,18 +35,11 @@ FileKind file_kind(std::string_view text) {
 }
 
 Document load_document(const std::filesystem::path& path) {
-  // One read of the whole file into a string of its size (a stream buffer would copy a
-  // 130 MB trace several times while growing).
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw TraceError(0, fmt::format("{}: cannot open the file", path.string()));
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.seekg(0);
-  if (!in.read(text.data(), size)) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
+  const simdjson::padded_string padded = read_file(path);
+  const std::string_view text(padded.data(), padded.size());
   try {
     if (file_kind(text) == FileKind::result) return parse_result(text);
-    return parse_trace(text);
+    return parse_padded_trace(padded);
   } catch (const TraceError& e) {
     throw TraceError(0, fmt::format("{}, {}", path.string(), e.what())).with_line(e.line());
   } catch (const ResultError& e) {

@@ -362,8 +362,9 @@ std::string_view intern_name(std::string_view name) {
 
 Trace parse_trace(std::string_view text) { return parse_padded(simdjson::padded_string(text)); }
 
-Trace load_trace(const std::filesystem::path& path) {
-  // Read straight into a padded buffer: a 130 MB trace is copied once, not three times.
+Trace parse_padded_trace(const simdjson::padded_string& text) { return parse_padded(text); }
+
+simdjson::padded_string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw TraceError(0, fmt::format("{}: cannot open the file", path.string()));
   const std::streamoff size = in.tellg();
@@ -371,6 +372,11 @@ Trace load_trace(const std::filesystem::path& path) {
   simdjson::padded_string text(static_cast<std::size_t>(size));
   in.seekg(0);
   if (!in.read(text.data(), size)) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
+  return text;
+}
+
+Trace load_trace(const std::filesystem::path& path) {
+  const simdjson::padded_string text = read_file(path);
   try {
     return parse_padded(text);
   } catch (const TraceError& e) {

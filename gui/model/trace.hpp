@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <simdjson.h>
+
 namespace lockstep::view {
 
 // A file the viewer cannot read: `line` is the 1-based line at fault (0: the file itself).
@@ -185,6 +187,12 @@ std::string_view intern_name(std::string_view name);
 // trace, has another version, is not JSON lines, lacks or mistypes a member, or is truncated
 // (no `end` event).
 Trace parse_trace(std::string_view text);
+// A whole file's bytes, read with one read of its size into the padded buffer simdjson
+// parses in place (a stream buffer would copy a 130 MB trace several times while
+// growing); an unreadable file is a TraceError, line 0.
+simdjson::padded_string read_file(const std::filesystem::path& path);
+// Parses text already in such a buffer, without copying it.
+Trace parse_padded_trace(const simdjson::padded_string& text);
 // Reads and parses a file; an unreadable file is a TraceError with line 0.
 Trace load_trace(const std::filesystem::path& path);
 
