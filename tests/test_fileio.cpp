@@ -15,6 +15,7 @@
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
 #include "scenario_fixtures.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace lockstep;
 using namespace lockstep::cli::testing;
@@ -112,7 +113,7 @@ TEST_CASE("the bundled fileio scenarios give REFERENCE.md's verdicts", "[fileio]
     const cli::ScenarioFile file = cli::load_scenario_file(path);
     cli::RunOptions options;
     options.command = cli::Command::check;
-    options.out_dir = (std::filesystem::temp_directory_path() / "lockstep-test-fileio").string();
+    options.out_dir = (lockstep::testing::scratch_dir() / "fileio").string();
     const cli::ScenarioReport report = cli::run_scenario_file(file, options);
     REQUIRE(report.rows.size() == 1);
     CHECK(report.rows[0].matched);

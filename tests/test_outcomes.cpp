@@ -14,6 +14,7 @@
 #include "cli/summary_table.hpp"
 #include "model/schedule_file.hpp"
 #include "tests/scenario_fixtures.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace lockstep;
 using namespace lockstep::cli;
@@ -36,7 +37,7 @@ Scenario load_one_of(const std::string& path) {
 
 Checked check(const std::string& path) {
   Checked c;
-  c.options.out_dir = (std::filesystem::temp_directory_path() / "lockstep-test-outcomes").string();
+  c.options.out_dir = (lockstep::testing::scratch_dir() / "outcomes").string();
   c.report = run_scenario_file(load_scenario_file(path), c.options);
   REQUIRE(c.report.rows.size() == 1);
   return c;

@@ -19,6 +19,7 @@
 #include "native/runner.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
+#include "tests/scratch_dir.hpp"
 
 using namespace lockstep;
 
@@ -221,7 +222,7 @@ TEST_CASE("scenario files run thread programs under an MCS lock", "[sync][mcs][s
   one.rows = {*mcs};
   cli::RunOptions options;
   options.executions = 300;
-  options.out_dir = (std::filesystem::temp_directory_path() / "lockstep-test-mcs").string();
+  options.out_dir = (lockstep::testing::scratch_dir() / "mcs").string();
   const cli::ScenarioReport report = cli::run_scenario_file(one, options);
   INFO(report.rows.front().message);
   CHECK(report.result() == "pass");

@@ -13,6 +13,7 @@
 
 #include "cli/runner.hpp"
 #include "cli/scenario.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace lockstep::testing {
 
@@ -39,8 +40,7 @@ inline TracedRun traced_run(const std::string& path, std::size_t row = 0) {
   const cli::ScenarioFile file = cli::load_scenario_file(path);
   REQUIRE(row < file.rows.size());
   const cli::ScenarioFile one{file.path, file.sha256, false, {file.rows[row]}};
-  const auto dir = std::filesystem::temp_directory_path() / "lockstep-test-traces";
-  std::filesystem::create_directories(dir);
+  const auto dir = scratch_dir();
   cli::RunOptions options;
   options.out_dir = dir.string();
   options.trace_path = (dir / "run.trace.jsonl").string();

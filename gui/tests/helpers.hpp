@@ -7,30 +7,12 @@
 #include <sstream>
 #include <string>
 
-#include <unistd.h>
+#include "tests/scratch_dir.hpp"
 
 namespace lockstep::view::testing {
 
-// One per test process, removed when the process exits.
-class ScratchDir {
- public:
-  ScratchDir() : dir_(std::filesystem::temp_directory_path() / ("lockstep_view_tests." + std::to_string(::getpid()))) {
-    std::filesystem::create_directories(dir_);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return dir_; }
-
- private:
-  std::filesystem::path dir_;
-};
-
 inline const std::filesystem::path& scratch_dir() {
-  static const ScratchDir dir;
+  static const lockstep::testing::ScratchDir dir("lockstep_view_tests");
   return dir.path();
 }
 
