@@ -31,6 +31,11 @@ enum class OpKind : std::uint8_t {
   drain,        // a buffered store reaching memory (x86-TSO)
 };
 const char* name_of(OpKind kind);
+// Loads, stores and read-modify-writes: the operations a cost model charges by address.
+constexpr bool is_memory_access(OpKind kind) {
+  return kind == OpKind::load || kind == OpKind::store || kind == OpKind::rmw || kind == OpKind::plain_load ||
+         kind == OpKind::plain_store;
+}
 
 // The next visible operation of a thread: what DPOR needs to know which choices commute.
 struct PendingOp {

@@ -50,6 +50,11 @@ class CostModel {
   // Where the last access_ns() was answered from. Asked only by a traced execution, right
   // after the access, so a model pays nothing for it when no trace is written.
   virtual std::optional<AccessDetail> last_detail() const { return std::nullopt; }
+  // A hint that `cpu` will access `addr` soon: the engine gives it when a thread stops at a
+  // memory operation, which runs after the other threads' earlier ones. A model may start
+  // loading its host-side state for that access (it pays the host cache misses early, in
+  // parallel with other work) but must change nothing a result or trace can see.
+  virtual void prefetch(CpuId, std::uint64_t) {}
 };
 
 // Flat costs. Defaults are guesses of the order of a ~2.7 GHz x86 core (REFERENCE.md

@@ -167,6 +167,7 @@ void Engine::yield_for(const PendingOp& op) {
   SimThread& t = threads_[current_];
   t.last_op = t.pending;
   t.pending = op;
+  if (is_memory_access(op.kind)) costs_.prefetch(t.cpu, op.addr);
   if (t.resuming) {  // explore mode: this operation belongs to the step that resumed it
     t.resuming = false;
     return;

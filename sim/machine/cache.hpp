@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "sim/machine/host_prefetch.hpp"
 #include "sim/machine/machine_config.hpp"
 
 namespace lockstep::sim::machine {
@@ -33,6 +34,11 @@ class Cache {
     return true;
   }
   bool contains(std::uint64_t line) const { return find(set_of(line), line) >= 0; }
+  // Starts loading the host lines of `line`'s set (tags and stamps); changes nothing.
+  void prefetch(std::uint64_t line) const {
+    const std::uint64_t* set = tags(set_of(line));
+    for (std::size_t word = 0; word < set_words_; word += kWordsPerHostLine) prefetch_host_line(set + word);
+  }
   // Puts `line` in; returns the line it evicted, if any.
   std::optional<std::uint64_t> insert(std::uint64_t line);
   void invalidate(std::uint64_t line);
@@ -47,6 +53,7 @@ class Cache {
   // kGenerations) is a free way in every generation.
   static constexpr std::uint64_t kGenerations = (std::uint64_t{1} << (64 - kLineBits)) - 1;
   static constexpr std::uint64_t kNoLine = ~std::uint64_t{0};
+  static constexpr std::size_t kWordsPerHostLine = 64 / sizeof(std::uint64_t);
 
   std::size_t set_of(std::uint64_t line) const { return static_cast<std::size_t>(line & (sets_ - 1)); }
   std::uint64_t tag_of(std::uint64_t line) const { return generation_ << kLineBits | line; }

@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/machine/host_prefetch.hpp"
+
 namespace lockstep::sim::machine {
 
 struct DirectoryLine {
@@ -59,6 +61,9 @@ class LineDirectory {
     slot.line.sharers.clear();  // keeps its capacity: a reused slot allocates nothing
     return slot.line;
   }
+
+  // Starts loading the host line of `line`'s home slot; changes nothing.
+  void prefetch(std::uint64_t line) const { prefetch_host_line(&slots_[home(line)]); }
 
   DirectoryLine* find(std::uint64_t line) {
     const std::uint64_t key = key_of(line);

@@ -82,6 +82,24 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   return static_cast<std::uint64_t>(whole);
 }
 
+// The host lines an access from `cpu` to `addr` reads first: its directory entry and the
+// sets of the core's private caches. A timed thread stops at its next access and other
+// threads run before it (31 of them in sim-speed), so these loads are usually done by then.
+void MemorySystem::prefetch(CpuId cpu, std::uint64_t addr) {
+  const std::uint64_t line_addr = addr / kLineBytes;
+  if (cpu < 0 || cpu >= topology_.cpus() || line_addr > Cache::kMaxLine) return;  // access_ns reports these
+  lines_.prefetch(line_addr);
+  const int core = topology_.core_of(cpu);
+  prefetch_core_sets(core, line_addr);
+  if (!l3_.empty()) l3_[static_cast<std::size_t>(topology_.package_of_core(core))].prefetch(line_addr);
+}
+
+void MemorySystem::prefetch_core_sets(int core, std::uint64_t line_addr) const {
+  const auto c = static_cast<std::size_t>(core);
+  l1_[c].prefetch(line_addr);
+  if (!l2_.empty()) l2_[c].prefetch(line_addr);
+}
+
 std::optional<AccessDetail> MemorySystem::last_detail() const {
   const bool transfer = last_source_ == Source::same_package_core || last_source_ == Source::remote_cache;
   return AccessDetail{name_of(last_source_), transfer ? topology_.first_cpu_of_core(last_peer_core_) : -1};
@@ -100,6 +118,7 @@ double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_add
   if (has_copy && (!exclusive || line.owner == core)) return private_hit(core, line_addr);
   if (!has_copy) return miss(a, line, line_addr, core, start);
   // Shared here, wanted exclusive: invalidate every other copy (an RFO upgrade).
+  for (int sharer : line.sharers) prefetch_core_sets(sharer, line_addr);
   const double begin = std::max(start, line.busy_until_ns);
   const double done = begin + private_hit(core, line_addr) + invalidate_others(line, line_addr, core, begin);
   remember(line, core, true);
@@ -123,6 +142,11 @@ double MemorySystem::private_hit(int core, std::uint64_t line_addr) {
 double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, int core, double start) {
   const int package = topology_.package_of_core(core);
   const bool exclusive = a.kind != OpKind::load && a.kind != OpKind::plain_load;
+  // The line leaves the other holders' caches last: their sets' host lines load while the
+  // messages are costed.
+  if (line.owner >= 0) prefetch_core_sets(line.owner, line_addr);
+  if (exclusive)
+    for (int sharer : line.sharers) prefetch_core_sets(sharer, line_addr);
   const double begin = std::max(start, line.busy_until_ns);  // one transaction per line at a time
   double done = begin;
   if (line.owner >= 0) {

@@ -36,6 +36,7 @@ class MemorySystem final : public CostModel {
 
   void reset() override;
   std::uint64_t access_ns(const Access& access) override;
+  void prefetch(CpuId cpu, std::uint64_t addr) override;
   std::uint64_t fence_ns(CpuId) override { return config_.os.fence_ns; }
   std::uint64_t pause_ns(CpuId) override { return config_.os.pause_ns; }
   std::uint64_t wake_ns(CpuId from, CpuId to) override;
@@ -65,6 +66,7 @@ class MemorySystem final : public CostModel {
   double message(int from, int to, Message kind, double start) { return links_.message(from, to, kind, start); }
   double dram(NodeId node, std::uint64_t addr, double start);
   void fill(int core, std::uint64_t line_addr);
+  void prefetch_core_sets(int core, std::uint64_t line_addr) const;  // the core's L1 and L2 sets of the line
   void drop_from_core(int core, std::uint64_t line_addr);
   void evict_from_caches(int core, std::uint64_t line_addr);
   void remember(Line& line, int core, bool exclusive);
