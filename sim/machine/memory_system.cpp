@@ -91,7 +91,6 @@ void MemorySystem::prefetch(CpuId cpu, std::uint64_t addr) {
   lines_.prefetch(line_addr);
   const int core = topology_.core_of(cpu);
   prefetch_core_sets(core, line_addr);
-  if (!l3_.empty()) l3_[static_cast<std::size_t>(topology_.package_of_core(core))].prefetch(line_addr);
 }
 
 void MemorySystem::prefetch_core_sets(int core, std::uint64_t line_addr) const {
