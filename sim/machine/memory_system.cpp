@@ -83,14 +83,14 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
 }
 
 // The host lines an access from `cpu` to `addr` reads first: its directory entry and the
-// sets of the core's private caches. A timed thread stops at its next access and other
-// threads run before it (31 of them in sim-speed), so these loads are usually done by then.
+// core's L1 set (most accesses are L1 hits, which read nothing else). A timed thread stops
+// at its next access and other threads run before it (31 of them in sim-speed), so these
+// loads are usually done by then. A miss prefetches the rest itself (see miss()).
 void MemorySystem::prefetch(CpuId cpu, std::uint64_t addr) {
   const std::uint64_t line_addr = addr / kLineBytes;
   if (cpu < 0 || cpu >= topology_.cpus() || line_addr > Cache::kMaxLine) return;  // access_ns reports these
   lines_.prefetch(line_addr);
-  const int core = topology_.core_of(cpu);
-  prefetch_core_sets(core, line_addr);
+  l1_[static_cast<std::size_t>(topology_.core_of(cpu))].prefetch(line_addr);
 }
 
 void MemorySystem::prefetch_core_sets(int core, std::uint64_t line_addr) const {
@@ -141,8 +141,10 @@ double MemorySystem::private_hit(int core, std::uint64_t line_addr) {
 double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, int core, double start) {
   const int package = topology_.package_of_core(core);
   const bool exclusive = a.kind != OpKind::load && a.kind != OpKind::plain_load;
-  // The line leaves the other holders' caches last: their sets' host lines load while the
-  // messages are costed.
+  // The sets written last (this core's, which the line fills, and the other holders', which
+  // it leaves) load their host lines while the messages are costed.
+  if (!l2_.empty()) l2_[static_cast<std::size_t>(core)].prefetch(line_addr);
+  if (!l3_.empty()) l3_[static_cast<std::size_t>(package)].prefetch(line_addr);
   if (line.owner >= 0) prefetch_core_sets(line.owner, line_addr);
   if (exclusive)
     for (int sharer : line.sharers) prefetch_core_sets(sharer, line_addr);
