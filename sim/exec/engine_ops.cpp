@@ -263,6 +263,9 @@ std::uint64_t Engine::read_clock() {
 
 void Engine::note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value) {
   SimThread& t = threads_[current_];
+  // Once this iteration wrote, overflowed or read the clock, its pause will not block
+  // (may_block_spinning), so what it reads next need not be watched.
+  if (t.spin_wrote || t.spin_overflow || t.spin_timed) return;
   for (const SpinRead& r : t.spin_watch)
     if (r.addr == addr && r.size == size && r.value == value) return;
   if (t.spin_watch.size() >= EngineLimits::kMaxSpinWatch) {
