@@ -15,6 +15,23 @@ void add(std::vector<ThreadBands>& out, int thread, Band band) {
   tb.bands.push_back(band);
 }
 
+// Ends an open band at `t` (never before it began) and adds it to the thread's lane.
+void close(std::vector<ThreadBands>& out, int thread, Band band, std::uint64_t t) {
+  band.end = std::max(band.begin, t);
+  band.open = false;
+  add(out, thread, band);
+}
+
+// Closes the band open under `key` in `open`, if there is one.
+template <typename Key>
+void close_open(std::map<Key, Band>& open, const Key& key, std::vector<ThreadBands>& out, int thread,
+                std::uint64_t t) {
+  if (const auto it = open.find(key); it != open.end()) {
+    close(out, thread, it->second, t);
+    open.erase(it);
+  }
+}
+
 }  // namespace
 
 std::vector<ThreadBands> derive_bands(const Trace& trace) {
@@ -30,22 +47,13 @@ std::vector<ThreadBands> derive_bands(const Trace& trace) {
         waiting.try_emplace(key, Band{Band::Kind::lock_wait, e.t, e.t, e.addr, e.shared, true});
         break;
       case LockEvent::Act::acquire:
-        if (const auto it = waiting.find(key); it != waiting.end()) {
-          Band w = it->second;
-          w.end = std::max(w.begin, e.t);
-          w.open = false;
-          add(out, e.thread, w);
-          waiting.erase(it);
-        }
+        close_open(waiting, key, out, e.thread, e.t);
         holding[key].push_back(Band{Band::Kind::lock_held, e.t, e.t, e.addr, e.shared, true});
         break;
       case LockEvent::Act::release:
         if (auto it = holding.find(key); it != holding.end() && !it->second.empty()) {
-          Band h = it->second.back();
+          close(out, e.thread, it->second.back(), e.t);
           it->second.pop_back();
-          h.end = std::max(h.begin, e.t);
-          h.open = false;
-          add(out, e.thread, h);
         }
         break;
     }
@@ -54,24 +62,16 @@ std::vector<ThreadBands> derive_bands(const Trace& trace) {
   for (const FutexEvent& e : trace.futexes) {
     if (e.act == FutexEvent::Act::enqueue) {
       queued[e.waiter] = Band{Band::Kind::futex_queued, e.t, e.t, e.key, false, true};
-    } else if (const auto it = queued.find(e.waiter); it != queued.end()) {
-      Band q = it->second;
-      q.end = std::max(q.begin, e.t);
-      q.open = false;
-      add(out, e.waiter, q);
-      queued.erase(it);
+    } else {
+      close_open(queued, e.waiter, out, e.waiter, e.t);
     }
   }
   std::map<int, Band> in_syscall;  // by thread
   for (const SyscallEvent& e : trace.syscalls) {
     if (e.enter) {
       in_syscall[e.thread] = Band{Band::Kind::syscall, e.t, e.t, 0, false, true};
-    } else if (const auto it = in_syscall.find(e.thread); it != in_syscall.end()) {
-      Band b = it->second;
-      b.end = std::max(b.begin, e.t);
-      b.open = false;
-      add(out, e.thread, b);
-      in_syscall.erase(it);
+    } else {
+      close_open(in_syscall, e.thread, out, e.thread, e.t);
     }
   }
   const auto close_at_end = [&](int thread, Band b) {
