@@ -8,6 +8,12 @@
 
 using namespace lockstep::sim;
 
+namespace {
+// Draws that differ only above the thread id's bits, and often not at all: many ties, so the
+// thread id decides often.
+std::uint64_t tie_draw(Rng& rng) { return (rng.next() % 3) << ReadyEntry::kThreadBits; }
+}  // namespace
+
 // The timed engine's queue must pick exactly what a sorted list would (the earliest clock,
 // then the smallest tie key, then the smallest thread id), with exchange_top standing for a
 // push of the thread that just ran followed by a pop.
@@ -17,12 +23,12 @@ TEST_CASE("ready heap: pop and exchange_top agree with a linear-scan reference",
   std::vector<ReadyEntry> reference;
   auto take_earliest = [&reference] {
     const auto it = std::min_element(reference.begin(), reference.end());
-    const ThreadId id = it->thread;
+    const ThreadId id = it->thread();
     reference.erase(it);
     return id;
   };
   for (ThreadId id = 0; id < 40; ++id) {
-    const ReadyEntry e{rng.next() % 50, rng.next() % 3, id};
+    const ReadyEntry e{rng.next() % 50, tie_draw(rng), id};
     heap.push(e);
     reference.push_back(e);
   }
@@ -32,7 +38,7 @@ TEST_CASE("ready heap: pop and exchange_top agree with a linear-scan reference",
   int kept_running = 0;
   for (int step = 0; step < 20000; ++step) {
     clock += rng.next() % 4;  // small steps: the running thread is often still the earliest
-    const ReadyEntry back{clock + rng.next() % 8, rng.next() % 3, running};
+    const ReadyEntry back{clock + rng.next() % 8, tie_draw(rng), running};
     reference.push_back(back);
     const ThreadId expected = take_earliest();
     const ThreadId next = heap.exchange_top(back);
@@ -44,4 +50,14 @@ TEST_CASE("ready heap: pop and exchange_top agree with a linear-scan reference",
   CHECK(kept_running < 20000);
   while (!reference.empty()) REQUIRE(heap.pop() == take_earliest());
   CHECK(heap.empty());
+}
+
+TEST_CASE("ready heap entries order by clock, then the tie draw's high bits, then the thread", "[engine]") {
+  constexpr std::uint64_t kUnit = std::uint64_t{1} << ReadyEntry::kThreadBits;
+  CHECK(ReadyEntry(5, ~std::uint64_t{0}, 900) < ReadyEntry(6, 0, 0));          // clock first
+  CHECK(ReadyEntry(7, 2 * kUnit, 900) < ReadyEntry(7, 3 * kUnit, 1));          // then the draw
+  CHECK(ReadyEntry(7, 3 * kUnit + 5, 2) < ReadyEntry(7, 3 * kUnit + 1, 3));    // draw's low bits ignored
+  CHECK_FALSE(ReadyEntry(7, 3 * kUnit, 3) < ReadyEntry(7, 3 * kUnit, 2));      // then the thread
+  CHECK(ReadyEntry(7, 3 * kUnit, 1023).thread() == 1023);
+  CHECK(ReadyEntry(7, 3 * kUnit, 1023).clock_ns() == 7);
 }

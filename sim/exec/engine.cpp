@@ -239,7 +239,7 @@ ThreadId Engine::pick_timed() {
 }
 
 // A thread's place in the queue, fixed when it is queued: its clock, then a seeded tie key.
-ReadyEntry Engine::ready_entry(ThreadId id) { return ReadyEntry{threads_[id].clock_ns, oracle_->tie_key(), id}; }
+ReadyEntry Engine::ready_entry(ThreadId id) { return ReadyEntry(threads_[id].clock_ns, oracle_->tie_key(), id); }
 
 void Engine::heap_push(ThreadId id) { heap_.push(ready_entry(id)); }
 
