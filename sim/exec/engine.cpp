@@ -12,7 +12,6 @@
 namespace lockstep::sim {
 
 namespace {
-thread_local Engine* tls_engine = nullptr;
 
 // Hands the engine's fixed, pre-reserved stacks to Boost.Context: creating a fiber
 // allocates nothing, and a stack's addresses are the same in every execution.
@@ -74,7 +73,6 @@ Engine::~Engine() = default;
 
 std::size_t Engine::thread_count() const { return threads_.size(); }
 
-Engine* Engine::current() { return tls_engine; }
 
 ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) {
   if (!on_host()) throw std::logic_error("threads are spawned during setup only");
@@ -94,7 +92,7 @@ ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) 
 
 ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecorder* trace,
                             std::uint64_t execution_index) {
-  Engine* outer = std::exchange(tls_engine, this);
+  Engine* outer = std::exchange(tls_engine_, this);
   // Restored however the run ends (a workload's setup may throw).
   struct TracingHere {
     bool outer;
@@ -134,7 +132,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   // Back on the host: every thread finished, or nothing can run, or the execution stopped.
   if (!internal_error_.empty()) {
     fibers_.clear();
-    tls_engine = outer;
+    tls_engine_ = outer;
     throw std::runtime_error(internal_error_);
   }
   log_ = nullptr;  // what follows is not a step
@@ -157,7 +155,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
     trace_->end(result.virtual_time_ns, steps_, violation_ ? (violation_->witness ? "reachable" : "violation") : "pass");
   trace_ = nullptr;
   oracle_ = nullptr;
-  tls_engine = outer;
+  tls_engine_ = outer;
   return result;
 }
 
@@ -210,6 +208,11 @@ ThreadId Engine::pick_next() {
   }
 }
 
+void Engine::record_access(std::uint64_t addr, unsigned size, bool write) {
+  log_->accesses.push_back(StepAccess{addr, static_cast<std::uint8_t>(size), write});
+  ++log_->steps.back().access_count;
+}
+
 void Engine::log_step(const Choice& chosen) {
   SimThread& t = threads_[chosen.thread];
   std::uint32_t cause = kNoStep;
@@ -245,12 +248,19 @@ void Engine::heap_push(ThreadId id) { heap_.push(ready_entry(id)); }
 
 // --- fibers ---------------------------------------------------------------------------------
 
-boost::context::fiber& Engine::slot(ThreadId id) { return id == kHostId ? fibers_.back() : fibers_[id]; }
+// The host's continuation is slot 0 and thread i's is slot i + 1: kHostId is all ones, so
+// id + 1 wraps to 0 and a switch needs no branch to find its slot.
+boost::context::fiber& Engine::slot(ThreadId id) { return fibers_[static_cast<ThreadId>(id + 1)]; }
 
+// Every switch checks this; the fiber is created (once per thread) out of line.
 void Engine::ensure_started(ThreadId id) {
-  if (id == kHostId || threads_[id].started) return;
+  if (id != kHostId && !threads_[id].started) [[unlikely]]
+    start_fiber(id);
+}
+
+void Engine::start_fiber(ThreadId id) {
   threads_[id].started = true;
-  fibers_[id] = boost::context::fiber(std::allocator_arg, ArenaStack(memory_.stack_base(id)),
+  slot(id) = boost::context::fiber(std::allocator_arg, ArenaStack(memory_.stack_base(id)),
                                       [this, id](boost::context::fiber&& from) {
                                         slot(previous_) = std::move(from);
                                         thread_main(id);
@@ -276,7 +286,7 @@ void Engine::thread_main(ThreadId id) {
   if (trace_ != nullptr) trace_->state(start_time(), id, ThreadRunState::running);
   bool threw = false;
   try {
-    t.body();
+    run_body(id);
   } catch (const std::exception& e) {
     // A design or workload threw: an internal error, not a property violation. The switch
     // away happens outside the handler, since the C++ runtime's record of the exception
@@ -285,6 +295,13 @@ void Engine::thread_main(ThreadId id) {
     threw = true;
   }
   if (threw) abort_execution();
+}
+
+// Not inlined, so that its frame (and so where the body's frames begin below the anchor)
+// does not depend on thread_main's or the fiber entry's code.
+[[gnu::noinline]] void Engine::run_body(ThreadId id) {
+  memory_.set_stack_anchor(id, __builtin_frame_address(0));
+  threads_[id].body();
 }
 
 ThreadId Engine::on_thread_exit(ThreadId id) {

@@ -110,8 +110,8 @@ class Engine {
   ExecutionResult run(SimWorkload& workload, Scheduler& oracle, TraceRecorder* trace,
                       std::uint64_t execution_index = 0);
 
-  // The engine running on this host thread, or null.
-  static Engine* current();
+  // The engine running on this host thread, or null. Inline: every P:: operation asks.
+  static Engine* current() { return tls_engine_; }
   // Whether the execution running on this host thread writes a trace: the one check that
   // trace notes make in an untraced run (SimPlatform::note_lock), a load and a branch.
   static bool tracing_here() { return tls_tracing_; }
@@ -187,7 +187,9 @@ class Engine {
   void switch_to(ThreadId next);
   boost::context::fiber& slot(ThreadId id);
   void ensure_started(ThreadId id);
+  void start_fiber(ThreadId id);
   void thread_main(ThreadId id);
+  void run_body(ThreadId id);
   ThreadId on_thread_exit(ThreadId id);
   [[noreturn]] void abort_execution();
 
@@ -196,9 +198,13 @@ class Engine {
   void leave_cpu(SimThread& t);
   void dispatch(SimCpu& cpu, std::uint64_t at_ns);
   void make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu);
+  // maybe_preempt, start_time and finish_step run at every operation: inline, in
+  // engine_state.hpp, with their rare paths here.
   void maybe_preempt(SimThread& t);
+  void preempt(SimThread& t, SimCpu& cpu);
   std::uint64_t start_time() const;
   void finish_step(std::uint64_t latency_ns);
+  void exceed_step_bound();
   void set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns);
   void charge_cost(Work kind, std::uint32_t units);
   void heap_push(ThreadId id);
@@ -225,10 +231,9 @@ class Engine {
 
   // The model checker's view of each step (Scheduler::event_log): what it touched.
   void log_access(std::uint64_t addr, unsigned size, bool write) {
-    if (log_ == nullptr) return;
-    log_->accesses.push_back(StepAccess{addr, static_cast<std::uint8_t>(size), write});
-    ++log_->steps.back().access_count;
+    if (log_ != nullptr) [[unlikely]] record_access(addr, size, write);
   }
+  void record_access(std::uint64_t addr, unsigned size, bool write);
   void log_step(const Choice& chosen);
   std::uint32_t current_step() const {
     return log_ == nullptr ? kNoStep : static_cast<std::uint32_t>(log_->steps.size() - 1);
@@ -253,6 +258,7 @@ class Engine {
   std::string describe_blocked() const;
   std::string describe_op(const PendingOp& op) const;
 
+  static inline thread_local Engine* tls_engine_ = nullptr;
   static inline thread_local bool tls_tracing_ = false;
 
   MachineShape shape_;

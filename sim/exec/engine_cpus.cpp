@@ -41,10 +41,6 @@ void Engine::start_cpus() {
   }
 }
 
-std::uint64_t Engine::start_time() const {
-  return mode_ == EngineMode::timed ? threads_[current_].clock_ns : now_ns_;
-}
-
 std::uint64_t Engine::now() const {
   if (!on_host()) return start_time();
   if (mode_ == EngineMode::explore) return now_ns_;
@@ -58,26 +54,14 @@ void Engine::set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns) 
   if (trace_ != nullptr) trace_->state(at_ns, static_cast<ThreadId>(&t - threads_.data()), state);
 }
 
-void Engine::finish_step(std::uint64_t latency_ns) {
-  SimThread& t = threads_[current_];
-  if (mode_ == EngineMode::timed) {
-    t.clock_ns += latency_ns;
-  } else {
-    now_ns_ += latency_ns;
-    t.clock_ns = now_ns_;
-  }
-  if (++steps_ > limits_.max_steps)
-    violation("bound_exceeded",
-              fmt::format("the execution ran past {} steps (strategy.max_steps): a livelock or an unbounded loop",
-                          limits_.max_steps));
+void Engine::exceed_step_bound() {
+  violation("bound_exceeded",
+            fmt::format("the execution ran past {} steps (strategy.max_steps): a livelock or an unbounded loop",
+                        limits_.max_steps));
 }
 
-void Engine::maybe_preempt(SimThread& t) {
-  SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
-  if (cpu.queue.empty() || t.clock_ns < cpu.slice_end_ns) {
-    if (t.clock_ns >= cpu.slice_end_ns) cpu.slice_end_ns = t.clock_ns + costs_.time_slice_ns();
-    return;
-  }
+// The end of `t`'s slice, with another thread waiting for its CPU: round robin.
+void Engine::preempt(SimThread& t, SimCpu& cpu) {
   set_state(t, ThreadRunState::ready, t.clock_ns);
   cpu.queue.push_back(current_);
   cpu.running = kNoThread;

@@ -66,8 +66,11 @@ std::uint64_t apply_rmw(RmwOp op, std::uint64_t old_value, std::uint64_t operand
   throw std::logic_error("unknown read-modify-write operation");
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] void bad_size() { throw std::logic_error("access size must be 1, 2, 4 or 8"); }
+
 void check_size(unsigned size) {
-  if (size != 1 && size != 2 && size != 4 && size != 8) throw std::logic_error("access size must be 1, 2, 4 or 8");
+  if (size != 1 && size != 2 && size != 4 && size != 8) [[unlikely]]
+    bad_size();
 }
 
 }  // namespace
@@ -104,7 +107,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   const std::uint64_t start = start_time();
   std::uint64_t value = 0;
   std::uint64_t latency = 0;
-  const bool forwarded = forward(t, addr, size, &value);
+  const bool forwarded = !t.store_buffer.empty() && forward(t, addr, size, &value);
   if (forwarded) {
     latency = 1;  // [guess] forwarding costs about an L1 hit
   } else {

@@ -65,4 +65,35 @@ struct Engine::SimCpu {
   std::uint64_t idle_since_ns = 0;
 };
 
+// --- per-operation members, inline (engine_cpus.cpp has the rest of virtual time) --------
+
+inline std::uint64_t Engine::start_time() const {
+  return mode_ == EngineMode::timed ? threads_[current_].clock_ns : now_ns_;
+}
+
+inline void Engine::finish_step(std::uint64_t latency_ns) {
+  SimThread& t = threads_[current_];
+  if (mode_ == EngineMode::timed) {
+    t.clock_ns += latency_ns;
+  } else {
+    now_ns_ += latency_ns;
+    t.clock_ns = now_ns_;
+  }
+  if (++steps_ > limits_.max_steps) [[unlikely]]
+    exceed_step_bound();
+}
+
+// Timed mode: the running thread yields its CPU at the end of its time slice, if another
+// thread waits for that CPU.
+inline void Engine::maybe_preempt(SimThread& t) {
+  SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
+  if (t.clock_ns < cpu.slice_end_ns) [[likely]]
+    return;
+  if (cpu.queue.empty()) {
+    cpu.slice_end_ns = t.clock_ns + costs_.time_slice_ns();
+    return;
+  }
+  preempt(t, cpu);
+}
+
 }  // namespace lockstep::sim

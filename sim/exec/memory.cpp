@@ -10,12 +10,6 @@
 
 namespace lockstep::sim {
 
-namespace {
-constexpr std::size_t kStackSlotBytes = kStackBytes + kPageBytes;  // guard page below each stack
-constexpr std::size_t kStacksBytes = kStackSlotBytes * kMaxThreads;
-constexpr std::size_t kHeapsBytes = kNodeHeapBytes * kMaxNodes;
-}  // namespace
-
 SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kHeapsBytes) {
   void* p = mmap(nullptr, arena_bytes_, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -31,6 +25,7 @@ SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kHeapsBytes) {
 SimMemory::~SimMemory() { munmap(arena_, arena_bytes_); }
 
 void SimMemory::reset() {
+  stack_shift_.fill(0);
   used_.fill(0);
   next_node_ = 0;
   regions_.clear();
@@ -69,43 +64,44 @@ void* SimMemory::stack_base(std::size_t index) const {
   return stacks_ + index * kStackSlotBytes + kPageBytes;
 }
 
+void SimMemory::set_stack_anchor(std::size_t index, const void* anchor) {
+  const std::byte* top = stacks_ + (index + 1) * kStackSlotBytes;
+  const auto* a = static_cast<const std::byte*>(anchor);
+  if (index >= kMaxThreads || a > top || a < top - kAnchorDepth)
+    throw std::logic_error(fmt::format("thread {}'s body starts {} bytes below its stack top, more than the {} reserved",
+                                       index, top - a, kAnchorDepth));
+  stack_shift_[index] = (top - a) - static_cast<std::int64_t>(kAnchorDepth);
+}
+
 long SimMemory::stack_owner(const void* host) const {
   const auto* p = static_cast<const std::byte*>(host);
   if (p < stacks_ || p >= stacks_ + kStacksBytes) return -1;
   return static_cast<long>(static_cast<std::size_t>(p - stacks_) / kStackSlotBytes);
 }
 
-std::uint64_t SimMemory::address_of(const void* host) const {
-  const auto* p = static_cast<const std::byte*>(host);
-  if (p >= heaps_ && p < heaps_ + kHeapsBytes) {
-    const auto offset = static_cast<std::uint64_t>(p - heaps_);
-    const std::uint64_t node = offset / kNodeHeapBytes;
-    return (node << kNodeAddressShift) + offset % kNodeHeapBytes;
-  }
-  if (p >= stacks_ && p < stacks_ + kStacksBytes) return kStackAddressBase + static_cast<std::uint64_t>(p - stacks_);
+void SimMemory::outside_arena() {
   throw std::logic_error(
       "a shared object lives outside simulated memory: allocate it with P::allocate or keep it on a simulated thread's stack");
 }
 
 void* SimMemory::host_of(std::uint64_t addr) const {
-  if (addr >= kStackAddressBase && addr < kStackAddressBase + kStacksBytes) return stacks_ + (addr - kStackAddressBase);
+  if (addr >= kStackAddressBase && addr < kStackAddressBase + kStacksBytes) {
+    const std::uint64_t offset = addr - kStackAddressBase;  // simulated; the shift keeps it in its slot
+    return stacks_ + offset - static_cast<std::uint64_t>(stack_shift_[offset / kStackSlotBytes]);
+  }
   const std::uint64_t node = addr >> kNodeAddressShift;
   const std::uint64_t offset = addr & ((std::uint64_t{1} << kNodeAddressShift) - 1);
   if (addr < kStackAddressBase && offset < kNodeHeapBytes) return heaps_ + node * kNodeHeapBytes + offset;
   throw std::logic_error(fmt::format("address {:#x} is not in simulated memory", addr));
 }
 
-NodeId SimMemory::node_of_address(std::uint64_t addr) const {
-  if (addr >= kUnbackedAddressBase) {
-    for (const Unbacked& u : unbacked_) {
-      if (addr < u.begin || addr >= u.end) continue;
-      if (!u.placement.interleave) return u.placement.node;
-      return static_cast<NodeId>(((addr - u.begin) / kPageBytes) % static_cast<std::uint64_t>(u.nodes));
-    }
-    return 0;
+NodeId SimMemory::node_of_unbacked(std::uint64_t addr) const {
+  for (const Unbacked& u : unbacked_) {
+    if (addr < u.begin || addr >= u.end) continue;
+    if (!u.placement.interleave) return u.placement.node;
+    return static_cast<NodeId>(((addr - u.begin) / kPageBytes) % static_cast<std::uint64_t>(u.nodes));
   }
-  if (addr >= kStackAddressBase) return 0;
-  return static_cast<NodeId>(addr >> kNodeAddressShift);
+  return 0;
 }
 
 void SimMemory::label(const void* host, std::size_t bytes, std::string_view name) {

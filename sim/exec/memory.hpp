@@ -30,6 +30,9 @@ inline constexpr std::size_t kPageBytes = 4096;
 // in their own range above every node's.
 inline constexpr int kNodeAddressShift = 36;
 inline constexpr std::uint64_t kStackAddressBase = std::uint64_t{kMaxNodes} << kNodeAddressShift;
+inline constexpr std::size_t kStackSlotBytes = kStackBytes + kPageBytes;  // guard page below each stack
+inline constexpr std::size_t kStacksBytes = kStackSlotBytes * kMaxThreads;
+inline constexpr std::size_t kHeapsBytes = kNodeHeapBytes * kMaxNodes;
 static_assert(kNodeHeapBytes <= (std::uint64_t{1} << kNodeAddressShift));
 static_assert(kStackBytes % kPageBytes == 0);
 
@@ -72,13 +75,38 @@ class SimMemory {
 
   // The usable stack of thread `index` (a guard page sits below it).
   void* stack_base(std::size_t index) const;
+  // Where thread `index`'s body starts on its host stack: simulated stack addresses count
+  // from there (it is kAnchorDepth below the top of the simulated stack), not from the top
+  // of the host stack. The engine's own frames above the body (fiber entry, thread_main)
+  // change size with every change to the engine's code; a waiter node on the stack that
+  // moves by 16 bytes can land in another cacheline and move every timed figure. Until
+  // the body starts, the host and simulated depths are the same.
+  void set_stack_anchor(std::size_t index, const void* anchor);
+  static constexpr std::size_t kAnchorDepth = kPageBytes;
   // The index of the thread whose stack holds `host`, or -1 when no stack does.
   long stack_owner(const void* host) const;
 
   // The simulated address of a host pointer into the arena. A pointer outside it is a
   // design bug (shared state the simulator cannot see), reported by an exception.
-  std::uint64_t address_of(const void* host) const;
-  NodeId node_of_address(std::uint64_t addr) const;
+  // Inline: every simulated access makes both translations.
+  std::uint64_t address_of(const void* host) const {
+    const auto* p = static_cast<const std::byte*>(host);
+    if (p >= heaps_ && p < heaps_ + kHeapsBytes) {
+      const auto offset = static_cast<std::uint64_t>(p - heaps_);
+      const std::uint64_t node = offset / kNodeHeapBytes;
+      return (node << kNodeAddressShift) + offset % kNodeHeapBytes;
+    }
+    if (p >= stacks_ && p < stacks_ + kStacksBytes) {
+      const auto offset = static_cast<std::uint64_t>(p - stacks_);
+      return kStackAddressBase + offset + static_cast<std::uint64_t>(stack_shift_[offset / kStackSlotBytes]);
+    }
+    outside_arena();
+  }
+  NodeId node_of_address(std::uint64_t addr) const {
+    if (addr >= kUnbackedAddressBase) return node_of_unbacked(addr);
+    if (addr >= kStackAddressBase) return 0;
+    return static_cast<NodeId>(addr >> kNodeAddressShift);
+  }
   // The host bytes behind a simulated address of the arena (the inverse of address_of).
   void* host_of(std::uint64_t addr) const;
 
@@ -93,6 +121,11 @@ class SimMemory {
   const std::vector<Region>& regions() const { return regions_; }
 
  private:
+  [[noreturn]] static void outside_arena();
+  NodeId node_of_unbacked(std::uint64_t addr) const;
+
+  // Per thread: simulated minus host stack offset (set_stack_anchor), in [-kAnchorDepth, 0].
+  std::array<std::int64_t, kMaxThreads> stack_shift_{};
   std::byte* arena_ = nullptr;
   std::size_t arena_bytes_ = 0;
   std::byte* stacks_ = nullptr;
