@@ -50,7 +50,7 @@ inline std::size_t Interconnect::forget_past(Channel& channel) const {
 // Books the first gap of `length` at or after `ready` and returns where it starts. A link
 // holds about ten live bookings and a miss books some fifty, so this works on indices and
 // moves elements by hand rather than through vector::insert's general path.
-inline double Interconnect::book(Channel& channel, double ready, double length) {
+[[gnu::always_inline]] inline double Interconnect::book(Channel& channel, double ready, double length) {
   const std::size_t live = forget_past(channel);
   std::vector<Booking>& b = channel.bookings;
   const std::size_t n = b.size();
