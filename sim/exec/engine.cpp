@@ -12,7 +12,6 @@
 namespace lockstep::sim {
 
 namespace {
-
 // Hands the engine's fixed, pre-reserved stacks to Boost.Context: creating a fiber
 // allocates nothing, and a stack's addresses are the same in every execution.
 class ArenaStack {
@@ -72,7 +71,6 @@ Engine::Engine(MachineShape shape, CostModel& costs, EngineLimits limits)
 Engine::~Engine() = default;
 
 std::size_t Engine::thread_count() const { return threads_.size(); }
-
 
 ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) {
   if (!on_host()) throw std::logic_error("threads are spawned during setup only");

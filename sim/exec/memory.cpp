@@ -65,9 +65,10 @@ void* SimMemory::stack_base(std::size_t index) const {
 }
 
 void SimMemory::set_stack_anchor(std::size_t index, const void* anchor) {
+  if (index >= kMaxThreads) throw std::out_of_range(fmt::format("set_stack_anchor: no thread {}", index));
   const std::byte* top = stacks_ + (index + 1) * kStackSlotBytes;
   const auto* a = static_cast<const std::byte*>(anchor);
-  if (index >= kMaxThreads || a > top || a < top - kAnchorDepth)
+  if (a > top || a < top - kAnchorDepth)
     throw std::logic_error(fmt::format("thread {}'s body starts {} bytes below its stack top, more than the {} reserved",
                                        index, top - a, kAnchorDepth));
   stack_shift_[index] = (top - a) - static_cast<std::int64_t>(kAnchorDepth);
