@@ -8,7 +8,7 @@
 
 #include "sim/exec/engine.hpp"
 #include "sim/exec/engine_state.hpp"
-#include "sim/machine/host_prefetch.hpp"
+#include "sim/host_prefetch.hpp"
 
 namespace lockstep::sim {
 
@@ -100,7 +100,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   check_size(size);
   const std::uint64_t addr = memory_.address_of(host);
   const OpKind kind = plain ? OpKind::plain_load : OpKind::load;
-  machine::prefetch_host_line(host);  // read after the threads that go first
+  prefetch_host_line(host);  // read after the threads that go first
   yield_for(PendingOp{kind, static_cast<std::uint8_t>(size), order, addr});
   if (races_.enabled()) race_load(plain, addr, order);
   const SimThread& t = threads_[current_];
@@ -162,7 +162,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   check_size(size);
   bool ok = true;
   const std::uint64_t addr = memory_.address_of(host);
-  machine::prefetch_host_line(host);  // read after the threads that go first
+  prefetch_host_line(host);  // read after the threads that go first
   yield_for(PendingOp{OpKind::rmw, static_cast<std::uint8_t>(size), order, addr});
   SimThread& t = threads_[current_];
   drain_own(t);  // a locked instruction

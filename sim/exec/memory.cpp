@@ -25,7 +25,10 @@ SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kHeapsBytes) {
 SimMemory::~SimMemory() { munmap(arena_, arena_bytes_); }
 
 void SimMemory::reset() {
-  stack_shift_.fill(0);
+  // Only the threads of the last execution were anchored: exploration resets thousands of
+  // times a second, and the whole table is 8 KiB.
+  std::fill_n(stack_shift_.begin(), anchored_, 0);
+  anchored_ = 0;
   used_.fill(0);
   next_node_ = 0;
   regions_.clear();
@@ -72,6 +75,7 @@ void SimMemory::set_stack_anchor(std::size_t index, const void* anchor) {
     throw std::logic_error(fmt::format("thread {}'s body starts {} bytes below its stack top, more than the {} reserved",
                                        index, top - a, kAnchorDepth));
   stack_shift_[index] = (top - a) - static_cast<std::int64_t>(kAnchorDepth);
+  anchored_ = std::max(anchored_, index + 1);
 }
 
 long SimMemory::stack_owner(const void* host) const {

@@ -126,6 +126,7 @@ class SimMemory {
 
   // Per thread: simulated minus host stack offset (set_stack_anchor), in [-kAnchorDepth, 0].
   std::array<std::int64_t, kMaxThreads> stack_shift_{};
+  std::size_t anchored_ = 0;  // stack_shift_ may be nonzero below this index (reset clears only those)
   std::byte* arena_ = nullptr;
   std::size_t arena_bytes_ = 0;
   std::byte* stacks_ = nullptr;

@@ -51,32 +51,29 @@ class ReadyEntry {
 
 class ReadyHeap {
  public:
-  bool empty() const { return size_ == 0; }
-  void clear() {
-    entries_.assign(1, kLatest);
-    size_ = 0;
-  }
+  bool empty() const { return size() == 0; }
+  void clear() { entries_.assign(1, kLatest); }
 
   void push(const ReadyEntry& e) {
+    entries_.back() = e;          // where the sentinel was
     entries_.push_back(kLatest);  // the new sentinel
-    entries_[size_] = e;
-    sift_up(size_++);
+    sift_up(size() - 1);
   }
 
   // Removes and returns the earliest thread.
   ThreadId pop() {
     const ThreadId top = entries_.front().thread();
-    --size_;
-    entries_.front() = entries_[size_];
-    entries_[size_] = kLatest;
+    const std::size_t last = size() - 1;
+    entries_.front() = entries_[last];
+    entries_[last] = kLatest;  // the new sentinel; the old one goes
     entries_.pop_back();
-    if (size_ > 0) sift_down(0);
+    if (!empty()) sift_down(0);
     return top;
   }
 
   // What push(e) then pop() would return, without touching the heap when `e` is earliest.
   ThreadId exchange_top(const ReadyEntry& e) {
-    if (size_ == 0 || e < entries_.front()) return e.thread();
+    if (empty() || e < entries_.front()) return e.thread();
     const ThreadId top = entries_.front().thread();
     entries_.front() = e;
     sift_down(0);
@@ -101,7 +98,7 @@ class ReadyHeap {
   void sift_down(std::size_t i) {
     ReadyEntry* const e = entries_.data();
     const ReadyEntry moving = e[i];
-    const std::size_t n = size_;
+    const std::size_t n = size();
     for (;;) {
       std::size_t child = 2 * i + 1;
       if (child >= n) break;
@@ -114,8 +111,9 @@ class ReadyHeap {
     e[i] = moving;
   }
 
-  std::vector<ReadyEntry> entries_{kLatest};  // size_ entries, then the sentinel
-  std::size_t size_ = 0;
+  std::size_t size() const { return entries_.size() - 1; }
+
+  std::vector<ReadyEntry> entries_{kLatest};  // the entries, then the sentinel
 };
 
 }  // namespace lockstep::sim

@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-#include "sim/machine/host_prefetch.hpp"
+#include "sim/host_prefetch.hpp"
 #include "sim/machine/machine_config.hpp"
 
 namespace lockstep::sim::machine {

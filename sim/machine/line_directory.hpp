@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/machine/host_prefetch.hpp"
+#include "sim/host_prefetch.hpp"
 
 namespace lockstep::sim::machine {
 

@@ -1,12 +1,13 @@
-// Asks the host CPU to start loading a host cacheline: the machine model's way of paying
-// its own host cache misses (directory entries, tag arrays) ahead of time.
+// Asks the host CPU to start loading a host cacheline: how the simulator pays its own host
+// cache misses ahead of time (the machine model's directory entries and tag arrays, the
+// engine's simulated words before the threads ahead of an access run).
 //
 // An asm statement rather than __builtin_prefetch: GCC deletes a loop whose body is only
 // __builtin_prefetch calls (a loop without side effects), and the tag arrays' sets span
 // several host lines.
 #pragma once
 
-namespace lockstep::sim::machine {
+namespace lockstep::sim {
 
 inline void prefetch_host_line(const void* p) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -16,4 +17,4 @@ inline void prefetch_host_line(const void* p) {
 #endif
 }
 
-}  // namespace lockstep::sim::machine
+}  // namespace lockstep::sim
