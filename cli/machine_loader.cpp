@@ -104,10 +104,13 @@ constexpr std::array<CountField, 3> kModelCounts{{
     {"store_buffer_entries", &mc::MachineConfig::store_buffer_entries, 1, kMaxStoreBufferEntries},
 }};
 
-constexpr std::array<std::string_view, 7> kModelSections{"probe_filter", "inclusive_llc", "coherence",  "dram",
-                                                         "caches",       "links",         "board_links"};
+constexpr std::array<std::string_view, 8> kModelSections{"probe_filter", "inclusive_llc", "coherence",   "line_states",
+                                                         "dram",         "caches",        "links",       "board_links"};
 constexpr std::array<std::string_view, 2> kCoherenceNames{"broadcast", "home_snoop"};
 static_assert(static_cast<int>(mc::Coherence::broadcast) == 0 && static_cast<int>(mc::Coherence::home_snoop) == 1);
+constexpr std::array<std::string_view, 3> kLineStateNames{"mesi", "mesif", "moesi"};
+static_assert(static_cast<int>(mc::LineStates::mesi) == 0 && static_cast<int>(mc::LineStates::mesif) == 1 &&
+              static_cast<int>(mc::LineStates::moesi) == 2);
 constexpr std::array<std::string_view, 2> kReplacementNames{"lru", "plru"};
 static_assert(static_cast<int>(mc::Replacement::lru) == 0 && static_cast<int>(mc::Replacement::plru) == 1);
 
@@ -270,6 +273,8 @@ void load_model(const yaml::Map& m, MachineSpec& machine) {
   config.inclusive_llc = m.boolean_or("inclusive_llc", config.inclusive_llc);
   if (const auto coherence = m.get("coherence"))
     config.coherence = static_cast<mc::Coherence>(yaml::choice(src, *coherence, "coherence", kCoherenceNames));
+  if (const auto states = m.get("line_states"))
+    config.line_states = static_cast<mc::LineStates>(yaml::choice(src, *states, "line_states", kLineStateNames));
   if (const auto dram = m.get("dram")) load_dram(src, *dram, config.dram);
   if (const auto caches = m.get("caches")) load_caches(src, *caches, config);
   // Every link first, then those between boards, whatever the order in the file.

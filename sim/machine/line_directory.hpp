@@ -11,6 +11,7 @@
 // iterated, so its layout cannot reach a result.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <stdexcept>
@@ -20,11 +21,34 @@
 
 namespace lockstep::sim::machine {
 
+// The state of the one copy a core may hold apart from Shared ones (MESI, MOESI). Shared
+// copies are the `sharers`; a core in neither holds the line Invalid.
+enum class OwnerState : std::uint8_t {
+  exclusive,  // E: the only copy, clean
+  modified,   // M: the only copy, dirty
+  owned,      // O (MOESI only): dirty, with Shared copies elsewhere; it answers readers and
+              // writes the line back when it leaves
+  forward,    // F (MESIF only): clean, with Shared copies elsewhere; it answers the next reader
+};
+
 struct DirectoryLine {
-  int owner = -1;            // core holding it Modified/Exclusive, or -1
+  std::int16_t owner = -1;   // core holding it E, M or O, or -1
+  OwnerState owner_state = OwnerState::exclusive;
+  // The package whose shared last level holds the only dirty copy (the owner left it there
+  // when it evicted the line), or -1; written back to memory when that cache evicts it.
+  std::int8_t dirty_llc = -1;
+  std::uint32_t llc_packages = 0;  // bit p: package p's shared last level holds a copy
+  std::uint8_t home = 0;           // the node whose memory holds the line (writebacks go there)
   double busy_until_ns = 0;  // the line's last coherence transaction ends then
   std::vector<int> sharers;  // cores holding it Shared, in the order they got it (the order
                              // invalidations are sent in, which decides link bookings)
+
+  bool dirty() const {
+    return owner >= 0 && (owner_state == OwnerState::modified || owner_state == OwnerState::owned);
+  }
+  // E or M: no other copy, so the owner writes without a message.
+  bool sole_copy() const { return owner_state == OwnerState::exclusive || owner_state == OwnerState::modified; }
+  bool shared_by(int core) const { return std::find(sharers.begin(), sharers.end(), core) != sharers.end(); }
 };
 
 class LineDirectory {
@@ -57,6 +81,10 @@ class LineDirectory {
     Slot& slot = slots_[i];
     slot.key = key;
     slot.line.owner = -1;
+    slot.line.owner_state = OwnerState::exclusive;
+    slot.line.dirty_llc = -1;
+    slot.line.llc_packages = 0;
+    slot.line.home = 0;
     slot.line.busy_until_ns = 0;
     slot.line.sharers.clear();  // keeps its capacity: a reused slot allocates nothing
     return slot.line;
@@ -71,6 +99,7 @@ class LineDirectory {
       if (slots_[i].key == key) return &slots_[i].line;
     return nullptr;
   }
+  const DirectoryLine* find(std::uint64_t line) const { return const_cast<LineDirectory*>(this)->find(line); }
 
  private:
   static constexpr std::size_t kInitialSlots = 1024;

@@ -19,6 +19,18 @@ enum class Coherence : std::uint8_t {
   home_snoop,  // Nehalem: inclusive L3 tracks its cores; the home agent snoops the other packages
 };
 
+// The states a line can be in. All have Modified, Exclusive (the only copy, clean, so a
+// write needs no message), Shared and Invalid; they differ in who answers a read of a line
+// other cores hold.
+enum class LineStates : std::uint8_t {
+  mesi,   // the textbook protocol: a modified copy is written back (to memory, or the
+          // package's inclusive L3) and becomes Shared; reads of shared lines go to memory
+  mesif,  // Intel: as MESI, and the newest reader's copy is Forward, the one Shared copy
+          // that answers the next reader from its cache
+  moesi,  // AMD: a modified copy read by another core becomes Owned, stays dirty and answers
+          // later readers; memory is written only when the Owned copy is evicted
+};
+
 struct CacheLevel {
   std::string name;  // L1, L2, L3
   std::uint64_t size_bytes = 0;
@@ -54,6 +66,7 @@ struct MachineConfig {
   std::vector<Link> links;            // between packages (each package is one NUMA node)
   std::vector<CacheLevel> caches;     // from L1 outwards; line size is kLineBytes
   Coherence coherence = Coherence::home_snoop;
+  LineStates line_states = LineStates::mesi;
   bool probe_filter = false;          // broadcast only: probe just the packages that may hold the line
   bool inclusive_llc = true;          // the last level holds every line its cores hold
   double uncore_ns = 10;              // a miss's trip through the package's uncore to the memory controller

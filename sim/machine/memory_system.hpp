@@ -52,25 +52,45 @@ class MemorySystem final : public CostModel {
   // How many accesses each source answered since the last reset.
   const std::vector<std::uint64_t>& source_counts() const { return source_counts_; }
   Source last_source() const { return last_source_; }
+  // Dirty lines written back to memory since the last reset: evicted from the last cache
+  // that held them, or (MESI) read by a core of another package.
+  std::uint64_t writebacks() const { return writebacks_; }
+  // The state `core`'s caches hold `addr`'s line in, as the directory has it: 'M', 'O',
+  // 'E', 'S' or 'I' (for tests and traces).
+  char state_of(int core, std::uint64_t addr) const;
+  // Whether package `package`'s shared last level holds `addr`'s line.
+  bool llc_holds(int package, std::uint64_t addr) const;
   // The last source, and for a cache-to-cache transfer the first CPU of the core it came from.
   std::optional<AccessDetail> last_detail() const override;
 
  private:
   using Line = DirectoryLine;
 
+  // memory_system.cpp: what an access costs
   double latency(const Access& a, Line& line, std::uint64_t line_addr, double start);
-  double private_hit(int core, std::uint64_t line_addr);
+  double private_hit(int core, Line& line, std::uint64_t line_addr, double at);
   double miss(const Access& a, Line& line, std::uint64_t line_addr, int core, double start);
+  bool read_from_own_llc(const Line& line, std::uint64_t line_addr, int package, bool exclusive) const;
   double from_memory(const Access& a, Line& line, int package, double start);
-  double invalidate_others(Line& line, std::uint64_t line_addr, int core, double start);
   double message(int from, int to, Message kind, double start) { return links_.message(from, to, kind, start); }
   double dram(NodeId node, std::uint64_t addr, double start);
-  void fill(int core, std::uint64_t line_addr);
   void prefetch_core_sets(int core, std::uint64_t line_addr) const;  // the core's L1 and L2 sets of the line
+  const std::vector<int>& packages_to_probe(const Line& line, int package);
+
+  // coherence.cpp: the line's MESI/MOESI state, where copies live, what leaves the caches
+  std::uint32_t package_bit(int package) const { return package < 0 ? 0 : std::uint32_t{1} << package; }
+  void set_owner(Line& line, int core, OwnerState state);
+  void add_sharer(Line& line, int core);
+  void grant_read(Line& line, int core);
+  void share_owned_line(Line& line, int reader, double at);
+  double invalidate_others(Line& line, std::uint64_t line_addr, int core, double start, std::uint32_t probed);
+  void drop_other_llcs(Line& line, std::uint64_t line_addr, int package);
+  void fill(int core, Line& line, std::uint64_t line_addr, double at);
+  void leave_core(int core, std::uint64_t line_addr, double at);
+  void leave_llc(int package, std::uint64_t line_addr, double at);
+  void writeback(const Line& line, int package, double at);
   void drop_from_core(int core, std::uint64_t line_addr);
   void evict_from_caches(int core, std::uint64_t line_addr);
-  void remember(Line& line, int core, bool exclusive);
-  const std::vector<int>& packages_to_probe(const Line& line, int package);
 
   MachineConfig config_;
   Topology topology_;
@@ -87,6 +107,7 @@ class MemorySystem final : public CostModel {
   std::vector<std::uint64_t> open_row_;  // per node and bank
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
   std::vector<std::uint64_t> source_counts_;
+  std::uint64_t writebacks_ = 0;
   Source last_source_ = Source::l1;
   int last_peer_core_ = -1;  // the core whose cache supplied the last miss's line, if one did
 };

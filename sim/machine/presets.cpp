@@ -59,6 +59,7 @@ MachineConfig nehalem_2s() {
       CacheLevel{"L3", 8 * kMiB, 16, 15, CacheScope::package, Replacement::lru},
   };
   c.coherence = Coherence::home_snoop;  // REF: home snoop
+  c.line_states = LineStates::mesif;   // Intel: MESIF (Nehalem introduced the Forward state)
   c.probe_filter = false;               // only meaningful for broadcast; Nehalem's L3 is the filter
   c.inclusive_llc = true;               // REF: inclusive L3
   // One QPI link between the two packages. REF: 6.4 GT/s, 12.8 GB/s per direction = 12.8 bytes/ns.
@@ -123,6 +124,7 @@ MachineConfig barcelona_core() {
       CacheLevel{"L3", 2 * kMiB, 32, 21.5, CacheScope::package, Replacement::lru},
   };
   c.coherence = Coherence::broadcast;  // REF: broadcast probes
+  c.line_states = LineStates::moesi;   // AMD64 Architecture Programmer's Manual, vol. 2: MOESI
   c.probe_filter = false;              // REF: the probe filter (HT Assist) came with later parts
   c.inclusive_llc = false;             // AMD: the L3 is a victim cache of the L2s, not inclusive
   // [derived] finding that the L3 misses (REF ~21.5 ns) plus a few ns of system request
@@ -248,6 +250,7 @@ MachineConfig xeon_e7_16s() {
   // with probe_filter); its home_snoop snoops every other package on every miss, which on
   // sixteen packages would put a cross-board round trip (~270 ns) into each local miss.
   c.coherence = Coherence::broadcast;
+  c.line_states = LineStates::mesif;  // Intel: MESIF, as nehalem-2s
   c.probe_filter = true;
   c.inclusive_llc = true;  // Intel: inclusive L3 up to Broadwell
   // Within a board: QPI 1.1 at 9.6 GT/s, 19.2 GB/s per direction (Intel) = 19.2 bytes/ns; each
