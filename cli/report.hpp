@@ -23,6 +23,7 @@ struct MachineMeasurements {
   std::vector<int> c2c_cpus;      // c2c: the CPUs measured
   std::vector<std::vector<double>> c2c_ns;  // c2c: one-way latency between c2c_cpus[i] and [j]
   std::vector<std::pair<std::string, std::uint64_t>> sources;  // which level answered how many accesses
+  std::uint64_t writebacks = 0;  // dirty lines written back to memory (with sources only)
   bool empty() const { return histogram.empty() && c2c_ns.empty(); }
 };
 

@@ -90,6 +90,7 @@ void put_machine(Json& out, const MachineMeasurements& m) {
     Json sources = Json::object();
     for (const auto& [name, count] : m.sources) sources[name] = count;
     out["sources"] = std::move(sources);
+    out["writebacks"] = m.writebacks;
   }
 }
 

@@ -100,6 +100,7 @@ void record_sources(const sim::CostModel& costs, MachineMeasurements& out) {
     const std::uint64_t n = memory->source_counts()[static_cast<std::size_t>(i)];
     if (n != 0) out.sources.emplace_back(sim::machine::name_of(static_cast<sim::machine::Source>(i)), n);
   }
+  out.writebacks = memory->writebacks();
 }
 
 // x86-TSO gives every thread a store buffer as deep as the machine's; SC gives none.

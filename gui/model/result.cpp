@@ -31,7 +31,8 @@ constexpr std::array kKeyFigures = {"strategy",
                                     "guarantee",
                                     "executions_per_s",
                                     "workers",
-                                    "trace_sha256"};
+                                    "trace_sha256",
+                                    "writebacks"};
 constexpr std::array kParsedMembers = {
     "scenario", "name",           "command",  "platform",     "swept",     "rows",          "params",   "result",
     "property", "message",        "expected", "matched",      "histogram", "peaks_ns",      "c2c_cpus", "c2c_ns",

@@ -37,8 +37,9 @@ struct DirectoryLine {
   // The package whose shared last level holds the only dirty copy (the owner left it there
   // when it evicted the line), or -1; written back to memory when that cache evicts it.
   std::int8_t dirty_llc = -1;
-  std::uint32_t llc_packages = 0;  // bit p: package p's shared last level holds a copy
+  std::uint16_t llc_packages = 0;  // bit p: package p's shared last level holds a copy
   std::uint8_t home = 0;           // the node whose memory holds the line (writebacks go there)
+  // (The members so far fill 8 bytes, which keeps a directory slot at 48.)
   double busy_until_ns = 0;  // the line's last coherence transaction ends then
   std::vector<int> sharers;  // cores holding it Shared, in the order they got it (the order
                              // invalidations are sent in, which decides link bookings)
@@ -50,6 +51,8 @@ struct DirectoryLine {
   bool sole_copy() const { return owner_state == OwnerState::exclusive || owner_state == OwnerState::modified; }
   bool shared_by(int core) const { return std::find(sharers.begin(), sharers.end(), core) != sharers.end(); }
 };
+
+static_assert(sizeof(DirectoryLine) <= 40, "a directory slot should stay at 48 bytes");
 
 class LineDirectory {
  public:

@@ -43,10 +43,11 @@ MemorySystem::MemorySystem(const MachineConfig& config)
           config_.name));
     }
   }
-  // The directory keeps a bit per package and a 16-bit core number per line.
-  if (topology_.packages() > 32 || topology_.cores() > std::numeric_limits<std::int16_t>::max())
+  // The directory keeps a bit per package and a 16-bit core number per line; the engine
+  // allows no more nodes (kMaxNodes) anyway, and each package is one node.
+  if (topology_.packages() > 16 || topology_.cores() > std::numeric_limits<std::int16_t>::max())
     throw std::invalid_argument(
-        fmt::format("machine {}: the model handles at most 32 packages and 32767 cores", config_.name));
+        fmt::format("machine {}: the model handles at most 16 packages and 32767 cores", config_.name));
   open_row_.assign(static_cast<std::size_t>(topology_.packages()) * config_.dram.banks, ~std::uint64_t{0});
   carry_ns_.assign(static_cast<std::size_t>(topology_.cpus()), 0);
   source_counts_.assign(kSources, 0);

@@ -78,7 +78,9 @@ class MemorySystem final : public CostModel {
   const std::vector<int>& packages_to_probe(const Line& line, int package);
 
   // coherence.cpp: the line's MESI/MOESI state, where copies live, what leaves the caches
-  std::uint32_t package_bit(int package) const { return package < 0 ? 0 : std::uint32_t{1} << package; }
+  static std::uint16_t package_bit(int package) {
+    return package < 0 ? 0 : static_cast<std::uint16_t>(1u << package);
+  }
   void set_owner(Line& line, int core, OwnerState state);
   void add_sharer(Line& line, int core);
   void grant_read(Line& line, int core);
