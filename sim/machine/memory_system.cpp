@@ -194,7 +194,8 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
       last_source_ = Source::remote_cache;
     }
     if (exclusive) {
-      // The owner's request reached its package, which drops its last level's copy too.
+      // The request reached the owner's package: its last level's copy goes without a
+      // message of its own.
       drop_from_core(owner, line_addr);
       done = std::max(done, begin + invalidate_others(line, line_addr, core, begin, package_bit(owner_package)));
     } else {
