@@ -280,8 +280,8 @@ class Converter {
   }
 
   static Json op_args(const Fields& f) {
-    static constexpr const char* kKeys[] = {"addr", "size", "val", "old",  "ok", "target",
-                                            "woke", "cpu",  "src", "peer", "buf"};
+    static constexpr const char* kKeys[] = {"addr", "size", "val",  "old", "ok", "target",
+                                            "woke", "cpu",  "src",  "peer", "st", "buf"};
     Json args = Json::object();
     for (const char* key : kKeys)
       if (f.has(key)) args[key] = f.raw(key);

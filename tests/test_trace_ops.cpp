@@ -1,5 +1,5 @@
-// The members a revision of trace version 1 added to memory operations (docs/traces.md):
-// `src` and `peer` on the machine model, `buf` under x86-TSO; and that the trace notes
+// The members revisions of trace version 1 added to memory operations (docs/traces.md):
+// `src`, `peer` and `st` on the machine model, `buf` under x86-TSO; and that the trace notes
 // designs write (lock and futex events) change nothing in the execution they describe.
 #include <catch2/catch.hpp>
 
@@ -56,6 +56,11 @@ TEST_CASE("a lock bouncing between sockets shows lines coming from the other pac
     const std::string src = e.at("src");
     REQUIRE(kSources.count(src) == 1);
     ++by_source[src];
+    // The line's state after the access: a write leaves it Modified here.
+    REQUIRE(e.contains("st"));
+    const std::string st = e.at("st");
+    CHECK(std::string("MOESF").find(st) != std::string::npos);
+    if (e.at("op") != "load" && e.at("op") != "plain_load") CHECK(st == "M");
     const bool transfer = src == "same_package_core" || src == "remote_cache";
     REQUIRE(e.contains("peer") == transfer);
     if (!transfer) continue;
@@ -80,6 +85,7 @@ TEST_CASE("the flat machine writes no src, peer or buf", "[trace]") {
     INFO(e.dump());
     CHECK_FALSE(e.contains("src"));
     CHECK_FALSE(e.contains("peer"));
+    CHECK_FALSE(e.contains("st"));
     CHECK_FALSE(e.contains("buf"));
   }
   CHECK(ops > 0);

@@ -42,6 +42,13 @@ LockEvent::Act parse_lock_act(const EventReader& f) {
   fail(f.line(), fmt::format("'act' of a lock event is \"{}\", not wait, acquire or release", act));
 }
 
+// A memory operation's `st`: one of the line states docs/traces.md lists.
+char parse_line_state(const EventReader& f) {
+  const std::string_view st = f.text("st");
+  if (st.size() == 1 && std::string_view("MOESF").find(st[0]) != std::string_view::npos) return st[0];
+  fail(f.line(), fmt::format("'st' of an operation is \"{}\", not M, O, E, S or F", st));
+}
+
 FutexEvent::Act parse_futex_act(const EventReader& f) {
   const std::string_view act = f.text("act");
   if (act == "enqueue") return FutexEvent::Act::enqueue;
@@ -249,6 +256,7 @@ Trace parse_padded(const simdjson::padded_string& padded) {
       op.val = f.opt_u64("val");
       if (f.has("src")) op.src = intern_name(f.text("src"));
       if (f.has("peer")) op.peer = f.index("peer", false);
+      if (f.has("st")) op.state = parse_line_state(f);
       op.buffered = f.has("buf") && f.flag("buf");
       trace.ops.push_back(std::move(op));
     } else if (ev == "lock") {
@@ -419,6 +427,7 @@ std::string Trace::describe(const Operation& op) const {
   s += fmt::format("  [t {} ns, lat {} ns, cpu {}", op.t, op.lat, op.cpu);
   if (op.buffered) s += ", into the store buffer";
   if (!op.src.empty()) s += fmt::format(", from {}{}", op.src, op.peer ? fmt::format(" of cpu {}", *op.peer) : "");
+  if (op.state != 0) s += fmt::format(", line now {}", op.state);
   s += "]";
   return s;
 }

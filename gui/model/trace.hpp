@@ -80,6 +80,7 @@ struct Operation {
   // core's cache, the CPU that held it. Empty / none on the flat machine.
   std::string_view src;
   std::optional<int> peer;
+  char state = 0;  // the line's state in this core's caches after the access (M, O, E, S, F), if traced
   bool buffered = false;  // TSO: the store entered the store buffer (a `drain` lands it later)
 };
 

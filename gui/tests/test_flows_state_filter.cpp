@@ -24,7 +24,7 @@ const std::string kHandoff =
 {"t":0,"ev":"state","th":1,"state":"running"}
 {"t":0,"ev":"op","th":0,"cpu":0,"op":"rmw","rmw":"exchange","addr":"0x40","size":8,"old":0,"val":1,"ok":true,"lat":100,"src":"dram_local"}
 {"t":100,"ev":"lock","th":0,"addr":"0x40","act":"acquire","mode":"exclusive"}
-{"t":5,"ev":"op","th":1,"cpu":1,"op":"rmw","rmw":"exchange","addr":"0x40","size":8,"old":1,"val":1,"ok":true,"lat":150,"src":"remote_cache","peer":0}
+{"t":5,"ev":"op","th":1,"cpu":1,"op":"rmw","rmw":"exchange","addr":"0x40","size":8,"old":1,"val":1,"ok":true,"lat":150,"src":"remote_cache","peer":0,"st":"M"}
 {"t":155,"ev":"lock","th":1,"addr":"0x40","act":"wait","mode":"exclusive"}
 {"t":200,"ev":"op","th":0,"cpu":0,"op":"store","addr":"0x40","size":8,"val":0,"lat":120,"src":"remote_cache","peer":1}
 {"t":200,"ev":"lock","th":0,"addr":"0x40","act":"release","mode":"exclusive"}
@@ -62,6 +62,8 @@ TEST_CASE("view: lock hand-offs and cache-line transfers become flows, marked wh
   CHECK(t.locks[1].act == LockEvent::Act::wait);
   CHECK(t.ops[1].src == "remote_cache");
   CHECK(t.ops[1].peer == 0);
+  CHECK(t.ops[1].state == 'M');
+  CHECK(t.ops[0].state == 0);  // written before `st` existed: none
   const FlowSet set = derive_flows(t);
   std::size_t handoffs = 0;
   std::size_t transfers = 0;

@@ -135,6 +135,7 @@ TEST_CASE("view: bad files are errors naming the line, never crashes") {
   CHECK(error_line(kHeader + R"({"t":0,"ev":"state","th":"zero","state":"running"})" "\n") == 2);
   CHECK(error_line(kHeader + R"({"t":0,"ev":"state","th":100000000,"state":"running"})" "\n") == 2);
   CHECK(error_line(kHeader + R"({"t":0,"ev":"op","th":0,"cpu":0,"op":"load","addr":"12","lat":1})" "\n") == 2);
+  CHECK(error_line(kHeader + R"({"t":0,"ev":"op","th":0,"cpu":0,"op":"load","addr":"0x0","lat":1,"src":"l1","st":"X"})" "\n") == 2);
   CHECK(error_line(kHeader + "\n" + R"({"t":-1,"ev":"end","steps":0,"outcome":"pass"})" "\n") == 3);
   try {
     parse_trace(kHeader + "{not json\n" + R"({"t":0,"ev":"end","steps":0,"outcome":"pass"})" "\n");

@@ -29,6 +29,8 @@ struct Access {
 struct AccessDetail {
   const char* source = "";  // the model's name for it (the machine model's: l1 ... upgrade)
   CpuId peer = -1;          // the CPU whose cache supplied the line; -1 when none did
+  char state = 0;           // the line's state in this core's caches after the access: M, O, E,
+                            // S or F (the model's line_states); 0 when the model has none
 };
 
 class CostModel {

@@ -21,12 +21,13 @@ void emit(std::string& text, const Format& format, const Args&... args) {
   text.append(line.data(), line.size());
 }
 
-// The members a revision of version 1 added at the end of a memory operation (src, peer,
-// buf), and the operation's closing brace.
+// The members revisions of version 1 added at the end of a memory operation (src, peer,
+// st, buf), and the operation's closing brace.
 void close_op(std::string& text, const AccessDetail* detail, bool buffered) {
   if (detail != nullptr) {
     emit(text, FMT_COMPILE(R"(,"src":"{}")"), detail->source);
     if (detail->peer >= 0) emit(text, FMT_COMPILE(R"(,"peer":{})"), detail->peer);
+    if (detail->state != 0) emit(text, FMT_COMPILE(R"(,"st":"{}")"), detail->state);
   }
   if (buffered) text += R"(,"buf":true)";
   text += "}\n";

@@ -200,18 +200,21 @@ void MemorySystem::evict_from_caches(int core, std::uint64_t line_addr) {
   if (!l2_.empty()) l2_[c].invalidate(line_addr);
 }
 
-char MemorySystem::state_of(int core, std::uint64_t addr) const {
-  const Line* line = lines_.find(addr / kLineBytes);
-  if (line == nullptr) return 'I';
-  if (line->owner == core) {
-    switch (line->owner_state) {
+char MemorySystem::state_letter(const Line& line, int core) {
+  if (line.owner == core) {
+    switch (line.owner_state) {
       case OwnerState::exclusive: return 'E';
       case OwnerState::modified: return 'M';
       case OwnerState::owned: return 'O';
       case OwnerState::forward: return 'F';
     }
   }
-  return line->shared_by(core) ? 'S' : 'I';
+  return line.shared_by(core) ? 'S' : 'I';
+}
+
+char MemorySystem::state_of(int core, std::uint64_t addr) const {
+  const Line* line = lines_.find(addr / kLineBytes);
+  return line == nullptr ? 'I' : state_letter(*line, core);
 }
 
 bool MemorySystem::llc_holds(int package, std::uint64_t addr) const {

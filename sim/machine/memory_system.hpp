@@ -93,6 +93,7 @@ class MemorySystem final : public CostModel {
   void writeback(const Line& line, int package, double at);
   void drop_from_core(int core, std::uint64_t line_addr);
   void evict_from_caches(int core, std::uint64_t line_addr);
+  static char state_letter(const Line& line, int core);
 
   MachineConfig config_;
   Topology topology_;
@@ -112,6 +113,9 @@ class MemorySystem final : public CostModel {
   std::uint64_t writebacks_ = 0;
   Source last_source_ = Source::l1;
   int last_peer_core_ = -1;  // the core whose cache supplied the last miss's line, if one did
+  // The last access's line and core, for last_detail's state; valid until the next access.
+  const Line* last_line_ = nullptr;
+  int last_core_ = -1;
 };
 
 }  // namespace lockstep::sim::machine
