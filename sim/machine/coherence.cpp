@@ -4,9 +4,9 @@
 //
 // A line is, in each core's private caches, Modified, Owned (MOESI), Exclusive, Shared,
 // Forward (MESIF) or Invalid: the directory keeps the one core holding it M, O, E or F
-// (`owner`) and the cores holding it S (`sharers`). The packages' shared last levels are tracked too, since a write
-// must invalidate their copies as well, and dirty data left in a last level must be written
-// back when that cache evicts it.
+// (`owner`) and the cores holding it S (`sharers`). The packages' shared last levels are
+// tracked too, since a write must invalidate their copies as well, and dirty data left in
+// a last level must be written back when that cache evicts it.
 #include <bit>
 
 #include "sim/machine/memory_system.hpp"
