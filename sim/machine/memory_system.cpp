@@ -78,7 +78,7 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   const double exact = latency(a, line, line_addr, static_cast<double>(a.start_ns));
   source_counts_[static_cast<std::size_t>(last_source_)]++;
   last_line_ = &line;
-  last_core_ = topology_.core_of(a.cpu);
+  last_cpu_ = a.cpu;
   // Virtual time is whole nanoseconds; each CPU carries the fractions it has not yet paid,
   // so a 1.5 ns hit costs 1 and 2 in turn and sums stay exact.
   double& carry = carry_ns_[static_cast<std::size_t>(a.cpu)];
@@ -108,7 +108,7 @@ void MemorySystem::prefetch_core_sets(int core, std::uint64_t line_addr) const {
 std::optional<AccessDetail> MemorySystem::last_detail() const {
   const bool transfer = last_source_ == Source::same_package_core || last_source_ == Source::remote_cache;
   return AccessDetail{name_of(last_source_), transfer ? topology_.first_cpu_of_core(last_peer_core_) : -1,
-                      last_line_ == nullptr ? '\0' : state_letter(*last_line_, last_core_)};
+                      last_line_ == nullptr ? '\0' : state_letter(*last_line_, topology_.core_of(last_cpu_))};
 }
 
 std::uint64_t MemorySystem::wake_ns(CpuId from, CpuId to) {

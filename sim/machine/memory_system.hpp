@@ -113,9 +113,10 @@ class MemorySystem final : public CostModel {
   std::uint64_t writebacks_ = 0;
   Source last_source_ = Source::l1;
   int last_peer_core_ = -1;  // the core whose cache supplied the last miss's line, if one did
-  // The last access's line and core, for last_detail's state; valid until the next access.
+  // The last access's line and CPU, for last_detail's state (only traced runs ask, so the
+  // CPU's core is looked up there); the line is valid until the next access.
   const Line* last_line_ = nullptr;
-  int last_core_ = -1;
+  CpuId last_cpu_ = 0;
 };
 
 }  // namespace lockstep::sim::machine
