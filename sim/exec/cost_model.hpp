@@ -57,6 +57,11 @@ class CostModel {
   // loading its host-side state for that access (it pays the host cache misses early, in
   // parallel with other work) but must change nothing a result or trace can see.
   virtual void prefetch(CpuId, std::uint64_t) {}
+  // A hint given once per execution, after the workload's setup: its threads will touch
+  // about `lines` distinct cachelines (its heap, plus a few lines of stack per thread). A
+  // model may size its tables for them up front rather than grow them during the run; it
+  // must change nothing a result or trace can see.
+  virtual void expect_lines(std::uint64_t) {}
 };
 
 // Flat costs. Defaults are guesses of the order of a ~2.7 GHz x86 core (REFERENCE.md

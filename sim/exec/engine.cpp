@@ -28,6 +28,10 @@ class ArenaStack {
  private:
   char* base_;
 };
+
+// The expect_lines hint's allowance for the stack lines each thread touches (a guess: a
+// thread's frames and the waiter nodes it puts on its stack span a few lines).
+constexpr std::uint64_t kStackLinesPerThread = 4;
 }  // namespace
 
 int MachineShape::nodes() const {
@@ -120,6 +124,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
 
   oracle.begin_execution(execution_index);
   workload.setup(*this);
+  costs_.expect_lines(memory_.heap_bytes() / kCacheLineBytes + kStackLinesPerThread * threads_.size());
   races_.reset(threads_.size(), limits_.detect_races);
   fibers_.resize(threads_.size() + 1);
   start_cpus();

@@ -46,6 +46,12 @@ std::uint64_t SimMemory::reserve_unbacked(std::uint64_t bytes, Placement placeme
   return begin;
 }
 
+std::uint64_t SimMemory::heap_bytes() const {
+  std::uint64_t sum = 0;
+  for (std::size_t n : used_) sum += n;
+  return sum;
+}
+
 void* SimMemory::allocate(std::size_t bytes, std::size_t align, NodeId node) {
   if (node < 0 || node >= kMaxNodes)
     throw std::invalid_argument(fmt::format("allocation on node {} (the simulator has {} at most)", node, kMaxNodes));

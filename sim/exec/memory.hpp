@@ -115,6 +115,9 @@ class SimMemory {
   // interleaving spreads over.
   std::uint64_t reserve_unbacked(std::uint64_t bytes, Placement placement, int nodes);
 
+  // Heap bytes allocated so far in this execution, over all nodes (stacks not included).
+  std::uint64_t heap_bytes() const;
+
   void label(const void* host, std::size_t bytes, std::string_view name);
   // The label covering `addr`, as "name" or "name+offset"; hex address when unlabeled.
   std::string describe(std::uint64_t addr) const;

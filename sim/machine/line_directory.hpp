@@ -68,6 +68,14 @@ class LineDirectory {
     for (Slot& s : slots_) s.key = kFree;
   }
 
+  // Room for `lines` entries without growing, up to a cap (the hint may overestimate: a
+  // workload can allocate far more than it touches). Entries stay where they are unless
+  // the table grows, and it is looked up only, so this cannot reach a result.
+  void reserve(std::uint64_t lines) {
+    const std::uint64_t wanted = std::min<std::uint64_t>(2 * lines, kMaxReservedSlots);
+    if (wanted > slots_.size()) rehash(std::bit_ceil(static_cast<std::size_t>(wanted)));
+  }
+
   // The entry of `line`, created empty if absent. The reference stays valid until the next
   // call of this function (which may grow the table); find() never moves entries.
   DirectoryLine& find_or_insert(std::uint64_t line) {
@@ -106,6 +114,7 @@ class LineDirectory {
 
  private:
   static constexpr std::size_t kInitialSlots = 1024;
+  static constexpr std::uint64_t kMaxReservedSlots = std::uint64_t{1} << 19;  // 24 MiB of slots
   static constexpr std::uint64_t kGenerations = (std::uint64_t{1} << (64 - kLineBits)) - 1;
   static constexpr std::uint64_t kFree = ~std::uint64_t{0};  // generation kGenerations: never live
 

@@ -37,6 +37,7 @@ class MemorySystem final : public CostModel {
   void reset() override;
   std::uint64_t access_ns(const Access& access) override;
   void prefetch(CpuId cpu, std::uint64_t addr) override;
+  void expect_lines(std::uint64_t lines) override { lines_.reserve(lines); }
   std::uint64_t fence_ns(CpuId) override { return config_.os.fence_ns; }
   std::uint64_t pause_ns(CpuId) override { return config_.os.pause_ns; }
   std::uint64_t wake_ns(CpuId from, CpuId to) override;
