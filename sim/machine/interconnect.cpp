@@ -26,32 +26,28 @@ Interconnect::Interconnect(const Topology& topology, std::uint32_t request_bytes
 void Interconnect::reset() {
   for (Channel& c : channels_) {
     c.bookings.clear();
-    c.live = 0;
+    c.trim_at = kTrimAfter;
   }
   now_ns_ = 0;
 }
 
 // Bookings that ended before the access being costed began are history. They are a prefix
-// (bookings are disjoint and in time order), skipped by moving `live`; the vector is
-// compacted only when the dead prefix outgrows the live part, so a busy link does not
-// shift its whole queue on every message.
-inline std::size_t Interconnect::forget_past(Channel& channel) const {
+// (bookings are disjoint and in time order) that no search reaches: every message is ready
+// at or after the access's start, and the first-fit search walks back from the end only
+// while bookings end after that. So the prefix is dropped only when the vector has doubled
+// since it was last trimmed, which keeps the per-booking path free of a loop whose length
+// varies (it mispredicted on almost every booking when it ran each time).
+void Interconnect::forget_past(Channel& channel) const {
   std::vector<Booking>& b = channel.bookings;
-  std::size_t live = channel.live;
-  while (live < b.size() && b[live].to_ns <= now_ns_) ++live;
-  if (live > kCompactAfter && live * 2 > b.size()) {
-    b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(live));
-    live = 0;
-  }
-  channel.live = live;
-  return live;
+  const auto past = std::find_if(b.begin(), b.end(), [this](const Booking& x) { return x.to_ns > now_ns_; });
+  b.erase(b.begin(), past);
+  channel.trim_at = std::max(kTrimAfter, 2 * b.size());
 }
 
 // Books the first gap of `length` at or after `ready` and returns where it starts. A link
 // holds about ten live bookings and a miss books some fifty, so this works on indices and
 // moves elements by hand rather than through vector::insert's general path.
 [[gnu::always_inline]] inline double Interconnect::book(Channel& channel, double ready, double length) {
-  const std::size_t live = forget_past(channel);
   std::vector<Booking>& b = channel.bookings;
   const std::size_t n = b.size();
   // First fit: skip what ends before `ready`, then every interval the message would
@@ -59,14 +55,15 @@ inline std::size_t Interconnect::forget_past(Channel& channel) const {
   // (a probe answer ahead of a data reply booked earlier: half of all bookings land within
   // two intervals of the end), so the search walks back from the end.
   std::size_t lo = n;
-  while (lo > live && b[lo - 1].to_ns > ready) --lo;
+  while (lo > 0 && b[lo - 1].to_ns > ready) --lo;
   double at = ready;
   std::size_t i = lo;
   for (; i < n && b[i].from_ns < at + length; ++i) at = b[i].to_ns;
   // Only the free gaps matter, so back-to-back bookings merge into one interval: a busy
   // link's queue stays a handful of intervals instead of one per message.
   const double end = at + length;
-  const bool joins_previous = i != live && b[i - 1].to_ns == at;
+  // (A previous booking already past can join too: the time it covers is the same.)
+  const bool joins_previous = i != 0 && b[i - 1].to_ns == at;
   const bool joins_next = i != n && b[i].from_ns == end;
   if (joins_previous && joins_next) {
     b[i - 1].to_ns = b[i].to_ns;
@@ -80,6 +77,8 @@ inline std::size_t Interconnect::forget_past(Channel& channel) const {
     b.emplace_back();
     for (std::size_t j = n; j > i; --j) b[j] = b[j - 1];
     b[i] = Booking{at, end};
+    if (b.size() >= channel.trim_at) [[unlikely]]
+      forget_past(channel);
   }
   return at;
 }

@@ -4,8 +4,7 @@
 // A coherence miss on a broadcast machine sends some 15 messages over some 50 link
 // directions, so this is the machine model's hottest code after the caches: routes are
 // flattened once per machine into arrays of hops with their serialization times, and each
-// direction's bookings are a vector whose expired prefix is skipped by an index instead of
-// erased every time.
+// direction's bookings are a vector whose expired prefix is dropped only now and then.
 #pragma once
 
 #include <cstdint>
@@ -34,10 +33,12 @@ class Interconnect {
     double from_ns = 0;
     double to_ns = 0;
   };
-  // One link direction's bookings: disjoint, in time order; those before `live` are past.
+  static constexpr std::size_t kTrimAfter = 32;  // bookings a link keeps before dropping past ones
+
+  // One link direction's bookings: disjoint, in time order; a prefix of them may be past.
   struct Channel {
     std::vector<Booking> bookings;
-    std::size_t live = 0;
+    std::size_t trim_at = kTrimAfter;  // drop the past prefix when this many are kept
   };
   struct Hop {
     int channel = 0;
@@ -50,10 +51,8 @@ class Interconnect {
     double tail_ns[2] = {0, 0};   // per Message kind: the longest serialization on the route
   };
 
-  static constexpr std::size_t kCompactAfter = 16;  // dead bookings a link keeps before compacting
-
   double book(Channel& channel, double ready, double length);
-  std::size_t forget_past(Channel& channel) const;
+  void forget_past(Channel& channel) const;
 
   int packages_ = 0;
   std::vector<Route> routes_;  // per (from, to)
