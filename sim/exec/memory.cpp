@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/host_pages.hpp"
+
 namespace lockstep::sim {
 
 SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kHeapsBytes) {
@@ -64,7 +66,15 @@ void* SimMemory::allocate(std::size_t bytes, std::size_t align, NodeId node) {
   if (start + bytes > kNodeHeapBytes)
     throw std::length_error(fmt::format("node {} is out of simulated heap ({} bytes)", node, kNodeHeapBytes));
   used_[n] = start + bytes;
-  std::byte* p = heaps_ + n * kNodeHeapBytes + start;
+  std::byte* const heap = heaps_ + n * kNodeHeapBytes;
+  if (used_[n] > populated_[n]) {
+    // The first execution to reach this far: fault the pages in a chunk at a time, not one
+    // by one as the memset below touches them (host_pages.hpp). They stay for later ones.
+    const std::size_t end = std::min(kNodeHeapBytes, (used_[n] + kPopulateChunk - 1) / kPopulateChunk * kPopulateChunk);
+    populate_pages(heap + populated_[n], end - populated_[n]);
+    populated_[n] = end;
+  }
+  std::byte* p = heap + start;
   std::memset(p, 0, bytes);
   return p;
 }

@@ -135,6 +135,9 @@ class SimMemory {
   std::byte* stacks_ = nullptr;
   std::byte* heaps_ = nullptr;
   std::array<std::size_t, kMaxNodes> used_{};
+  // Per node: how much of its heap has had its pages faulted in (kept across executions).
+  static constexpr std::size_t kPopulateChunk = std::size_t{256} << 10;
+  std::array<std::size_t, kMaxNodes> populated_{};
   MemoryPolicy policy_ = MemoryPolicy::as_requested;
   int nodes_ = 1;
   int next_node_ = 0;  // interleave: where the next allocation goes

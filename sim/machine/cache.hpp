@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "sim/host_pages.hpp"
 #include "sim/host_prefetch.hpp"
 #include "sim/machine/machine_config.hpp"
 
@@ -86,7 +87,7 @@ class Cache {
   double hit_ns_ = 1;
   Replacement replacement_ = Replacement::lru;
   std::size_t set_words_ = 1;  // ways, and as many stamps with LRU
-  std::vector<std::uint64_t> words_;
+  std::vector<std::uint64_t, PopulatedAllocator<std::uint64_t>> words_;  // megabytes on a large machine
   std::vector<std::uint64_t> plru_bits_;  // tree pseudo-LRU, one word per set
   std::uint64_t generation_ = 0;
   std::uint64_t tick_ = 0;

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/host_pages.hpp"
 #include "sim/host_prefetch.hpp"
 
 namespace lockstep::sim::machine {
@@ -131,7 +132,7 @@ class LineDirectory {
   bool live(std::size_t i) const { return slots_[i].key >> kLineBits == generation_; }
 
   void rehash(std::size_t slots) {
-    std::vector<Slot> old(slots);
+    std::vector<Slot, PopulatedAllocator<Slot>> old(slots);
     old.swap(slots_);
     mask_ = slots - 1;
     shift_ = 64 - std::countr_zero(slots);
@@ -145,7 +146,7 @@ class LineDirectory {
     }
   }
 
-  std::vector<Slot> slots_;
+  std::vector<Slot, PopulatedAllocator<Slot>> slots_;
   std::size_t mask_ = 0;
   int shift_ = 64;
   std::size_t size_ = 0;
