@@ -164,7 +164,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
 
 // --- choosing the next step ---------------------------------------------------------------
 
-void Engine::yield_for(const PendingOp& op) {
+void Engine::yield_for(PendingOp op) {
   SimThread& t = threads_[current_];
   t.last_op = t.pending;
   t.pending = op;

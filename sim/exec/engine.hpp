@@ -180,7 +180,7 @@ class Engine {
   static constexpr ThreadId kHostId = kNoThread;
 
   // scheduling
-  void yield_for(const PendingOp& op);
+  void yield_for(PendingOp op);
   ThreadId pick_next();
   void gather_explore_candidates();
   ThreadId pick_timed();

@@ -101,7 +101,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   const std::uint64_t addr = memory_.address_of(host);
   const OpKind kind = plain ? OpKind::plain_load : OpKind::load;
   prefetch_host_line(host);  // read after the threads that go first
-  yield_for(PendingOp{kind, static_cast<std::uint8_t>(size), order, addr});
+  yield_for(PendingOp{.kind = kind, .size = static_cast<std::uint8_t>(size), .order = order, .addr = addr});
   if (races_.enabled()) race_load(plain, addr, order);
   const SimThread& t = threads_[current_];
   const std::uint64_t start = start_time();
@@ -131,7 +131,7 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   value &= size_mask(size);
   const std::uint64_t addr = memory_.address_of(host);
   const OpKind kind = plain ? OpKind::plain_store : OpKind::store;
-  yield_for(PendingOp{kind, static_cast<std::uint8_t>(size), order, addr});
+  yield_for(PendingOp{.kind = kind, .size = static_cast<std::uint8_t>(size), .order = order, .addr = addr});
   SimThread& t = threads_[current_];
   // x86 implements a seq_cst store as xchg: a locked instruction, not buffered.
   if (order == std::memory_order_seq_cst && !plain) drain_own(t);
@@ -163,7 +163,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   bool ok = true;
   const std::uint64_t addr = memory_.address_of(host);
   prefetch_host_line(host);  // read after the threads that go first
-  yield_for(PendingOp{OpKind::rmw, static_cast<std::uint8_t>(size), order, addr});
+  yield_for(PendingOp{.kind = OpKind::rmw, .size = static_cast<std::uint8_t>(size), .order = order, .addr = addr});
   SimThread& t = threads_[current_];
   drain_own(t);  // a locked instruction
   if (races_.enabled()) race_rmw(addr, order);
@@ -195,7 +195,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
 std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
   if (kind != OpKind::load && kind != OpKind::store) throw std::logic_error("touch() is a load or a store");
   if (on_host()) return 0;
-  yield_for(PendingOp{kind, 8, std::memory_order_relaxed, addr});
+  yield_for(PendingOp{.kind = kind, .size = 8, .order = std::memory_order_relaxed, .addr = addr});
   const SimThread& t = threads_[current_];
   const std::uint64_t start = start_time();
   const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, 8, start, memory_.node_of_address(addr)});
@@ -211,7 +211,7 @@ std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
 
 void Engine::fence(std::memory_order order) {
   if (on_host()) return;
-  yield_for(PendingOp{OpKind::fence, 0, order, 0});
+  yield_for(PendingOp{.kind = OpKind::fence, .order = order});
   SimThread& t = threads_[current_];
   // On x86 only a seq_cst fence is an instruction (mfence); the others order the compiler.
   if (order == std::memory_order_seq_cst) drain_own(t);
@@ -339,7 +339,7 @@ void Engine::park() {
 void Engine::unpark(ThreadId target) {
   if (on_host()) throw std::logic_error("unpark() outside a simulated thread");
   if (target >= threads_.size()) throw std::out_of_range(fmt::format("unpark of thread {}, which does not exist", target));
-  yield_for(PendingOp{OpKind::unpark, 0, std::memory_order_seq_cst, 0, target});
+  yield_for(PendingOp{.kind = OpKind::unpark, .target = target});
   SimThread& t = threads_[current_];
   // Waking a thread takes its run queue's lock (Linux: try_to_wake_up takes p->pi_lock):
   // locked instructions, which drain the waker's store buffer. Without this a store the

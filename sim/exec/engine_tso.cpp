@@ -126,7 +126,7 @@ void Engine::add_drain_candidates() {
     if (t.store_buffer.empty()) continue;
     const BufferedStore& s = t.store_buffer.front();
     candidates_.push_back(Candidate{Choice{Choice::Kind::drain, id}, t.cpu, now_ns_,
-                                    PendingOp{OpKind::drain, s.size, std::memory_order_relaxed, s.addr}});
+                                    PendingOp{.kind = OpKind::drain, .size = s.size, .order = std::memory_order_relaxed, .addr = s.addr}});
   }
 }
 
