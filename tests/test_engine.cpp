@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <array>
+
 #include "core/sync/ticket_lock.hpp"
 #include "model/random_strategy.hpp"
 #include "sim/exec/sim_platform.hpp"
@@ -100,6 +102,46 @@ TEST_CASE_METHOD(Fixture, "a spin loop with nobody to release it is a deadlock, 
     REQUIRE(r.violation);
     CHECK(r.violation->property == "deadlock");
     CHECK_THAT(r.violation->message, Catch::Contains("write to flag"));
+  }
+}
+
+namespace {
+// A local deep in a frame of its own: the pause that follows the call runs its engine frames
+// where this frame was, but not 4 KiB down, so the local's host bytes outlive the call.
+[[gnu::noinline]] std::uint32_t read_a_deep_local() {
+  struct Deep {
+    SimPlatform::Atomic<std::uint32_t> word{7};
+    std::array<volatile char, 4096> below{};  // above `word`: stacks grow down
+  } deep;
+  deep.below[0] = 1;
+  return deep.word.load(std::memory_order_relaxed);
+}
+}  // namespace
+
+TEST_CASE_METHOD(Fixture, "a spin iteration that read only a returned local does not block", "[engine]") {
+  // Each iteration reads a local of a function that has returned by the pause. The next
+  // iteration makes that local afresh, so nothing another thread writes can change what it
+  // finds: the pause must not block on it. It did when the local's stale bytes still held
+  // the value read (a false deadlock, which depended on the engine's own frame layout).
+  using P = SimPlatform;
+  int iterations = 0;
+  LambdaWorkload w;
+  w.on_setup = [&](Engine& e) {
+    iterations = 0;
+    e.spawn("looper", 0, [&] {
+      for (; iterations < 3; ++iterations) {
+        if (read_a_deep_local() != 7) P::violation("local", "the local lost its value");
+        P::cpu_relax();
+      }
+    });
+  };
+  model::RandomStrategy random(1);
+  TimedStrategy timed(1);
+  for (Scheduler* oracle : {static_cast<Scheduler*>(&random), static_cast<Scheduler*>(&timed)}) {
+    auto r = engine.run(w, *oracle, nullptr, 0);
+    INFO((r.violation ? r.violation->message : std::string{}));
+    REQUIRE_FALSE(r.violation);
+    CHECK(iterations == 3);
   }
 }
 

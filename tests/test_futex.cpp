@@ -335,6 +335,32 @@ TEMPLATE_TEST_CASE("wake order: most urgent priority first, FIFO within a priori
   });
 }
 
+// The controller's loop `while (waiters_on(a) != i + 1) cpu_relax()` takes and releases a
+// bucket lock in every iteration; with MCS, the lock's node is a local of a function that
+// has returned by the pause. Whether such an iteration blocks once depended on the stale
+// host bytes where that node had been, which the engine's own frames (and tracing) overwrite:
+// a layout change made an untraced execution report a deadlock its traced re-run did not.
+TEST_CASE("exploring: a traced execution takes the steps of the untraced one, spin loops over returned locals included",
+          "[futex][engine]") {
+  FutexConfig config;
+  config.lock = GENERATE(SpinlockKind::ticket, SpinlockKind::mcs);
+  OrderParams p{config, {120, 10, 120, 50, 10}, false};
+  sim::FlatCostModel costs{sim::FlatCosts{}};
+  sim::Engine engine(sim::MachineShape{{0, 0}}, costs, sim::EngineLimits{2'000'000, 8});
+  sim::SimWorkloadOf<WakeOrder<sim::SimPlatform>, OrderParams> w(p);
+  model::RandomStrategy random(5);
+  for (std::uint64_t i = 0; i < 40; ++i) {
+    const sim::ExecutionResult untraced = engine.run(w, random, nullptr, i);
+    sim::TraceRecorder trace;
+    const sim::ExecutionResult traced = engine.run(w, random, &trace, i);
+    INFO("execution " << i);
+    REQUIRE(untraced.violation.has_value() == traced.violation.has_value());
+    REQUIRE(untraced.steps == traced.steps);
+    REQUIRE(untraced.schedule == traced.schedule);
+    REQUIRE_FALSE(untraced.violation.has_value());
+  }
+}
+
 TEMPLATE_TEST_CASE("requeue wakes nr_wake and moves the rest to the other word", "[futex][dual]", sim::SimPlatform,
                    native::NativePlatform) {
   FutexConfig config;

@@ -130,7 +130,9 @@ class Engine {
   // SimMemory::reserve_unbacked). Returns the access's latency.
   std::uint64_t touch(std::uint64_t addr, OpKind kind);
   void fence(std::memory_order order);
-  void pause();
+  // Out of line by design: its frame must lie below every frame of the thread's body (see
+  // may_block_spinning).
+  [[gnu::noinline]] void pause();
   void park();
   void unpark(ThreadId target);
   ThreadId self() const { return current_; }
@@ -225,7 +227,7 @@ class Engine {
   void note_write(std::uint64_t addr, std::uint64_t at_ns);
   void drain_next_due();
   void wake_spinner(SimThread& s, std::uint64_t at_ns);
-  bool may_block_spinning(const SimThread& t);
+  bool may_block_spinning(const SimThread& t, const void* live_stack_floor);
   void note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value);
   bool spin_reads_unchanged(const SimThread& t) const;
 
