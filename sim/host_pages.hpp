@@ -9,6 +9,7 @@
 #pragma once
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +25,7 @@ inline constexpr std::size_t kPopulateBytes = std::size_t{64} << 10;
 // later); otherwise the pages fault in as they are touched, as before.
 inline void populate_pages(void* p, std::size_t bytes) {
 #ifdef MADV_POPULATE_WRITE
-  const auto page = static_cast<std::uintptr_t>(4096);
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   const auto begin = reinterpret_cast<std::uintptr_t>(p) & ~(page - 1);
   const auto end = reinterpret_cast<std::uintptr_t>(p) + bytes;
   (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
