@@ -292,18 +292,29 @@ class WakeOrder {
 template <class P>
 struct OrderRun;
 
+// The wake-order workload explored at random, 40 executions, on two CPUs with flat costs.
+struct SimOrderExploration {
+  static constexpr std::uint64_t kExecutions = 40;
+  explicit SimOrderExploration(const OrderParams& p) : w(p) {}
+  sim::ExecutionResult run(std::uint64_t i, sim::TraceRecorder* trace = nullptr) {
+    return engine.run(w, random, trace, i);
+  }
+
+  sim::FlatCostModel costs{sim::FlatCosts{}};
+  sim::Engine engine{sim::MachineShape{{0, 0}}, costs, sim::EngineLimits{2'000'000, 8}};
+  sim::SimWorkloadOf<WakeOrder<sim::SimPlatform>, OrderParams> w;
+  model::RandomStrategy random{5};
+};
+
 template <>
 struct OrderRun<sim::SimPlatform> {
   template <class Check>
   static void run(const OrderParams& p, Check check) {
-    sim::FlatCostModel costs{sim::FlatCosts{}};
-    sim::Engine engine(sim::MachineShape{{0, 0}}, costs, sim::EngineLimits{2'000'000, 8});
-    sim::SimWorkloadOf<WakeOrder<sim::SimPlatform>, OrderParams> w(p);
-    model::RandomStrategy random(5);
-    for (std::uint64_t i = 0; i < 40; ++i) {
-      const sim::ExecutionResult r = engine.run(w, random, nullptr, i);
+    SimOrderExploration x(p);
+    for (std::uint64_t i = 0; i < SimOrderExploration::kExecutions; ++i) {
+      const sim::ExecutionResult r = x.run(i);
       REQUIRE_FALSE(r.violation.has_value());
-      check(w.workload());
+      check(x.w.workload());
     }
   }
 };
@@ -344,15 +355,11 @@ TEST_CASE("exploring: a traced execution takes the steps of the untraced one, sp
           "[futex][engine]") {
   FutexConfig config;
   config.lock = GENERATE(SpinlockKind::ticket, SpinlockKind::mcs);
-  OrderParams p{config, {120, 10, 120, 50, 10}, false};
-  sim::FlatCostModel costs{sim::FlatCosts{}};
-  sim::Engine engine(sim::MachineShape{{0, 0}}, costs, sim::EngineLimits{2'000'000, 8});
-  sim::SimWorkloadOf<WakeOrder<sim::SimPlatform>, OrderParams> w(p);
-  model::RandomStrategy random(5);
-  for (std::uint64_t i = 0; i < 40; ++i) {
-    const sim::ExecutionResult untraced = engine.run(w, random, nullptr, i);
+  SimOrderExploration x(OrderParams{config, {120, 10, 120, 50, 10}, false});
+  for (std::uint64_t i = 0; i < SimOrderExploration::kExecutions; ++i) {
+    const sim::ExecutionResult untraced = x.run(i);
     sim::TraceRecorder trace;
-    const sim::ExecutionResult traced = engine.run(w, random, &trace, i);
+    const sim::ExecutionResult traced = x.run(i, &trace);
     INFO("execution " << i);
     REQUIRE(untraced.violation.has_value() == traced.violation.has_value());
     REQUIRE(untraced.steps == traced.steps);
