@@ -10,9 +10,11 @@
 // This is the timed engine's hottest loop: a 32-thread run sifts on almost every step. So an
 // entry is 16 bytes that compare as one 128-bit number (clock, then tie key), with the
 // thread id in the tie key's low bits: keys are unique (a thread is queued once), the
-// comparison is a compare and a subtract with borrow, and no branch depends on the data
-// except the one that ends a sift. A sentinel later than everything sits after the last
-// entry, so choosing the earlier child needs no bounds check.
+// comparison is a compare and a subtract with borrow, and no branch of a sift depends on
+// the data. Sentinels later than everything fill the slots after the last entry, so
+// choosing the earlier child needs no bounds check.
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -51,23 +53,26 @@ class ReadyEntry {
 
 class ReadyHeap {
  public:
-  bool empty() const { return size() == 0; }
-  void clear() { entries_.assign(1, kLatest); }
+  bool empty() const { return size_ == 0; }
+  void clear() {
+    std::fill_n(entries_.begin(), std::min(entries_.size(), size_), kLatest);
+    size_ = 0;
+  }
 
   void push(const ReadyEntry& e) {
-    entries_.back() = e;          // where the sentinel was
-    entries_.push_back(kLatest);  // the new sentinel
-    sift_up(size() - 1);
+    ++size_;
+    if (entries_.size() < 2 * size_ + 1) entries_.resize(2 * size_ + 1, kLatest);
+    entries_[size_ - 1] = e;
+    sift_up(size_ - 1);
   }
 
   // Removes and returns the earliest thread.
   ThreadId pop() {
     const ThreadId top = entries_.front().thread();
-    const std::size_t last = size() - 1;
-    entries_.front() = entries_[last];
-    entries_[last] = kLatest;  // the new sentinel; the old one goes
-    entries_.pop_back();
-    if (!empty()) sift_down(0);
+    --size_;
+    entries_.front() = entries_[size_];
+    entries_[size_] = kLatest;
+    sift_down();
     return top;
   }
 
@@ -76,7 +81,7 @@ class ReadyHeap {
     if (empty() || e < entries_.front()) return e.thread();
     const ThreadId top = entries_.front().thread();
     entries_.front() = e;
-    sift_down(0);
+    sift_down();
     return top;
   }
 
@@ -95,25 +100,27 @@ class ReadyHeap {
     entries_[i] = moving;
   }
 
-  void sift_down(std::size_t i) {
+  // Moves the root down to its place. Every slot from size_ to 2 * size_ is the sentinel, so
+  // a node's children can be read without a bounds check, and a node whose children are
+  // both later stays put: the loop runs the heap's depth every time, each level choosing by
+  // index arithmetic, so no branch depends on the keys (the exit of the usual loop was
+  // mispredicted on most steps, the place a 32-thread run stops being random).
+  void sift_down() {
     ReadyEntry* const e = entries_.data();
-    const ReadyEntry moving = e[i];
-    const std::size_t n = size();
-    for (;;) {
-      std::size_t child = 2 * i + 1;
-      if (child >= n) break;
-      // e[n] is the sentinel: when child + 1 == n it is never the earlier one.
+    const ReadyEntry moving = e[0];
+    std::size_t hole = 0;
+    for (int level = std::bit_width(size_); level > 1; --level) {
+      std::size_t child = 2 * hole + 1;
       child += static_cast<std::size_t>(e[child + 1] < e[child]);
-      if (!(e[child] < moving)) break;
-      e[i] = e[child];
-      i = child;
+      const std::size_t from = e[child] < moving ? child : hole;
+      e[hole] = e[from];
+      hole = from;
     }
-    e[i] = moving;
+    e[hole] = moving;
   }
 
-  std::size_t size() const { return entries_.size() - 1; }
-
-  std::vector<ReadyEntry> entries_{kLatest};  // the entries, then the sentinel
+  std::size_t size_ = 0;
+  std::vector<ReadyEntry> entries_;  // the heap's size_ entries, then sentinels up to 2 * size_
 };
 
 }  // namespace lockstep::sim
