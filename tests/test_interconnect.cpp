@@ -65,7 +65,8 @@ TEST_CASE_METHOD(Fixture, "a message steps over every booking whose gap is too s
   // A request ready at 109 steps over three (the gaps are 2 ns, it needs 8): [138, 146) is
   // taken by the data now, so it starts at 202.
   CHECK(request_waits(109) == 202 - 109);
-  // With only the last three ahead of it, ready at 111: the same.
+  // Ready at 111, with the last three bookings ahead of it: it steps over all three again,
+  // to 210.
   CHECK(request_waits(111) == 210 - 111);
 }
 
@@ -127,8 +128,8 @@ TEST_CASE_METHOD(Fixture, "every message starts where first fit over all earlier
   };
   double now = 0;
   for (int n = 0; n < 20000; ++n) {
-    // Quiet stretches, and busy ones where requests ready 10 ns apart leave 2 ns gaps that a
-    // later message must step over several at a time.
+    // Quiet stretches, and busy ones with requests ready on a 10 ns grid. (Queued requests
+    // close most short gaps, so stepping over several at once has its own test above.)
     const bool busy = n / 1000 % 2 == 1;
     now += static_cast<double>(rng.below(busy ? 3 : 12));
     links.set_now(now);
