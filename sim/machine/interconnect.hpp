@@ -1,10 +1,11 @@
 // The links between packages as the machine model uses them: a message's trip over its
 // route, with each link direction's occupancy.
 //
-// A coherence miss on a broadcast machine sends some 15 messages over some 50 link
-// directions, so this is the machine model's hottest code after the caches: routes are
-// flattened once per machine into arrays of hops with their serialization times, and each
-// direction's bookings are a vector whose expired prefix is dropped only now and then.
+// A DRAM miss on the 8-socket broadcast machine sends 16 messages over some 30 link
+// directions (sim-speed averages 1.9 hops a message), so this is the machine model's
+// hottest code (27% of sim-speed's host time): routes are flattened once per machine into
+// arrays of hops with their serialization times, and each direction's bookings are a
+// vector whose expired prefix is dropped only now and then.
 #pragma once
 
 #include <cstdint>
