@@ -143,3 +143,66 @@ TEST_CASE_METHOD(Fixture, "every message starts where first fit over all earlier
     REQUIRE(took - 10 - length == expected - ready);
   }
 }
+
+namespace {
+
+// Three packages in a chain, 0 - 1 - 2, with the fixture's numbers: a broadcast from 0 to
+// package 2 passes through 1.
+struct Chain {
+  MachineConfig config = [] {
+    MachineConfig c = make_preset("nehalem-2s");
+    c.packages = 3;
+    c.links = {Link{0, 1, 10, 1}, Link{1, 2, 10, 1}};
+    return c;
+  }();
+  Topology topology{config};
+  Interconnect links{topology, 8, 64};
+  double arrival[3] = {-1, -1, -1};
+};
+
+}  // namespace
+
+TEST_CASE_METHOD(Chain, "a broadcast crosses each link of its tree once", "[machine][links]") {
+  links.set_now(100);
+  links.broadcast(0, 0b110, Message::request, 100, arrival);
+  CHECK(arrival[1] == 100 + 18);       // [100, 108) on 0->1, head at 110, tail at 118
+  CHECK(arrival[2] == 110 + 18);       // forwarded by 1: [110, 118) on 1->2
+  CHECK(arrival[0] == -1);             // not a target: left alone
+  // Two unicast requests would have held 0->1 for 16 ns; the broadcast held it for 8.
+  CHECK(links.message(0, 1, Message::request, 100) == 8 + 18);
+  CHECK(links.message(1, 2, Message::request, 110) == 8 + 18);
+}
+
+TEST_CASE_METHOD(Chain, "a broadcast books only the links on the way to its targets", "[machine][links]") {
+  links.set_now(0);
+  links.broadcast(0, 0b010, Message::request, 0, arrival);  // to 1 only
+  CHECK(arrival[1] == 18);
+  CHECK(arrival[2] == -1);
+  CHECK(links.message(1, 2, Message::request, 10) == 18);  // 1->2 was not booked
+  links.broadcast(2, 0b001, Message::request, 100, arrival);  // to 0, through 1
+  CHECK(arrival[0] == 100 + 10 + 10 + 8);
+  CHECK(links.message(2, 1, Message::request, 100) == 8 + 18);  // 2->1 held [100, 108)
+  CHECK(links.message(1, 0, Message::request, 110) == 8 + 18);  // 1->0 held [110, 118)
+  links.broadcast(1, 0b010, Message::request, 200, arrival);  // the source alone: no link
+  CHECK(arrival[1] == 200);
+}
+
+// On idle links a broadcast reaches each target when a message of its own would: the tree
+// is the routes' union, so only the sharing of links differs.
+TEST_CASE("on idle links a broadcast arrives when unicast messages would", "[machine][links]") {
+  for (const char* preset : {"barcelona-8s", "xeon-e7-16s"}) {
+    const MachineConfig config = make_preset(preset);
+    const Topology topology{config};
+    const int n = topology.packages();
+    for (int from = 0; from < n; ++from) {
+      Interconnect tree{topology, config.request_bytes, config.data_bytes};
+      std::vector<double> arrival(static_cast<std::size_t>(n), -1);
+      tree.broadcast(from, (1u << n) - 1, Message::request, 0, arrival.data());
+      for (int to = 0; to < n; ++to) {
+        Interconnect idle{topology, config.request_bytes, config.data_bytes};
+        INFO(preset << ": from " << from << " to " << to);
+        CHECK(arrival[static_cast<std::size_t>(to)] == idle.message(from, to, Message::request, 0));
+      }
+    }
+  }
+}

@@ -1,11 +1,14 @@
 #include "sim/machine/interconnect.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <stdexcept>
 
 namespace lockstep::sim::machine {
 
 Interconnect::Interconnect(const Topology& topology, std::uint32_t request_bytes, std::uint32_t data_bytes)
     : packages_(topology.packages()), channels_(topology.channels().size()) {
+  if (packages_ > 32) throw std::invalid_argument("interconnect: a broadcast's targets are a 32-bit mask of packages");
   const double bytes[2] = {static_cast<double>(request_bytes), static_cast<double>(data_bytes)};
   for (int from = 0; from < packages_; ++from) {
     for (int to = 0; to < packages_; ++to) {
@@ -21,6 +24,35 @@ Interconnect::Interconnect(const Topology& topology, std::uint32_t request_bytes
       routes_.push_back(route);
     }
   }
+  // The routes from one source are one shortest-path tree (topology.cpp), so a package's
+  // route is its parent's plus one hop: the broadcast tree is every route's last hop.
+  for (int from = 0; from < packages_; ++from) {
+    Tree tree;
+    tree.reach.assign(static_cast<std::size_t>(packages_), 0);
+    for (int to = 0; to < packages_; ++to) {
+      if (to == from) continue;
+      const Route& route = routes_[index(from, to)];
+      const Hop& last = hops_[route.first_hop + route.hops - 1];
+      const int parent = topology.channels()[static_cast<std::size_t>(last.channel)].from;
+      if (parent != from) {
+        const Route& up = routes_[index(from, parent)];
+        if (up.hops + 1 != route.hops ||
+            !std::equal(hops_.begin() + up.first_hop, hops_.begin() + up.first_hop + up.hops, hops_.begin() + route.first_hop,
+                        [](const Hop& a, const Hop& b) { return a.channel == b.channel; }))
+          throw std::logic_error("interconnect: the routes from a package do not form a tree");
+      }
+      tree.nodes.push_back(TreeNode{to, parent, last, {route.tail_ns[0], route.tail_ns[1]}});
+      for (std::uint32_t h = 0; h < route.hops; ++h)
+        tree.reach[static_cast<std::size_t>(to)] |=
+            1u << topology.channels()[static_cast<std::size_t>(hops_[route.first_hop + h].channel)].to;
+    }
+    // Parents before children: fewer hops first, then package order.
+    std::stable_sort(tree.nodes.begin(), tree.nodes.end(), [&](const TreeNode& a, const TreeNode& b) {
+      return routes_[index(from, a.package)].hops < routes_[index(from, b.package)].hops;
+    });
+    trees_.push_back(std::move(tree));
+  }
+  head_.assign(static_cast<std::size_t>(packages_), 0);
 }
 
 void Interconnect::reset() {
@@ -92,8 +124,7 @@ void Interconnect::forget_past(Channel& channel) const {
 // serialization after the head.
 double Interconnect::message(int from, int to, Message kind, double start) {
   if (from == to) return 0;
-  const Route& route = routes_[static_cast<std::size_t>(from) * static_cast<std::size_t>(packages_) +
-                               static_cast<std::size_t>(to)];
+  const Route& route = routes_[index(from, to)];
   const auto k = static_cast<std::size_t>(kind);
   double head = start;
   for (std::uint32_t h = 0; h < route.hops; ++h) {
@@ -101,6 +132,28 @@ double Interconnect::message(int from, int to, Message kind, double start) {
     head = book(channels_[static_cast<std::size_t>(hop.channel)], head, hop.serialize_ns[k]) + hop.latency_ns;
   }
   return head + route.tail_ns[k] - start;
+}
+
+// Coherent HyperTransport forwards a broadcast (a probe) along routes the routing tables
+// name per source: each node passes it on over the links that lead further from the source,
+// so every link of the tree carries one copy [derived: the routing tables' broadcast
+// route; REF section 4 has only "broadcast probes"]. A copy is cut-through at each node, as
+// a message is, so on idle links each target has it when a message of its own would.
+void Interconnect::broadcast(int from, std::uint32_t targets, Message kind, double start, double* arrival) {
+  const Tree& tree = trees_[static_cast<std::size_t>(from)];
+  const auto k = static_cast<std::size_t>(kind);
+  std::uint32_t needed = 0;  // the targets and every package their routes pass
+  for (std::uint32_t rest = targets & ~(1u << from); rest != 0; rest &= rest - 1)
+    needed |= tree.reach[static_cast<std::size_t>(std::countr_zero(rest))];
+  head_[static_cast<std::size_t>(from)] = start;
+  if ((targets >> from & 1u) != 0) arrival[from] = start;
+  for (const TreeNode& node : tree.nodes) {
+    if ((needed >> node.package & 1u) == 0) continue;
+    const double head = book(channels_[static_cast<std::size_t>(node.hop.channel)], head_[static_cast<std::size_t>(node.parent)],
+                             node.hop.serialize_ns[k]) + node.hop.latency_ns;
+    head_[static_cast<std::size_t>(node.package)] = head;
+    if ((targets >> node.package & 1u) != 0) arrival[node.package] = head + node.tail_ns[k];
+  }
 }
 
 }  // namespace lockstep::sim::machine

@@ -51,6 +51,7 @@ MemorySystem::MemorySystem(const MachineConfig& config)
   open_row_.assign(static_cast<std::size_t>(topology_.packages()) * config_.dram.banks, ~std::uint64_t{0});
   carry_ns_.assign(static_cast<std::size_t>(topology_.cpus()), 0);
   source_counts_.assign(kSources, 0);
+  probe_arrival_.assign(static_cast<std::size_t>(topology_.packages()), 0);
 }
 
 void MemorySystem::reset() {
@@ -245,8 +246,11 @@ double MemorySystem::from_memory(const Access& a, Line& line, int package, doubl
   const double data_back = from_dram + message(home, package, Message::data, from_dram);
   double answers = at_home;
   if (config_.coherence == Coherence::broadcast) {
-    for (int p : packages_to_probe(line, package)) {
-      const double arrive = at_home + message(home, p, Message::request, at_home) + config_.probe_ns;
+    std::uint32_t targets = 0;
+    for (int p : packages_to_probe(line, package)) targets |= package_bit(p);
+    links_.broadcast(home, targets, Message::request, at_home, probe_arrival_.data());
+    for (int p : probed_) {
+      const double arrive = probe_arrival_[static_cast<std::size_t>(p)] + config_.probe_ns;
       answers = std::max(answers, arrive + message(p, package, Message::request, arrive));
     }
   } else {

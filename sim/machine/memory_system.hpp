@@ -10,7 +10,8 @@
 //   home_snoop (Nehalem):  uncore + req(r->h) + max(dram(h), snoop of the other packages) + data(h->r)
 //   broadcast (Opteron):   uncore + req(r->h) + max(dram(h) + data(h->r),
 //                                                    max over probed n: probe(h->n) + lookup + answer(n->r))
-// where the probe filter limits the probed packages to those that may hold the line.
+// where the probe filter limits the probed packages to those that may hold the line, and the
+// probes travel as one broadcast over the tree of the home's routes (interconnect.hpp).
 #pragma once
 
 #include <cstdint>
@@ -108,6 +109,7 @@ class MemorySystem final : public CostModel {
   // would make early messages queue behind later ones.
   Interconnect links_;
   std::vector<int> probed_;  // scratch for from_memory: the packages a miss probes
+  std::vector<double> probe_arrival_;  // scratch for from_memory: per package, when its probe arrives
   std::vector<std::uint64_t> open_row_;  // per node and bank
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
   std::vector<std::uint64_t> source_counts_;
