@@ -8,18 +8,26 @@
 
 namespace lockstep::sim::machine {
 
-Cache::Cache(const CacheLevel& level) : ways_(level.ways), hit_ns_(level.hit_ns), replacement_(level.replacement) {
+std::size_t Cache::words_for(const CacheLevel& level) {
   const std::uint64_t lines = level.size_bytes / kLineBytes;
   if (level.ways == 0 || lines == 0 || lines % level.ways != 0)
     throw std::invalid_argument(fmt::format("cache {}: {} bytes do not divide into {} ways of {}-byte lines",
                                             level.name, level.size_bytes, level.ways, kLineBytes));
-  sets_ = lines / level.ways;
-  if (!std::has_single_bit(sets_))
-    throw std::invalid_argument(fmt::format("cache {}: {} sets is not a power of two", level.name, sets_));
-  if (replacement_ == Replacement::plru && (!std::has_single_bit(ways_) || ways_ > 32))
+  const std::uint64_t sets = lines / level.ways;
+  if (!std::has_single_bit(sets))
+    throw std::invalid_argument(fmt::format("cache {}: {} sets is not a power of two", level.name, sets));
+  if (level.replacement == Replacement::plru && (!std::has_single_bit(level.ways) || level.ways > 32))
     throw std::invalid_argument(fmt::format("cache {}: pseudo-LRU needs a power-of-two number of ways", level.name));
+  const std::size_t set_words = level.replacement == Replacement::lru ? 2 * std::size_t{level.ways} : level.ways;
+  return static_cast<std::size_t>(sets) * set_words;
+}
+
+Cache::Cache(const CacheLevel& level, std::uint64_t* words)
+    : ways_(level.ways), hit_ns_(level.hit_ns), replacement_(level.replacement), words_(words) {
+  const std::size_t words_needed = words_for(level);
   set_words_ = replacement_ == Replacement::lru ? 2 * std::size_t{ways_} : ways_;
-  words_.assign(static_cast<std::size_t>(sets_) * set_words_, 0);
+  sets_ = words_needed / set_words_;
+  std::fill_n(words_, words_needed, 0);
   for (std::size_t set = 0; set < sets_; ++set) std::fill_n(tags(set), ways_, kNoLine);
   plru_bits_.assign(static_cast<std::size_t>(sets_), 0);
 }

@@ -22,7 +22,13 @@ namespace lockstep::sim::machine {
 
 class Cache {
  public:
-  explicit Cache(const CacheLevel& level);
+  // The host words a cache of `level` keeps its tags (and LRU stamps) in; throws
+  // std::invalid_argument for a shape the model cannot hold.
+  static std::size_t words_for(const CacheLevel& level);
+  // `words` is words_for(level) words that outlive the cache: a machine's caches share one
+  // block of huge pages (host_pages.hpp), since a lookup lands on a random set of megabytes
+  // of tags, and with 4 KiB pages most would also miss the host's TLB.
+  Cache(const CacheLevel& level, std::uint64_t* words);
 
   void clear();
   // True on a hit (and marks the line most recently used). Inline: every access of the
@@ -87,7 +93,7 @@ class Cache {
   double hit_ns_ = 1;
   Replacement replacement_ = Replacement::lru;
   std::size_t set_words_ = 1;  // ways, and as many stamps with LRU
-  std::vector<std::uint64_t, PopulatedAllocator<std::uint64_t>> words_;  // megabytes on a large machine
+  std::uint64_t* words_ = nullptr;  // set_words_ per set, not owned
   std::vector<std::uint64_t> plru_bits_;  // tree pseudo-LRU, one word per set
   std::uint64_t generation_ = 0;
   std::uint64_t tick_ = 0;

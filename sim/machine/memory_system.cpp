@@ -28,19 +28,33 @@ MemorySystem::MemorySystem(const MachineConfig& config)
     : config_(config), topology_(config), links_(topology_, config_.request_bytes, config_.data_bytes) {
   if (config_.caches.empty() || config_.caches.front().scope != CacheScope::core)
     throw std::invalid_argument(fmt::format("machine {}: the first cache level must be private to a core", config_.name));
+  // Each level's caches (one per core or per package), carved out of one block of words.
+  std::vector<std::vector<Cache>*> level_caches;
+  std::size_t words = 0;
   for (std::size_t i = 0; i < config_.caches.size(); ++i) {
     const CacheLevel& level = config_.caches[i];
     const bool private_level = level.scope == CacheScope::core;
     if (i == 0) {
-      for (int c = 0; c < topology_.cores(); ++c) l1_.emplace_back(level);
+      level_caches.push_back(&l1_);
     } else if (i == 1 && private_level) {
-      for (int c = 0; c < topology_.cores(); ++c) l2_.emplace_back(level);
+      level_caches.push_back(&l2_);
     } else if (i == config_.caches.size() - 1 && !private_level) {
-      for (int p = 0; p < topology_.packages(); ++p) l3_.emplace_back(level);
+      level_caches.push_back(&l3_);
     } else {
       throw std::invalid_argument(fmt::format(
           "machine {}: cache levels must be a private L1, an optional private L2 and an optional shared last level",
           config_.name));
+    }
+    words += Cache::words_for(level) * static_cast<std::size_t>(private_level ? topology_.cores() : topology_.packages());
+  }
+  cache_words_.resize(words);
+  std::uint64_t* next = cache_words_.data();
+  for (std::size_t i = 0; i < config_.caches.size(); ++i) {
+    const CacheLevel& level = config_.caches[i];
+    const int count = level.scope == CacheScope::core ? topology_.cores() : topology_.packages();
+    for (int c = 0; c < count; ++c) {
+      level_caches[i]->emplace_back(level, next);
+      next += Cache::words_for(level);
     }
   }
   // The directory keeps a bit per package and a 16-bit core number per line; the engine

@@ -34,6 +34,8 @@ const char* name_of(Source source);
 class MemorySystem final : public CostModel {
  public:
   explicit MemorySystem(const MachineConfig& config);
+  MemorySystem(const MemorySystem&) = delete;  // the caches point into cache_words_
+  MemorySystem& operator=(const MemorySystem&) = delete;
 
   void reset() override;
   std::uint64_t access_ns(const Access& access) override;
@@ -99,6 +101,8 @@ class MemorySystem final : public CostModel {
 
   MachineConfig config_;
   Topology topology_;
+  // Every cache's tags, in one block (huge pages where the host has them: cache.hpp).
+  std::vector<std::uint64_t, PopulatedAllocator<std::uint64_t>> cache_words_;
   std::vector<Cache> l1_;  // per core
   std::vector<Cache> l2_;  // per core (empty when the machine has no private L2)
   std::vector<Cache> l3_;  // per package
