@@ -103,7 +103,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   threads_.clear();
   cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
   fibers_.clear();
-  heap_.clear();
+  ready_.clear();
   schedule_.clear();
   memory_.reset();
   costs_.reset();
@@ -179,7 +179,7 @@ void Engine::yield_for(PendingOp op) {
     if (t.state != ThreadRunState::running) {
       next = pick_next();
     } else if (!violation_) {
-      next = heap_.exchange_top(ready_entry(current_));  // often itself: no switch at all
+      next = ready_.exchange_top(ready_entry(current_));  // often itself: no switch at all
     }
   } else {
     next = pick_next();
@@ -240,14 +240,14 @@ void Engine::gather_explore_candidates() {
 ThreadId Engine::pick_timed() {
   // Nobody can run, but stores still wait in buffers: the next one to land may release a
   // blocked spinner.
-  while (heap_.empty() && buffered_stores_ > 0) drain_next_due();
-  return heap_.empty() ? kHostId : heap_.pop();
+  while (ready_.empty() && buffered_stores_ > 0) drain_next_due();
+  return ready_.empty() ? kHostId : ready_.pop();
 }
 
 // A thread's place in the queue, fixed when it is queued: its clock, then a seeded tie key.
 ReadyEntry Engine::ready_entry(ThreadId id) { return ReadyEntry(threads_[id].clock_ns, oracle_->tie_key(), id); }
 
-void Engine::heap_push(ThreadId id) { heap_.push(ready_entry(id)); }
+void Engine::enqueue(ThreadId id) { ready_.push(ready_entry(id)); }
 
 // --- fibers ---------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@
 #include "sim/exec/cost_model.hpp"
 #include "sim/exec/memory.hpp"
 #include "sim/exec/race_detector.hpp"
-#include "sim/exec/ready_heap.hpp"
+#include "sim/exec/ready_queue.hpp"
 #include "sim/exec/trace.hpp"
 #include "sim/scheduler.hpp"
 
@@ -209,7 +209,7 @@ class Engine {
   void exceed_step_bound();
   void set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns);
   void charge_cost(Work kind, std::uint32_t units);
-  void heap_push(ThreadId id);
+  void enqueue(ThreadId id);
   ReadyEntry ready_entry(ThreadId id);
 
   // x86-TSO store buffers (engine_tso.cpp)
@@ -274,7 +274,7 @@ class Engine {
   std::vector<std::vector<CpuId>> siblings_;  // per CPU, the other hardware threads of its core
   std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
   std::vector<Candidate> candidates_;
-  ReadyHeap heap_;  // timed mode: threads on a CPU, earliest first
+  ReadyQueue ready_;  // timed mode: threads on a CPU, earliest first
   Scheduler* oracle_ = nullptr;
   TraceRecorder* trace_ = nullptr;
   EngineMode mode_ = EngineMode::explore;

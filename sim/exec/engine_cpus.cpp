@@ -32,7 +32,7 @@ void Engine::start_cpus() {
       cpu.running = id;
       cpu.slice_end_ns = slice;
       t.state = ThreadRunState::running;
-      heap_push(id);
+      enqueue(id);
       if (trace_ != nullptr) trace_->cpu(0, t.cpu, id);
     } else {
       t.state = ThreadRunState::ready;
@@ -89,7 +89,7 @@ void Engine::dispatch(SimCpu& cpu, std::uint64_t at_ns) {
   cpu.slice_end_ns = next.clock_ns + costs_.time_slice_ns();
   set_state(next, ThreadRunState::running, next.clock_ns);
   if (trace_ != nullptr) trace_->cpu(next.clock_ns, next.cpu, id);
-  heap_push(id);
+  enqueue(id);
 }
 
 // A parked or spinning thread can run again, from `at_ns` on.

@@ -322,7 +322,7 @@ void Engine::wake_spinner(SimThread& s, std::uint64_t at_ns) {
   }
   s.clock_ns = std::max(s.clock_ns, at_ns);
   set_state(s, ThreadRunState::running, s.clock_ns);
-  heap_push(static_cast<ThreadId>(&s - threads_.data()));
+  enqueue(static_cast<ThreadId>(&s - threads_.data()));
 }
 
 void Engine::park() {

@@ -1,0 +1,133 @@
+#pragma once
+// Timed mode's queue of threads on a CPU: earliest virtual time first, then the seeded tie
+// key, so the order is total and a run is reproducible.
+//
+// A tournament tree: the entries sit in the leaves by value, and each inner node holds the
+// earlier of its two children, so the root is the earliest. `exchange_top` lets the thread
+// that just stepped either keep running, when it is still the earliest (the common case
+// for a thread whose loads hit its L1 while others wait hundreds of ns on misses), or take
+// the earliest thread's leaf and replay the matches up from it: one comparison a level,
+// where a binary heap's sift makes two (the earlier child, then the moving entry).
+//
+// This is the timed engine's hottest loop: a 32-thread run replays on 45% of steps on
+// barcelona-8s and on nearly every step on the flat machine (which runs 4-6% faster than
+// with the branch-free heap before it). So an entry is 16 bytes that compare as one
+// 128-bit number (clock, then tie key), with the thread id in the tie key's low bits: keys
+// are unique (a thread is queued once), the comparison is a compare and a subtract with
+// borrow, and no branch of a replay depends on the data. Leaves without a thread hold a
+// sentinel later than everything. Which leaf a thread gets changes nothing the queue
+// returns, since the earliest entry is unique.
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "sim/exec/memory.hpp"
+#include "sim/scheduler.hpp"
+
+namespace lockstep::sim {
+
+class ReadyEntry {
+ public:
+  static constexpr unsigned kThreadBits = 10;
+  static_assert(kMaxThreads <= (std::size_t{1} << kThreadBits), "the thread id must fit the tie key's low bits");
+  static constexpr std::uint64_t kThreadMask = (std::uint64_t{1} << kThreadBits) - 1;
+
+  constexpr ReadyEntry() = default;
+  // `tie_draw` is the seeded PRNG's draw; its top 54 bits order threads with equal clocks,
+  // then the thread id does. (Ordering by the whole draw, then the id, differs only when two
+  // draws agree in their top 54 bits.)
+  constexpr ReadyEntry(std::uint64_t clock_ns, std::uint64_t tie_draw, ThreadId thread)
+      : clock_ns_(clock_ns), tie_((tie_draw & ~kThreadMask) | (thread & kThreadMask)) {}
+
+  ThreadId thread() const { return static_cast<ThreadId>(tie_ & kThreadMask); }
+  std::uint64_t clock_ns() const { return clock_ns_; }
+
+  // Strictly earlier in the run order.
+  friend bool operator<(const ReadyEntry& a, const ReadyEntry& b) {
+    __extension__ typedef unsigned __int128 Key;  // GCC and Clang both have it
+    return ((Key{a.clock_ns_} << 64) | a.tie_) < ((Key{b.clock_ns_} << 64) | b.tie_);
+  }
+
+ private:
+  std::uint64_t clock_ns_ = 0;
+  std::uint64_t tie_ = 0;
+};
+
+class ReadyQueue {
+ public:
+  bool empty() const { return size_ == 0; }
+  void clear() {
+    std::fill(nodes_.begin(), nodes_.end(), kLatest);
+    free_.clear();
+    for (std::size_t slot = leaves_; slot-- > 0;) free_.push_back(static_cast<std::uint32_t>(slot));
+    size_ = 0;
+  }
+
+  void push(const ReadyEntry& e) {
+    if (free_.empty()) grow();
+    const std::uint32_t slot = free_.back();
+    free_.pop_back();
+    ++size_;
+    slot_of_[e.thread()] = slot;
+    place(slot, e);
+  }
+
+  // Removes and returns the earliest thread.
+  ThreadId pop() {
+    const ThreadId top = nodes_[1].thread();
+    const std::uint32_t slot = slot_of_[top];
+    --size_;
+    free_.push_back(slot);
+    place(slot, kLatest);
+    return top;
+  }
+
+  // What push(e) then pop() would return, without touching the queue when `e` is earliest.
+  ThreadId exchange_top(const ReadyEntry& e) {
+    if (empty() || e < nodes_[1]) return e.thread();
+    const ThreadId top = nodes_[1].thread();
+    const std::uint32_t slot = slot_of_[top];
+    slot_of_[e.thread()] = slot;
+    place(slot, e);
+    return top;
+  }
+
+ private:
+  static constexpr ReadyEntry kLatest{std::numeric_limits<std::uint64_t>::max(),
+                                      std::numeric_limits<std::uint64_t>::max(), kNoThread};
+
+  // Puts `e` in leaf `slot` and replays the matches on its way to the root: each node holds
+  // the earlier of its two children, so the root is the earliest of all.
+  void place(std::size_t slot, const ReadyEntry& e) {
+    ReadyEntry* const n = nodes_.data();
+    std::size_t i = leaves_ + slot;
+    n[i] = e;
+    for (; i > 1; i >>= 1) {
+      // The earlier of the two, chosen by index arithmetic: no branch depends on the keys.
+      const std::size_t earlier = i ^ static_cast<std::size_t>(n[i ^ 1] < n[i]);
+      n[i >> 1] = n[earlier];
+    }
+  }
+
+  // Called when every leaf is taken: twice the leaves, the old ones first.
+  void grow() {
+    const std::size_t old = leaves_;
+    leaves_ = old == 0 ? 32 : 2 * old;
+    std::vector<ReadyEntry> nodes(2 * leaves_, kLatest);
+    for (std::size_t slot = 0; slot < old; ++slot) nodes[leaves_ + slot] = nodes_[old + slot];
+    for (std::size_t i = leaves_ - 1; i >= 1; --i) nodes[i] = nodes[2 * i + 1] < nodes[2 * i] ? nodes[2 * i + 1] : nodes[2 * i];
+    nodes_.swap(nodes);
+    slot_of_.resize(std::size_t{1} << ReadyEntry::kThreadBits);
+    for (std::size_t slot = leaves_; slot-- > old;) free_.push_back(static_cast<std::uint32_t>(slot));
+  }
+
+  std::size_t size_ = 0;
+  std::size_t leaves_ = 0;
+  std::vector<ReadyEntry> nodes_;       // [1] the root ... [leaves_ + slot] the leaves
+  std::vector<std::uint32_t> slot_of_;  // per thread: its leaf while it is queued
+  std::vector<std::uint32_t> free_;     // leaves holding no thread
+};
+
+}  // namespace lockstep::sim
