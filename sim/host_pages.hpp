@@ -49,7 +49,7 @@ inline std::size_t huge_rounded(std::size_t bytes) {
   return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
 }
 
-// Maps huge_rounded(bytes) on a 2 MiB boundary (over-mapping by a page, then trimming both
+// Maps huge_rounded(bytes) on a 2 MiB boundary (over-mapping by 2 MiB, then trimming both
 // ends) and populates it; unmap with munmap(p, huge_rounded(bytes)).
 inline void* map_huge(std::size_t bytes) {
   const std::size_t rounded = huge_rounded(bytes);

@@ -18,14 +18,18 @@ std::size_t Cache::words_for(const CacheLevel& level) {
     throw std::invalid_argument(fmt::format("cache {}: {} sets is not a power of two", level.name, sets));
   if (level.replacement == Replacement::plru && (!std::has_single_bit(level.ways) || level.ways > 32))
     throw std::invalid_argument(fmt::format("cache {}: pseudo-LRU needs a power-of-two number of ways", level.name));
-  const std::size_t set_words = level.replacement == Replacement::lru ? 2 * std::size_t{level.ways} : level.ways;
-  return static_cast<std::size_t>(sets) * set_words;
+  return static_cast<std::size_t>(sets) * set_words_for(level);
+}
+
+// A set's tags, then with LRU as many stamps.
+std::size_t Cache::set_words_for(const CacheLevel& level) {
+  return level.replacement == Replacement::lru ? 2 * std::size_t{level.ways} : level.ways;
 }
 
 Cache::Cache(const CacheLevel& level, std::uint64_t* words)
     : ways_(level.ways), hit_ns_(level.hit_ns), replacement_(level.replacement), words_(words) {
   const std::size_t words_needed = words_for(level);
-  set_words_ = replacement_ == Replacement::lru ? 2 * std::size_t{ways_} : ways_;
+  set_words_ = set_words_for(level);
   sets_ = words_needed / set_words_;
   std::fill_n(words_, words_needed, 0);
   for (std::size_t set = 0; set < sets_; ++set) std::fill_n(tags(set), ways_, kNoLine);

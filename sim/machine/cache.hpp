@@ -62,6 +62,7 @@ class Cache {
   static constexpr std::uint64_t kNoLine = ~std::uint64_t{0};
   static constexpr std::size_t kWordsPerHostLine = 64 / sizeof(std::uint64_t);
 
+  static std::size_t set_words_for(const CacheLevel& level);
   std::size_t set_of(std::uint64_t line) const { return static_cast<std::size_t>(line & (sets_ - 1)); }
   std::uint64_t tag_of(std::uint64_t line) const { return generation_ << kLineBits | line; }
   bool valid(std::uint64_t tag) const { return tag >> kLineBits == generation_; }

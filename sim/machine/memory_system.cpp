@@ -1,6 +1,7 @@
 #include "sim/machine/memory_system.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -262,10 +263,10 @@ double MemorySystem::from_memory(const Access& a, Line& line, int package, doubl
   const double data_back = from_dram + message(home, package, Message::data, from_dram);
   double answers = at_home;
   if (config_.coherence == Coherence::broadcast) {
-    std::uint32_t targets = 0;
-    for (int p : packages_to_probe(line, package)) targets |= package_bit(p);
+    const std::uint32_t targets = packages_to_probe(line, package);
     links_.broadcast(home, targets, Message::request, at_home, probe_arrival_.data());
-    for (int p : probed_) {
+    for (std::uint32_t rest = targets; rest != 0; rest &= rest - 1) {  // answers in package order
+      const int p = std::countr_zero(rest);
       const double arrive = probe_arrival_[static_cast<std::size_t>(p)] + config_.probe_ns;
       answers = std::max(answers, arrive + message(p, package, Message::request, arrive));
     }
@@ -298,20 +299,17 @@ double MemorySystem::dram(NodeId node, std::uint64_t addr, double start) {
   return wait + latency;
 }
 
-// The packages a broadcast miss from `package` probes, in package order: every other one,
-// or with the probe filter only those that may hold the line: a core's copy, or one in the
-// package's last level (AMD's HT Assist covers every cache of the package).
-const std::vector<int>& MemorySystem::packages_to_probe(const Line& line, int package) {
-  probed_.clear();
-  std::uint32_t holders = ~std::uint32_t{0};
+// The packages a broadcast miss from `package` probes, as a bit per package: every other
+// one, or with the probe filter only those that may hold the line: a core's copy, or one
+// in the package's last level (AMD's HT Assist covers every cache of the package).
+std::uint32_t MemorySystem::packages_to_probe(const Line& line, int package) const {
+  std::uint32_t holders = (std::uint32_t{1} << topology_.packages()) - 1;
   if (config_.probe_filter) {
     holders = line.llc_packages;
     if (line.owner >= 0) holders |= package_bit(topology_.package_of_core(line.owner));
     for (int s : line.sharers) holders |= package_bit(topology_.package_of_core(s));
   }
-  for (int p = 0; p < topology_.packages(); ++p)
-    if (p != package && (holders & package_bit(p)) != 0) probed_.push_back(p);
-  return probed_;
+  return holders & ~package_bit(package);
 }
 
 }  // namespace lockstep::sim::machine

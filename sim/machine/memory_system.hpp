@@ -79,7 +79,7 @@ class MemorySystem final : public CostModel {
   double message(int from, int to, Message kind, double start) { return links_.message(from, to, kind, start); }
   double dram(NodeId node, std::uint64_t addr, double start);
   void prefetch_core_sets(int core, std::uint64_t line_addr) const;  // the core's L1 and L2 sets of the line
-  const std::vector<int>& packages_to_probe(const Line& line, int package);
+  std::uint32_t packages_to_probe(const Line& line, int package) const;
 
   // coherence.cpp: the line's MESI/MOESI state, where copies live, what leaves the caches
   static std::uint16_t package_bit(int package) {
@@ -112,7 +112,6 @@ class MemorySystem final : public CostModel {
   // of time order (the data reply before the probes it races), so a single "busy until"
   // would make early messages queue behind later ones.
   Interconnect links_;
-  std::vector<int> probed_;  // scratch for from_memory: the packages a miss probes
   std::vector<double> probe_arrival_;  // scratch for from_memory: per package, when its probe arrives
   std::vector<std::uint64_t> open_row_;  // per node and bank
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
