@@ -24,35 +24,37 @@ Interconnect::Interconnect(const Topology& topology, std::uint32_t request_bytes
       routes_.push_back(route);
     }
   }
-  // The routes from one source are one shortest-path tree (topology.cpp), so a package's
-  // route is its parent's plus one hop: the broadcast tree is every route's last hop.
-  for (int from = 0; from < packages_; ++from) {
-    Tree tree;
-    tree.reach.assign(static_cast<std::size_t>(packages_), 0);
-    for (int to = 0; to < packages_; ++to) {
-      if (to == from) continue;
-      const Route& route = routes_[index(from, to)];
-      const Hop& last = hops_[route.first_hop + route.hops - 1];
-      const int parent = topology.channels()[static_cast<std::size_t>(last.channel)].from;
-      if (parent != from) {
-        const Route& up = routes_[index(from, parent)];
-        if (up.hops + 1 != route.hops ||
-            !std::equal(hops_.begin() + up.first_hop, hops_.begin() + up.first_hop + up.hops, hops_.begin() + route.first_hop,
-                        [](const Hop& a, const Hop& b) { return a.channel == b.channel; }))
-          throw std::logic_error("interconnect: the routes from a package do not form a tree");
-      }
-      tree.nodes.push_back(TreeNode{to, parent, last, {route.tail_ns[0], route.tail_ns[1]}});
-      for (std::uint32_t h = 0; h < route.hops; ++h)
-        tree.reach[static_cast<std::size_t>(to)] |=
-            1u << topology.channels()[static_cast<std::size_t>(hops_[route.first_hop + h].channel)].to;
-    }
-    // Parents before children: fewer hops first, then package order.
-    std::stable_sort(tree.nodes.begin(), tree.nodes.end(), [&](const TreeNode& a, const TreeNode& b) {
-      return routes_[index(from, a.package)].hops < routes_[index(from, b.package)].hops;
-    });
-    trees_.push_back(std::move(tree));
-  }
+  for (int from = 0; from < packages_; ++from) trees_.push_back(build_tree(topology, from));
   head_.assign(static_cast<std::size_t>(packages_), 0);
+}
+
+// The routes from one source are one shortest-path tree (topology.cpp), so a package's
+// route is its parent's plus one hop: the broadcast tree is every route's last hop.
+Interconnect::Tree Interconnect::build_tree(const Topology& topology, int from) const {
+  Tree tree;
+  for (int to = 0; to < packages_; ++to) {
+    if (to == from) continue;
+    const Route& route = routes_[index(from, to)];
+    const Hop& last = hops_[route.first_hop + route.hops - 1];
+    const int parent = topology.channels()[static_cast<std::size_t>(last.channel)].from;
+    if (parent != from) {
+      const Route& up = routes_[index(from, parent)];
+      if (up.hops + 1 != route.hops ||
+          !std::equal(hops_.begin() + up.first_hop, hops_.begin() + up.first_hop + up.hops, hops_.begin() + route.first_hop,
+                      [](const Hop& a, const Hop& b) { return a.channel == b.channel; }))
+        throw std::logic_error("interconnect: the routes from a package do not form a tree");
+    }
+    tree.nodes.push_back(TreeNode{to, parent, last, {route.tail_ns[0], route.tail_ns[1]}});
+  }
+  // Parents before children: fewer hops first, then package order.
+  std::stable_sort(tree.nodes.begin(), tree.nodes.end(), [&](const TreeNode& a, const TreeNode& b) {
+    return routes_[index(from, a.package)].hops < routes_[index(from, b.package)].hops;
+  });
+  tree.reach.assign(static_cast<std::size_t>(packages_), 0);
+  for (const TreeNode& node : tree.nodes)
+    tree.reach[static_cast<std::size_t>(node.package)] =
+        (node.parent == from ? 0 : tree.reach[static_cast<std::size_t>(node.parent)]) | 1u << node.package;
+  return tree;
 }
 
 void Interconnect::reset() {
@@ -77,7 +79,7 @@ void Interconnect::forget_past(Channel& channel) const {
 }
 
 // Books the first gap of `length` at or after `ready` and returns where it starts. A link
-// holds about nine live bookings when one arrives and a DRAM miss books some thirty, so
+// holds about nine live bookings when one arrives and a DRAM miss books some twenty-four, so
 // this works on indices and moves elements by hand rather than through vector::insert's
 // general path.
 [[gnu::always_inline]] inline double Interconnect::book(Channel& channel, double ready, double length) {

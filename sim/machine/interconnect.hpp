@@ -74,6 +74,7 @@ class Interconnect {
   std::size_t index(int from, int to) const {
     return static_cast<std::size_t>(from) * static_cast<std::size_t>(packages_) + static_cast<std::size_t>(to);
   }
+  Tree build_tree(const Topology& topology, int from) const;
   double book(Channel& channel, double ready, double length);
   void forget_past(Channel& channel) const;
 

@@ -30,32 +30,35 @@ MemorySystem::MemorySystem(const MachineConfig& config)
   if (config_.caches.empty() || config_.caches.front().scope != CacheScope::core)
     throw std::invalid_argument(fmt::format("machine {}: the first cache level must be private to a core", config_.name));
   // Each level's caches (one per core or per package), carved out of one block of words.
-  std::vector<std::vector<Cache>*> level_caches;
+  struct LevelCaches {
+    std::vector<Cache>* caches;
+    int count;
+  };
+  std::vector<LevelCaches> level_caches;
   std::size_t words = 0;
   for (std::size_t i = 0; i < config_.caches.size(); ++i) {
     const CacheLevel& level = config_.caches[i];
     const bool private_level = level.scope == CacheScope::core;
+    const int count = private_level ? topology_.cores() : topology_.packages();
     if (i == 0) {
-      level_caches.push_back(&l1_);
+      level_caches.push_back({&l1_, count});
     } else if (i == 1 && private_level) {
-      level_caches.push_back(&l2_);
+      level_caches.push_back({&l2_, count});
     } else if (i == config_.caches.size() - 1 && !private_level) {
-      level_caches.push_back(&l3_);
+      level_caches.push_back({&l3_, count});
     } else {
       throw std::invalid_argument(fmt::format(
           "machine {}: cache levels must be a private L1, an optional private L2 and an optional shared last level",
           config_.name));
     }
-    words += Cache::words_for(level) * static_cast<std::size_t>(private_level ? topology_.cores() : topology_.packages());
+    words += Cache::words_for(level) * static_cast<std::size_t>(count);
   }
   cache_words_.resize(words);
   std::uint64_t* next = cache_words_.data();
   for (std::size_t i = 0; i < config_.caches.size(); ++i) {
-    const CacheLevel& level = config_.caches[i];
-    const int count = level.scope == CacheScope::core ? topology_.cores() : topology_.packages();
-    for (int c = 0; c < count; ++c) {
-      level_caches[i]->emplace_back(level, next);
-      next += Cache::words_for(level);
+    for (int c = 0; c < level_caches[i].count; ++c) {
+      level_caches[i].caches->emplace_back(config_.caches[i], next);
+      next += Cache::words_for(config_.caches[i]);
     }
   }
   // The directory keeps a bit per package and a 16-bit core number per line; the engine
