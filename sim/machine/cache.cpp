@@ -8,7 +8,7 @@
 
 namespace lockstep::sim::machine {
 
-std::size_t Cache::words_for(const CacheLevel& level) {
+std::size_t Cache::sets_for(const CacheLevel& level) {
   const std::uint64_t lines = level.size_bytes / kLineBytes;
   if (level.ways == 0 || lines == 0 || lines % level.ways != 0)
     throw std::invalid_argument(fmt::format("cache {}: {} bytes do not divide into {} ways of {}-byte lines",
@@ -18,7 +18,13 @@ std::size_t Cache::words_for(const CacheLevel& level) {
     throw std::invalid_argument(fmt::format("cache {}: {} sets is not a power of two", level.name, sets));
   if (level.replacement == Replacement::plru && (!std::has_single_bit(level.ways) || level.ways > 32))
     throw std::invalid_argument(fmt::format("cache {}: pseudo-LRU needs a power-of-two number of ways", level.name));
-  return static_cast<std::size_t>(sets) * set_words_for(level);
+  return static_cast<std::size_t>(sets);
+}
+
+// The sets' tags and stamps, then (wide sets) their summaries, each part whole host lines.
+std::size_t Cache::words_for(const CacheLevel& level) {
+  const std::size_t sets = sets_for(level);
+  return round_to_host_lines(sets * set_words_for(level)) + round_to_host_lines(sets * summary_words_for(level));
 }
 
 // A set's tags, then with LRU as many stamps.
@@ -26,13 +32,29 @@ std::size_t Cache::set_words_for(const CacheLevel& level) {
   return level.replacement == Replacement::lru ? 2 * std::size_t{level.ways} : level.ways;
 }
 
+// The valid word and a fingerprint byte per way (compared sixteen at a time), rounded up to
+// a power of two so that no summary straddles two host lines: 8 words, one host line.
+std::size_t Cache::summary_words_for(const CacheLevel& level) {
+  if (level.ways < kSummaryMinWays || level.ways > kSummaryMaxWays) return 0;
+  const std::size_t fingerprint_words = (level.ways + 15) / 16 * 2;
+  return std::bit_ceil(1 + fingerprint_words);
+}
+
 Cache::Cache(const CacheLevel& level, std::uint64_t* words)
-    : ways_(level.ways), hit_ns_(level.hit_ns), replacement_(level.replacement), words_(words) {
-  const std::size_t words_needed = words_for(level);
-  set_words_ = set_words_for(level);
-  sets_ = words_needed / set_words_;
-  std::fill_n(words_, words_needed, 0);
-  for (std::size_t set = 0; set < sets_; ++set) std::fill_n(tags(set), ways_, kNoLine);
+    : sets_(sets_for(level)),
+      ways_(level.ways),
+      hit_ns_(level.hit_ns),
+      replacement_(level.replacement),
+      set_words_(set_words_for(level)),
+      words_(words),
+      summary_words_(summary_words_for(level)) {
+  const bool interleaved = summary_words_ > 0 && replacement_ == Replacement::lru;
+  way_stride_ = interleaved ? 2 : 1;
+  stamp_offset_ = interleaved ? 1 : ways_;
+  std::fill_n(words_, words_for(level), 0);  // summaries: generation 0, no valid way
+  for (std::size_t set = 0; set < sets_; ++set)
+    for (std::size_t way = 0; way < ways_; ++way) tag_at(set, way) = kNoLine;
+  if (summary_words_ > 0) summaries_ = words_ + round_to_host_lines(sets_ * set_words_);
   plru_bits_.assign(static_cast<std::size_t>(sets_), 0);
 }
 
@@ -41,7 +63,10 @@ Cache::Cache(const CacheLevel& level, std::uint64_t* words)
 void Cache::clear() {
   if (++generation_ < kGenerations) return;
   generation_ = 0;
-  for (std::size_t set = 0; set < sets_; ++set) std::fill_n(tags(set), ways_, kNoLine);
+  for (std::size_t set = 0; set < sets_; ++set) {
+    for (std::size_t way = 0; way < ways_; ++way) tag_at(set, way) = kNoLine;
+    if (summarized()) set_valid_ways(summary(set), 0);
+  }
 }
 
 // Tree pseudo-LRU: each internal node of a binary tree over the ways points away from the
@@ -75,15 +100,15 @@ std::size_t Cache::victim(std::size_t set) const {
     }
     return way;
   }
-  const std::uint64_t* stamps = last_use(set);
   std::size_t oldest = 0;
   for (std::uint32_t w = 1; w < ways_; ++w)
-    if (stamps[w] < stamps[oldest]) oldest = w;
+    if (stamp_at(set, w) < stamp_at(set, oldest)) oldest = w;
   return oldest;
 }
 
 std::optional<std::uint64_t> Cache::insert(std::uint64_t line) {
   const std::size_t set = set_of(line);
+  if (summarized()) return insert_summarized(set, line);
   std::uint64_t* t = tags(set);
   const std::uint64_t tag = tag_of(line);
   // One pass finds the line or else the first free way (a miss fills that one).
@@ -103,9 +128,37 @@ std::optional<std::uint64_t> Cache::insert(std::uint64_t line) {
   return evicted;
 }
 
+// The same choice of way as the scan above (the first free one, else the victim), with the
+// free ways read from the summary.
+std::optional<std::uint64_t> Cache::insert_summarized(std::size_t set, std::uint64_t line) {
+  if (const int way = find(set, line); way >= 0) {
+    touch(set, static_cast<std::size_t>(way));
+    return std::nullopt;
+  }
+  std::uint64_t* s = summary(set);
+  const std::uint64_t held = valid_ways(s);
+  const std::uint64_t free = ~held & ((std::uint64_t{1} << ways_) - 1);
+  const std::size_t w = free != 0 ? static_cast<std::size_t>(std::countr_zero(free)) : victim(set);
+  std::optional<std::uint64_t> evicted;
+  if ((held >> w & 1) != 0) evicted = tag_at(set, w) & kMaxLine;
+  tag_at(set, w) = tag_of(line);
+  fingerprints(s)[w] = fingerprint(line);
+  set_valid_ways(s, held | std::uint64_t{1} << w);
+  touch(set, w);
+  return evicted;
+}
+
 void Cache::invalidate(std::uint64_t line) {
   const std::size_t set = set_of(line);
-  if (const int way = find(set, line); way >= 0) tags(set)[way] = kNoLine;
+  const int way = find(set, line);
+  if (way < 0) return;
+  if (summarized()) {
+    // The tag stays, stale: only valid ways' tags are compared.
+    std::uint64_t* s = summary(set);
+    set_valid_ways(s, valid_ways(s) & ~(std::uint64_t{1} << way));
+    return;
+  }
+  tag_at(set, static_cast<std::size_t>(way)) = kNoLine;
 }
 
 }  // namespace lockstep::sim::machine
