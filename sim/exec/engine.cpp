@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/exec/engine_state.hpp"
+#include "sim/exec/fiber_sanitizer.hpp"
 
 namespace lockstep::sim {
 
@@ -102,7 +103,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   } tracing_here{std::exchange(tls_tracing_, trace != nullptr)};
   threads_.clear();
   cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
-  fibers_.clear();
+  destroy_fibers();
   ready_.clear();
   schedule_.clear();
   memory_.reset();
@@ -127,6 +128,13 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   costs_.expect_lines(memory_.heap_bytes() / kCacheLineBytes + kStackLinesPerThread * threads_.size());
   races_.reset(threads_.size(), limits_.detect_races);
   fibers_.resize(threads_.size() + 1);
+  if constexpr (kFiberSanitizer) {
+    sanitizer_stacks_.assign(fibers_.size(), SanitizerStack{});
+    for (ThreadId id = 0; id < threads_.size(); ++id) {
+      sanitizer_stack(id).bottom = memory_.stack_base(id);
+      sanitizer_stack(id).size = kStackBytes;
+    }
+  }
   start_cpus();
 
   const ThreadId first = pick_next();
@@ -134,7 +142,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
 
   // Back on the host: every thread finished, or nothing can run, or the execution stopped.
   if (!internal_error_.empty()) {
-    fibers_.clear();
+    destroy_fibers();
     tls_engine_ = outer;
     throw std::runtime_error(internal_error_);
   }
@@ -143,7 +151,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
                                         [](const SimThread& t) { return t.state == ThreadRunState::finished; });
   const bool judge = !violation_ && !abandoned_;
   if (judge && !all_finished) record_quiescence(workload);
-  fibers_.clear();  // unwinds threads that did not finish; their P:: calls run directly now
+  destroy_fibers();  // unwinds threads that did not finish; their P:: calls run directly now
   if (judge && !violation_) drain_everything();
   if (judge && !violation_) workload.check(*this);
 
@@ -265,24 +273,67 @@ void Engine::start_fiber(ThreadId id) {
   threads_[id].started = true;
   slot(id) = boost::context::fiber(std::allocator_arg, ArenaStack(memory_.stack_base(id)),
                                       [this, id](boost::context::fiber&& from) {
+                                        if constexpr (kFiberSanitizer)  // the first arrival tells the host's stack
+                                          sanitizer_finish_switch(sanitizer_stack(id), previous_ == kHostId
+                                                                                           ? &sanitizer_stack(kHostId)
+                                                                                           : nullptr);
                                         slot(previous_) = std::move(from);
                                         thread_main(id);
                                         const ThreadId next = on_thread_exit(id);
                                         ensure_started(next);
                                         previous_ = id;
                                         current_ = next;
+                                        if constexpr (kFiberSanitizer) sanitizer_start_switch(nullptr, sanitizer_stack(next));
                                         return std::move(slot(next));
                                       });
 }
 
 void Engine::switch_to(ThreadId next) {
   ensure_started(next);
+  const ThreadId me = current_;
   previous_ = current_;
   current_ = next;
-  boost::context::fiber from = std::move(slot(next)).resume();
+  boost::context::fiber from = resume(me, next);
   // Resumed: whoever switched here left its continuation; a finished fiber leaves none.
   if (from) slot(previous_) = std::move(from);
 }
+
+// Runs `next`'s fiber until something switches back to `me` (the caller's).
+boost::context::fiber Engine::resume(ThreadId me, ThreadId next) {
+  if constexpr (!kFiberSanitizer) {
+    (void)me;
+    return std::move(slot(next)).resume();
+  } else {
+    sanitizer_start_switch(&sanitizer_stack(me), sanitizer_stack(next));
+    try {
+      boost::context::fiber from = std::move(slot(next)).resume();
+      sanitizer_finish_switch(sanitizer_stack(me));
+      return from;
+    } catch (const boost::context::detail::forced_unwind&) {
+      // The host is destroying this suspended fiber (destroy_fibers said so): arrive, and
+      // say now that the unwinding ends on the host's stack, for good.
+      sanitizer_finish_switch(sanitizer_stack(me));
+      sanitizer_start_switch(nullptr, sanitizer_stack(kHostId));
+      throw;
+    }
+  }
+}
+
+// Destroys every fiber, in thread order; a thread that did not finish is unwound on its
+// own stack, and its P:: calls run directly (the host is current).
+void Engine::destroy_fibers() {
+  if constexpr (kFiberSanitizer) {
+    for (std::size_t i = 1; i < fibers_.size(); ++i) {
+      if (!fibers_[i]) continue;
+      sanitizer_start_switch(&sanitizer_stack(kHostId), sanitizer_stack(static_cast<ThreadId>(i - 1)));
+      fibers_[i] = boost::context::fiber{};
+      sanitizer_finish_switch(sanitizer_stack(kHostId));
+    }
+  }
+  fibers_.clear();
+}
+
+SanitizerStack& Engine::sanitizer_stack(ThreadId id) { return sanitizer_stacks_[static_cast<ThreadId>(id + 1)]; }
 
 void Engine::thread_main(ThreadId id) {
   SimThread& t = threads_[id];

@@ -20,6 +20,7 @@
 #include "core/platform.hpp"
 #include "core/workloads/metrics.hpp"
 #include "sim/exec/cost_model.hpp"
+#include "sim/exec/fiber_sanitizer.hpp"
 #include "sim/exec/memory.hpp"
 #include "sim/exec/race_detector.hpp"
 #include "sim/exec/ready_queue.hpp"
@@ -187,7 +188,10 @@ class Engine {
   void gather_explore_candidates();
   ThreadId pick_timed();
   void switch_to(ThreadId next);
+  boost::context::fiber resume(ThreadId me, ThreadId next);
+  void destroy_fibers();
   boost::context::fiber& slot(ThreadId id);
+  SanitizerStack& sanitizer_stack(ThreadId id);  // ASan builds only (fiber_sanitizer.hpp)
   void ensure_started(ThreadId id);
   void start_fiber(ThreadId id);
   void thread_main(ThreadId id);
@@ -273,6 +277,7 @@ class Engine {
   std::vector<SimCpu> cpus_;
   std::vector<std::vector<CpuId>> siblings_;  // per CPU, the other hardware threads of its core
   std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
+  std::vector<SanitizerStack> sanitizer_stacks_;  // the same slots' stacks, in ASan builds
   std::vector<Candidate> candidates_;
   ReadyQueue ready_;  // timed mode: threads on a CPU, earliest first
   Scheduler* oracle_ = nullptr;
