@@ -32,12 +32,11 @@ std::size_t Cache::set_words_for(const CacheLevel& level) {
   return level.replacement == Replacement::lru ? 2 * std::size_t{level.ways} : level.ways;
 }
 
-// The valid word and a fingerprint byte per way (compared sixteen at a time), rounded up to
-// a power of two so that no summary straddles two host lines: 8 words, one host line.
+// One host line: the valid word, then a fingerprint byte per way (compared sixteen at a
+// time, so up to 48 bytes are read).
 std::size_t Cache::summary_words_for(const CacheLevel& level) {
-  if (level.ways < kSummaryMinWays || level.ways > kSummaryMaxWays) return 0;
-  const std::size_t fingerprint_words = (level.ways + 15) / 16 * 2;
-  return std::bit_ceil(1 + fingerprint_words);
+  static_assert(1 + (kSummaryMaxWays + 15) / 16 * 16 / sizeof(std::uint64_t) <= kWordsPerHostLine);
+  return level.ways >= kSummaryMinWays && level.ways <= kSummaryMaxWays ? kWordsPerHostLine : 0;
 }
 
 Cache::Cache(const CacheLevel& level, std::uint64_t* words)
