@@ -155,7 +155,7 @@ TEST_CASE("a cache is empty after each clear, also when its generations run out"
   // wiped and counting starts over at least once; a line left from any earlier execution
   // must never hit.
   for (std::uint32_t ways : {2u, 32u}) {
-    const CacheLevel level{"L", 8 * ways * kLineBytes, ways, 1.0, CacheScope::core, Replacement::lru};
+    const CacheLevel level{"L", std::uint64_t{8} * ways * kLineBytes, ways, 1.0, CacheScope::core, Replacement::lru};
     std::vector<std::uint64_t> words(Cache::words_for(level));
     Cache cache(level, words.data());
     for (std::uint64_t execution = 0; execution < 9000; ++execution) {
