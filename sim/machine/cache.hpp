@@ -87,9 +87,9 @@ class Cache {
   // Sets this wide and wider keep a summary (one word of valid ways, then a fingerprint
   // byte per way); the valid ways are a mask below the generation, so at most 48 ways.
   // Narrower sets are scanned.
-  static constexpr std::uint32_t kSummaryMinWays = 32;
-  static constexpr std::uint32_t kSummaryMaxWays = 48;
   static constexpr int kValidBits = 48;
+  static constexpr std::uint32_t kSummaryMinWays = 32;
+  static constexpr std::uint32_t kSummaryMaxWays = kValidBits;
 
   static std::size_t set_words_for(const CacheLevel& level);
   static std::size_t summary_words_for(const CacheLevel& level);  // per set; 0: no summaries
