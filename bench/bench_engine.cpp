@@ -7,6 +7,7 @@
 
 #include "core/workloads/lock_counter.hpp"
 #include "model/random_strategy.hpp"
+#include "sim/exec/fiber_switch.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/machine/memory_system.hpp"
@@ -32,6 +33,23 @@ void BM_BoostFiberSwitch(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 2);
 }
 BENCHMARK(BM_BoostFiberSwitch);
+
+// The same with the engine's switch (fiber_switch.hpp). Here both sides return straight into
+// the loop, so the return-stack imbalance of Boost's switch costs little; the difference
+// shows in the engine's benchmarks, whose switches return through several frames.
+void BM_EngineFiberSwitch(benchmark::State& state) {
+  namespace ctx = boost::context;
+  bool done = false;
+  ctx::fiber f{[&done](ctx::fiber&& back) {
+    while (!done) back = switch_fiber(std::move(back));
+    return std::move(back);
+  }};
+  for (auto _ : state) f = switch_fiber(std::move(f));
+  done = true;
+  f = switch_fiber(std::move(f));
+  state.SetItemsProcessed(state.iterations() * 2);
+}
+BENCHMARK(BM_EngineFiberSwitch);
 
 // Always picks the candidate after the current one: every step switches threads.
 class Alternate final : public Scheduler {

@@ -9,6 +9,7 @@
 
 #include "sim/exec/engine_state.hpp"
 #include "sim/exec/fiber_sanitizer.hpp"
+#include "sim/exec/fiber_switch.hpp"
 
 namespace lockstep::sim {
 
@@ -302,11 +303,11 @@ void Engine::switch_to(ThreadId next) {
 boost::context::fiber Engine::resume(ThreadId me, ThreadId next) {
   if constexpr (!kFiberSanitizer) {
     (void)me;
-    return std::move(slot(next)).resume();
+    return switch_fiber(std::move(slot(next)));
   } else {
     sanitizer_start_switch(&sanitizer_stack(me), sanitizer_stack(next));
     try {
-      boost::context::fiber from = std::move(slot(next)).resume();
+      boost::context::fiber from = switch_fiber(std::move(slot(next)));
       sanitizer_finish_switch(sanitizer_stack(me));
       return from;
     } catch (const boost::context::detail::forced_unwind&) {

@@ -5,8 +5,9 @@
 // on shared state) it stops and the engine asks the Scheduler oracle which candidate acts
 // next; the chosen thread then performs its operation atomically, so an execution is a
 // sequence of steps fully decided by the oracle's answers. Switching is symmetric
-// (fiber to fiber, one context switch per change of thread) and the oracle is consulted only
-// when more than one candidate exists.
+// (fiber to fiber, one context switch per change of thread, by fiber_switch.hpp's switch
+// that keeps the host's return predictions right) and the oracle is consulted only when
+// more than one candidate exists.
 #pragma once
 
 #include <boost/context/fiber.hpp>
