@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs the engine benchmarks; prints Google Benchmark's table.
-# items_per_second is: switches/s (BM_BoostFiberSwitch), simulated steps/s
+# items_per_second is: switches/s (BM_BoostFiberSwitch, BM_EngineFiberSwitch), simulated steps/s
 # (BM_SimStepWithSwitch), executions/s (BM_ExecutionsTwoThreads), simulated memory
 # operations/s (BM_SimOpsMachineModel, BM_SimOpsFlat, and BM_SimSpeedScenario: the
 # execution of scenarios/bench/sim-speed.yaml). Targets: bench/README.md.
