@@ -5,15 +5,14 @@
 
 namespace lockstep::sim {
 
-#if defined(__x86_64__) && defined(__ELF__) && !defined(BOOST_USE_UCONTEXT) && !defined(BOOST_USE_WINFIB) && \
-    BOOST_VERSION >= 106100
+#if LOCKSTEP_RETURNING_FIBER_SWITCH
 
 using boost::context::detail::fcontext_t;
 using boost::context::detail::transfer_t;
 
 extern "C" transfer_t lockstep_switch_fcontext(fcontext_t to, void* data);
 
-// jump_fcontext's frame, as Boost.Context's jump_x86_64_sysv_elf_gas.S lays it out below the
+// jump_fcontext's frame, as Boost 1.74's jump_x86_64_sysv_elf_gas.S lays it out below the
 // stack pointer of a suspended context: MXCSR and the x87 control word, then r12-r15, rbx
 // and rbp, then the address the context resumes at; the context pointer is that frame's
 // address. This routine saves the same frame and restores one the same way (so Boost's

@@ -16,21 +16,24 @@
 // (this function's), so that return, and usually the ones after it, are predicted right.
 // Fibers are still created, finished and unwound by Boost.Context.
 //
-// The routine is written for x86-64 System V with Boost.Context's fcontext layout of Boost
-// 1.61 and later; elsewhere switch_fiber is plain resume().
+// The routine is written for x86-64 System V and the frame of Boost 1.74's fcontext (the
+// version Debian 12 ships; checked against its jump_fcontext). Boost.Context's current
+// sources lay the frame out differently (a stack-guard slot moves the registers up by 8
+// bytes), so with any other version, or another architecture, switch_fiber is plain
+// resume().
 #pragma once
 
 #include <boost/context/fiber.hpp>
 #include <boost/version.hpp>
 
-namespace lockstep::sim {
-
 #if defined(__x86_64__) && defined(__ELF__) && !defined(BOOST_USE_UCONTEXT) && !defined(BOOST_USE_WINFIB) && \
-    BOOST_VERSION >= 106100
-inline constexpr bool kReturningFiberSwitch = true;
+    !defined(BOOST_USE_TSX) && !defined(__CET__) && BOOST_VERSION >= 107400 && BOOST_VERSION < 107500
+#define LOCKSTEP_RETURNING_FIBER_SWITCH 1
 #else
-inline constexpr bool kReturningFiberSwitch = false;
+#define LOCKSTEP_RETURNING_FIBER_SWITCH 0
 #endif
+
+namespace lockstep::sim {
 
 // Resumes `to` (which must hold a suspended fiber) until something switches back; returns
 // the fiber that did, or an empty one if it finished. Exactly `std::move(to).resume()`.
