@@ -19,18 +19,25 @@ using namespace lockstep::sim;
 
 namespace {
 
-// Raw Boost.Context: one resume there and back is two switches.
-void BM_BoostFiberSwitch(benchmark::State& state) {
+// A fiber and the host resuming each other in a loop, each resume by `resume`: one round
+// trip is two switches.
+template <typename Resume>
+void fiber_ping_pong(benchmark::State& state, Resume resume) {
   namespace ctx = boost::context;
   bool done = false;
-  ctx::fiber f{[&done](ctx::fiber&& back) {
-    while (!done) back = std::move(back).resume();
+  ctx::fiber f{[&done, resume](ctx::fiber&& back) {
+    while (!done) back = resume(std::move(back));
     return std::move(back);
   }};
-  for (auto _ : state) f = std::move(f).resume();
+  for (auto _ : state) f = resume(std::move(f));
   done = true;
-  f = std::move(f).resume();
+  f = resume(std::move(f));
   state.SetItemsProcessed(state.iterations() * 2);
+}
+
+// Raw Boost.Context.
+void BM_BoostFiberSwitch(benchmark::State& state) {
+  fiber_ping_pong(state, [](boost::context::fiber&& f) { return std::move(f).resume(); });
 }
 BENCHMARK(BM_BoostFiberSwitch);
 
@@ -38,20 +45,11 @@ BENCHMARK(BM_BoostFiberSwitch);
 // made for: neither side returns after a switch, so Boost's unbalanced jump costs nothing
 // here, while the engine's switch returns once into a loop other than the one that called
 // it, a mispredicted return per switch (on the development VM: 11 ns a switch for Boost's,
-// 30 ns for this one). The engine's threads are suspended at the same call and return
+// 28-30 ns for this one). The engine's threads are suspended at the same call and return
 // through several frames after each switch, which is where this one wins
 // (BM_SimSpeedScenario, bench/README.md).
 void BM_EngineFiberSwitch(benchmark::State& state) {
-  namespace ctx = boost::context;
-  bool done = false;
-  ctx::fiber f{[&done](ctx::fiber&& back) {
-    while (!done) back = switch_fiber(std::move(back));
-    return std::move(back);
-  }};
-  for (auto _ : state) f = switch_fiber(std::move(f));
-  done = true;
-  f = switch_fiber(std::move(f));
-  state.SetItemsProcessed(state.iterations() * 2);
+  fiber_ping_pong(state, [](boost::context::fiber&& f) { return switch_fiber(std::move(f)); });
 }
 BENCHMARK(BM_EngineFiberSwitch);
 
