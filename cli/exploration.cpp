@@ -7,6 +7,7 @@
 #include "model/bounded_strategy.hpp"
 #include "model/dpor_parallel.hpp"
 #include "model/dpor_strategy.hpp"
+#include "model/naive_strategy.hpp"
 #include "model/pct_strategy.hpp"
 #include "model/random_strategy.hpp"
 
@@ -46,6 +47,9 @@ Exploration explore(const ExplorationSetup& setup) {
     case StrategyKind::dfs:
       make = [] { return std::make_unique<model::DporStrategy>(); };
       break;
+    case StrategyKind::naive:
+      make = [] { return std::make_unique<model::NaiveStrategy>(); };
+      break;
     case StrategyKind::bounded:
       make = [bound_kind, bound] { return std::make_unique<model::BoundedStrategy>(bound_kind, bound); };
       break;
@@ -66,7 +70,8 @@ Exploration explore(const ExplorationSetup& setup) {
 
   const auto strategy = make();
   const auto start = std::chrono::steady_clock::now();
-  const bool parallel = setup.workers > 1 && spec.kind != StrategyKind::timed;
+  // naive is the reference for the others: one worker, nothing shared with their parallel search.
+  const bool parallel = setup.workers > 1 && spec.kind != StrategyKind::timed && spec.kind != StrategyKind::naive;
   if (parallel) {
     std::vector<std::unique_ptr<model::Executor>> extra;
     std::vector<model::Executor*> executors{setup.executor};

@@ -1,5 +1,6 @@
 // lockstep: the command line. Exit codes: 0 every outcome matched its `expect`; 1 some did
-// not; 2 bad input or usage.
+// not; 2 bad input or usage; 3 the search met a state its algorithm says cannot happen (a
+// checker bug: no verdict of that run is to be trusted).
 #include <unistd.h>
 
 #include <cmath>
@@ -33,6 +34,7 @@ namespace {
 constexpr int kExitMatched = 0;
 constexpr int kExitMismatch = 1;
 constexpr int kExitBadInput = 2;
+constexpr int kExitInternalError = 3;
 
 struct Outputs {
   std::string json;
@@ -75,6 +77,10 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
   for (const auto& [path, value] : r.params) params += fmt::format(" {}={}", path, value);
   fmt::print("{}{}: {} (expected {}){}\n", s.name, params, r.outcome(), r.expected, r.matched ? "" : "  MISMATCH");
   if (r.result != "pass") fmt::print("  {}\n", r.message);
+  if (r.internal_errors > 0)
+    fmt::print("  INTERNAL ERROR: the search met {} state{} its algorithm says cannot happen; this verdict is not to be "
+               "trusted (exit 3)\n",
+               r.internal_errors, r.internal_errors == 1 ? "" : "s");
   if (s.platform == "native" && !r.workload.empty()) fmt::print("{}", metrics_line(r.workload));
   if (r.counterexample.present) {
     const auto& c = r.counterexample;
@@ -126,6 +132,14 @@ void write_outputs(const std::vector<ScenarioReport>& reports, const RunOptions&
 }
 
 int exit_code(const std::vector<ScenarioReport>& reports) {
+  bool internal = false;
+  for (const ScenarioReport& r : reports) {
+    if (r.internal_errors() == 0) continue;
+    fmt::print(stderr, "lockstep: {}: the search met {} state(s) its algorithm says cannot happen (a checker bug)\n",
+               r.scenario, r.internal_errors());
+    internal = true;
+  }
+  if (internal) return kExitInternalError;
   for (const ScenarioReport& r : reports)
     if (!r.matched()) return kExitMismatch;
   return kExitMatched;
@@ -185,7 +199,7 @@ void list() {
   line("", {fmt::format("mutex (thread programs' locks): {}", fmt::join(usync::kMutexNames, ", "))});
   line("workloads", workload_kinds());
   line("properties", builtin_properties());
-  line("strategies", {"timed", "random", "dfs", "bounded", "pct", "replay"});
+  line("strategies", {"timed", "random", "dfs", "bounded", "pct", "naive", "replay"});
   line("memory models", {"sc", "tso"});
   line("platforms", {"sim (run, check, replay)", "native (native)"});
 }

@@ -55,6 +55,9 @@ struct RowReport {
   std::string guarantee;          // pct: its probability bound
   double executions_per_s = 0;    // executions (pruned included) per host second
   unsigned workers = 1;
+  // States the search's algorithm says cannot be reached, met anyway (a checker bug): the
+  // verdict is not to be trusted, and the command exits 3.
+  std::uint64_t internal_errors = 0;
   // The reported counterexample: preemptions and how sure its minimality is.
   struct Counterexample {
     bool present = false;
@@ -95,6 +98,11 @@ struct ScenarioReport {
     for (const RowReport& r : rows)
       if (!r.matched) return false;
     return !rows.empty();
+  }
+  std::uint64_t internal_errors() const {
+    std::uint64_t n = 0;
+    for (const RowReport& r : rows) n += r.internal_errors;
+    return n;
   }
 };
 

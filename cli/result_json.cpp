@@ -52,6 +52,7 @@ void put_counts(Json& out, const RowReport& r) {
   if (!r.guarantee.empty()) out["guarantee"] = r.guarantee;
   out["executions_per_s"] = std::round(r.executions_per_s);
   out["workers"] = r.workers;
+  out["internal_errors"] = r.internal_errors;
   if (r.counterexample.present) {
     const auto& c = r.counterexample;
     out["counterexample"] = Json{{"preemptions", c.preemptions},

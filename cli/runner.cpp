@@ -137,7 +137,7 @@ class OwnedSimExecutor final : public model::Executor {
  public:
   explicit OwnedSimExecutor(const Scenario& s)
       : costs_(make_costs(s)),
-        engine_(machine_shape(s), *costs_, sim::EngineLimits{s.strategy.max_steps, store_buffer_entries(s)}),
+        engine_(machine_shape(s), *costs_, engine_limits(s)),
         workload_(make_workload(s)),
         executor_(engine_, *workload_) {}
   sim::ExecutionResult run(sim::Scheduler& oracle, std::uint64_t index) override { return executor_.run(oracle, index); }
@@ -314,6 +314,7 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
   report.bounds = e.bounds;
   report.guarantee = e.guarantee;
   report.workers = e.workers;
+  report.internal_errors = o.internal_errors;
   report.executions_per_s = e.search_s > 0 ? static_cast<double>(o.executions + o.pruned) / e.search_s : 0;
 
   if (!o.violation) {

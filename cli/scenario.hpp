@@ -102,13 +102,13 @@ struct WorkloadSpec {
 // where the workload has a native form); `native` ones only under `lockstep native`.
 enum class PlatformKind : std::uint8_t { sim, native };
 
-enum class StrategyKind : std::uint8_t { timed, random, dfs, bounded, pct };
+enum class StrategyKind : std::uint8_t { timed, random, dfs, bounded, pct, naive };
 const char* name_of(StrategyKind kind);
 
 struct StrategySpec {
   StrategyKind kind = StrategyKind::random;
   std::uint64_t seed = 1;
-  // random, pct: executions to run; dfs, bounded: the most to run before giving up on
+  // random, pct: executions to run; dfs, bounded, naive: the most to run before giving up on
   // exhausting the space (the result then says exhaustive: false).
   std::uint64_t executions = 1000;
   std::uint64_t max_steps = 1'000'000;

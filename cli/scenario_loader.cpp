@@ -251,25 +251,27 @@ StrategySpec load_strategy(const yaml::Map& root) {
   const yaml::Map m(src, *node, "strategy",
                     {"kind", "seed", "executions", "max_steps", "preemption_bound", "delay_bound", "depth",
                      "choice_points", "workers", "minimize"});
-  static constexpr std::array<std::string_view, 5> kKinds{"timed", "random", "dfs", "bounded", "pct"};
+  static constexpr std::array<std::string_view, 6> kKinds{"timed", "random", "dfs", "bounded", "pct", "naive"};
   if (const auto kind = m.get("kind")) s.kind = static_cast<StrategyKind>(yaml::choice(src, *kind, "strategy", kKinds));
   // Which keys go with which kind: a key the chosen strategy ignores is a mistake.
   auto only_for = [&](std::string_view key, std::initializer_list<StrategyKind> kinds, std::string_view which) {
     if (m.has(std::string(key)) && std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end())
       src.fail(*m.key_node(std::string(key)), fmt::format("{} applies to the {} strategy only", key, which));
   };
-  only_for("executions", {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct},
-           "exploring (random, dfs, bounded, pct)");
+  only_for("executions",
+           {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct, StrategyKind::naive},
+           "exploring (random, dfs, bounded, pct, naive)");
   only_for("preemption_bound", {StrategyKind::bounded}, "bounded");
   only_for("delay_bound", {StrategyKind::bounded}, "bounded");
   only_for("depth", {StrategyKind::pct}, "pct");
   only_for("choice_points", {StrategyKind::pct}, "pct");
   only_for("workers", {StrategyKind::random, StrategyKind::pct, StrategyKind::bounded, StrategyKind::dfs},
            "exploring (random, dfs, bounded, pct)");
-  only_for("minimize", {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct},
-           "exploring (random, dfs, bounded, pct)");
+  only_for("minimize",
+           {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct, StrategyKind::naive},
+           "exploring (random, dfs, bounded, pct, naive)");
   s.seed = m.unsigned_or("seed", 0, kNoLimit, s.seed);
-  const bool exhaustive = s.kind == StrategyKind::dfs || s.kind == StrategyKind::bounded;
+  const bool exhaustive = s.kind == StrategyKind::dfs || s.kind == StrategyKind::bounded || s.kind == StrategyKind::naive;
   s.executions = m.unsigned_or("executions", 1, kMaxExecutions, exhaustive ? kDefaultExhaustiveRuns : s.executions);
   s.max_steps = m.unsigned_or("max_steps", 1, kNoLimit, s.max_steps);
   if (m.has("preemption_bound")) s.preemption_bound = static_cast<unsigned>(m.unsigned_or("preemption_bound", 0, 64, 0));
@@ -584,6 +586,7 @@ const char* name_of(StrategyKind kind) {
     case StrategyKind::dfs: return "dfs";
     case StrategyKind::bounded: return "bounded";
     case StrategyKind::pct: return "pct";
+    case StrategyKind::naive: return "naive";
   }
   return "?";
 }

@@ -8,17 +8,20 @@ namespace lockstep::model {
 bool conflicting(std::span<const sim::StepAccess> a, std::span<const sim::StepAccess> b) {
   for (const sim::StepAccess& x : a)
     for (const sim::StepAccess& y : b)
-      if ((x.write || y.write) && x.addr < y.addr + y.size && y.addr < x.addr + x.size) return true;
+      if ((x.write || y.write) && x.space == y.space && x.addr < y.addr + y.size && y.addr < x.addr + x.size)
+        return true;
   return false;
 }
 
 CausalOrder::Location& CausalOrder::location(const sim::StepAccess& a) {
   for (std::size_t i = 0; i < locations_used_; ++i)
-    if (locations_[i].addr == a.addr && locations_[i].size == a.size) return locations_[i];
+    if (locations_[i].addr == a.addr && locations_[i].size == a.size && locations_[i].space == a.space)
+      return locations_[i];
   if (locations_used_ == locations_.size()) locations_.emplace_back();
   Location& l = locations_[locations_used_++];
   l.addr = a.addr;
   l.size = a.size;
+  l.space = a.space;
   l.last_write = sim::kNoStep;
   l.reads_since.clear();
   return l;
@@ -50,12 +53,13 @@ void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
     std::uint32_t* c = &clocks_[j * processes_];
     if (last_[p] != sim::kNoStep) join(c, last_[p]);
     if (s.enabled_by != sim::kNoStep) join(c, s.enabled_by);
+    if (s.enabled_by_drain != sim::kNoStep) join(c, s.enabled_by_drain);
     const auto mine = log.accesses_of(s);
     earlier.clear();
     for (const sim::StepAccess& a : mine) {
       for (std::size_t i = 0; i < locations_used_; ++i) {
         const Location& l = locations_[i];
-        if (l.addr >= a.addr + a.size || a.addr >= l.addr + l.size) continue;
+        if (l.space != a.space || l.addr >= a.addr + a.size || a.addr >= l.addr + l.size) continue;
         if (l.last_write != sim::kNoStep) earlier.push_back(l.last_write);
         if (a.write) earlier.insert(earlier.end(), l.reads_since.begin(), l.reads_since.end());
       }

@@ -58,6 +58,7 @@ class CausalOrder {
   struct Location {
     std::uint64_t addr = 0;
     std::uint8_t size = 0;
+    std::uint32_t space = sim::kSharedSpace;
     std::uint32_t last_write = sim::kNoStep;
     std::vector<std::uint32_t> reads_since;
   };

@@ -114,6 +114,8 @@ class FirstStepProbe final : public sim::Scheduler {
     throw std::logic_error("dfs: a subtree's root path does not replay: the scenario is not deterministic");
   }
   std::string name() const override { return "dfs"; }
+  // The root path was found by a search that went on past violations: so must its re-run.
+  bool continue_after_violation() const override { return true; }
   std::vector<sim::StepAccess> accesses() const {
     const auto a = log_.accesses_of(log_.steps.at(t_.nodes.size() - 1));
     return {a.begin(), a.end()};
@@ -138,6 +140,7 @@ struct TaskResult {
   sim::Schedule schedule;
   std::vector<DporStrategy::Request> requests;
   bool capped = false;  // stopped at the run cap with work left
+  std::uint64_t internal_errors = 0;  // of this subtree's strategy and its children's
 };
 
 class ParallelDfs {
@@ -148,6 +151,13 @@ class ParallelDfs {
   // The root call passes spawn_above = 0 and has it set from its first execution; subtrees
   // inherit the absolute depth.
   TaskResult explore(DporStrategy strategy, Executor& ex, std::size_t spawn_above) {
+    TaskResult out = search_subtree(strategy, ex, spawn_above);
+    out.internal_errors += strategy.internal_errors();
+    return out;
+  }
+
+ private:
+  TaskResult search_subtree(DporStrategy& strategy, Executor& ex, std::size_t spawn_above) {
     TaskResult out;
     const bool root = spawn_above == 0;
     for (std::uint64_t index = 0;; ++index) {
@@ -180,7 +190,6 @@ class ParallelDfs {
     }
   }
 
- private:
   // The spawn node's remaining branches as parallel subtrees, merged in order. False when
   // the search ends inside them (a violation, or the cap).
   bool explore_spawn_node(DporStrategy& strategy, Executor& ex, TaskResult& out) {
@@ -208,6 +217,7 @@ class ParallelDfs {
       pool_.wait(*children.front().job, ex);
       TaskResult& c = *children.front().result;
       out.runs.insert(out.runs.end(), c.runs.begin(), c.runs.end());
+      out.internal_errors += c.internal_errors;
       if (c.violation) {
         out.violation = std::move(c.violation);
         out.schedule = std::move(c.schedule);
@@ -274,6 +284,7 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
     o.violating_steps = root.runs.back().steps;
   }
   o.exhaustive = !root.violation && !root.capped && root.runs.size() <= limits.max_runs;
+  o.internal_errors = root.internal_errors;
   return o;
 }
 

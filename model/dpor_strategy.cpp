@@ -1,6 +1,8 @@
 #include "model/dpor_strategy.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -99,10 +101,22 @@ void DporStrategy::add_initial(Node& n, std::span<const sim::Choice> initials) {
       return;
     }
   }
-  // No initial is enabled here (it should not happen: the engine's causal edges order every
-  // step after what enabled it); fall back to trying everything, which is always sound.
+  // No initial is enabled here. It cannot happen when the engine's causal edges order every
+  // step after what enabled it, so it is a checker bug: abort in debug builds; in release,
+  // count it (the run then exits 3) and fall back to trying everything, which is sound.
+  internal_error("dfs: a race's reversal has no initial enabled at its node");
   for (const sim::Choice& c : n.enabled)
     if (!contains(n.backtrack, c) && !asleep(n, c)) n.backtrack.push_back(c);
+}
+
+void DporStrategy::internal_error(const char* what) {
+#ifdef LOCKSTEP_ABORT_ON_INTERNAL_ERROR
+  std::fprintf(stderr, "lockstep: internal error: %s\n", what);
+  std::abort();
+#else
+  (void)what;
+  ++internal_errors_;
+#endif
 }
 
 bool DporStrategy::next(const sim::ExecutionResult&) { return advance() == Next::run; }

@@ -58,6 +58,9 @@ class DporStrategy final : public ExplorationStrategy {
   std::size_t pick(std::span<const sim::Candidate> candidates) override;
   bool next(const sim::ExecutionResult& last) override;
   bool exhaustive() const override { return exhausted_; }
+  std::uint64_t internal_errors() const override { return internal_errors_; }
+  // Races after a violation still decide which executions to try (Scheduler's comment).
+  bool continue_after_violation() const override { return true; }
 
   // --- parallel dfs (model/dpor_parallel.cpp) ---
   enum class Next : std::uint8_t { run, spawn, done };
@@ -102,6 +105,7 @@ class DporStrategy final : public ExplorationStrategy {
   void wake_up(const Node& parent, const sim::StepRecord& step, Node& child) const;
   void reverse(const CausalOrder& order, const Race& race);
   void add_initial(Node& n, std::span<const sim::Choice> initials);
+  void internal_error(const char* what);
 
   // Nodes 0 .. depth of the current branch; nodes past size_ are kept only for their
   // storage, so a search allocates little after its first executions.
@@ -115,6 +119,7 @@ class DporStrategy final : public ExplorationStrategy {
   std::vector<Race> races_;
   std::vector<std::uint32_t> notdep_;  // scratch for reverse()
   std::size_t depth_ = 0;
+  std::uint64_t internal_errors_ = 0;
   bool exhausted_ = false;
 };
 

@@ -23,6 +23,10 @@ class ExplorationStrategy : public sim::Scheduler {
   virtual std::string bounds() const { return {}; }
   // What a sampling strategy guarantees (PCT's probability bound); empty for none.
   virtual std::string guarantee() const { return {}; }
+  // Times the search reached a state its algorithm says cannot be reached (a checker bug,
+  // not a verdict): debug builds abort there; release builds count, recover soundly and
+  // report the count, which makes `lockstep check` exit 3.
+  virtual std::uint64_t internal_errors() const { return 0; }
 };
 
 }  // namespace lockstep::model

@@ -38,6 +38,7 @@ struct SearchOutcome {
   std::uint64_t max_depth = 0;   // most steps in one execution
   std::uint64_t sim_ops = 0;     // memory operations over all executions
   bool exhaustive = false;       // the strategy covered its whole space within its bounds
+  std::uint64_t internal_errors = 0;  // ExplorationStrategy::internal_errors, over every worker
   std::optional<sim::Violation> violation;
   sim::Schedule schedule;  // of the violating execution
   std::uint64_t violating_index = 0;

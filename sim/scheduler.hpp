@@ -67,12 +67,22 @@ struct Candidate {
 };
 
 // A location one step touched, for the model checker's dependence relation: two steps of
-// different threads are dependent when they touch overlapping bytes and one writes.
+// different processes are dependent when they touch overlapping bytes of the same space and
+// one writes.
 struct StepAccess {
   std::uint64_t addr = 0;
   std::uint8_t size = 0;
   bool write = false;
+  // kSharedSpace: simulated memory. Otherwise buffer_space(t): thread t's copy of the
+  // location in its own store buffer (x86-TSO). A load that store-to-load forwarding
+  // answers reads it; every drain of a store to that location from t's buffer writes it,
+  // since once the store it read from has drained the same load reads memory instead. So
+  // the load and those drains are dependent, and a search tries both orders
+  // (docs/model-checking.md, "Dependence under x86-TSO").
+  std::uint32_t space = 0;
 };
+inline constexpr std::uint32_t kSharedSpace = 0;
+inline std::uint32_t buffer_space(std::uint32_t thread) { return thread + 1; }
 
 // Park and unpark read and write a thread's wake-up permit; giving each permit an address of
 // its own (above any simulated memory) lets the dependence relation treat them as accesses.
@@ -82,14 +92,16 @@ inline std::uint64_t permit_address(ThreadId id) { return kPermitAddressBase + i
 inline constexpr std::uint32_t kNoStep = ~std::uint32_t{0};
 
 // One step of an execution as an exploring oracle sees it: who acted, what it touched, and
-// the step that made it possible (the unpark that woke the thread, the write that ended its
-// spin-wait, or for a drain the step that buffered the store): causality that no access
-// shows.
+// the steps that made it possible (the unpark that woke the thread, the write that ended its
+// spin-wait, or for a drain the step that buffered the store; and under x86-TSO the drain
+// that emptied the thread's store buffer for a locked operation, or made room in a full
+// one for a store): causality that no access shows.
 struct StepRecord {
   Choice choice;
   std::uint32_t first_access = 0;  // into EventLog::accesses
   std::uint32_t access_count = 0;
   std::uint32_t enabled_by = kNoStep;
+  std::uint32_t enabled_by_drain = kNoStep;
 };
 
 // Every step of the current execution, in order; filled only for oracles that ask for it.
@@ -132,6 +144,14 @@ class Scheduler {
   virtual std::uint64_t tie_key() { return 0; }
   // Short strategy name for results and schedule files.
   virtual std::string name() const = 0;
+  // Exploring: when a simulated thread reports a violation, stop only that thread and run
+  // the others on to their ends, instead of ending the execution there. The result still
+  // reports the first violation, with the schedule and step count it had then; the rest of
+  // the execution is seen only through the event log. A reducing search needs it: the
+  // races of the steps that would have followed decide which other executions it tries,
+  // and an execution cut short hides them (difftest seed 52: dfs missed an outcome that
+  // needed a step after another thread's failed assert).
+  virtual bool continue_after_violation() const { return false; }
 };
 
 // The answers of one execution, in order: only decisions with more than one candidate.

@@ -119,6 +119,8 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   spin_blocked_ = 0;
   buffered_stores_ = 0;
   violation_.reset();
+  violations_.clear();
+  continue_after_violation_ = mode_ == EngineMode::explore && oracle.continue_after_violation();
   abandoned_ = false;
   log_ = mode_ == EngineMode::explore ? oracle.event_log() : nullptr;
   if (log_ != nullptr) log_->clear();
@@ -158,7 +160,14 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
 
   ExecutionResult result;
   result.violation = violation_;
+  result.violations = std::move(violations_);
   result.steps = steps_;
+  if (violation_ && continue_after_violation_ && violation_->thread != kNoThread) {
+    // The execution went on past the violation for the oracle's sake; what it reports is the
+    // execution up to the violation (replay stops there).
+    result.steps = violation_->step;
+    schedule_.resize(std::min(schedule_.size(), schedule_at_violation_));
+  }
   result.memory_ops = memory_ops_;
   result.virtual_time_ns = now();
   result.schedule = std::move(schedule_);
@@ -180,7 +189,9 @@ void Engine::yield_for(PendingOp op) {
   if (is_memory_access(op.kind)) costs_.prefetch(t.cpu, op.addr);
   if (t.resuming) {  // explore mode: this operation belongs to the step that resumed it
     t.resuming = false;
-    return;
+    // ... unless it must wait for the thread's store buffer to drain: then it is a step of
+    // its own, offered once the buffer allows it.
+    if (!waits_for_buffer(t)) return;
   }
   ThreadId next = kHostId;
   if (mode_ == EngineMode::timed) {
@@ -198,7 +209,7 @@ void Engine::yield_for(PendingOp op) {
 }
 
 ThreadId Engine::pick_next() {
-  if (violation_ || abandoned_) return kHostId;
+  if ((violation_ && !continue_after_violation_) || abandoned_) return kHostId;
   if (mode_ == EngineMode::timed) return pick_timed();
   for (;;) {
     gather_explore_candidates();
@@ -220,27 +231,29 @@ ThreadId Engine::pick_next() {
   }
 }
 
-void Engine::record_access(std::uint64_t addr, unsigned size, bool write) {
-  log_->accesses.push_back(StepAccess{addr, static_cast<std::uint8_t>(size), write});
+void Engine::record_access(std::uint64_t addr, unsigned size, bool write, std::uint32_t space) {
+  log_->accesses.push_back(StepAccess{addr, static_cast<std::uint8_t>(size), write, space});
   ++log_->steps.back().access_count;
 }
 
 void Engine::log_step(const Choice& chosen) {
   SimThread& t = threads_[chosen.thread];
   std::uint32_t cause = kNoStep;
+  std::uint32_t drain_cause = kNoStep;
   if (chosen.kind == Choice::Kind::drain) {
     cause = t.store_buffer.front().step;
   } else {
     cause = std::exchange(t.enabled_by, kNoStep);
+    drain_cause = std::exchange(t.enabled_by_drain, kNoStep);
   }
-  log_->steps.push_back(StepRecord{chosen, static_cast<std::uint32_t>(log_->accesses.size()), 0, cause});
+  log_->steps.push_back(StepRecord{chosen, static_cast<std::uint32_t>(log_->accesses.size()), 0, cause, drain_cause});
 }
 
 void Engine::gather_explore_candidates() {
   candidates_.clear();
   for (ThreadId id = 0; id < threads_.size(); ++id) {
     const SimThread& t = threads_[id];
-    if (t.state != ThreadRunState::running) continue;
+    if (t.state != ThreadRunState::running || waits_for_buffer(t)) continue;
     candidates_.push_back(Candidate{Choice{Choice::Kind::step, id}, t.cpu, now_ns_, t.pending});
   }
   add_drain_candidates();
@@ -376,15 +389,31 @@ void Engine::abort_execution() {
 // --- violations -----------------------------------------------------------------------------
 
 void Engine::record_violation(std::string_view property, std::string_view message) {
-  if (violation_) return;
   const ThreadId who = on_host() ? kNoThread : current_;
+  if (violation_) {
+    if (continue_after_violation_) violations_.push_back(Violation{std::string(property), std::string(message), who, now(), steps_});
+    return;
+  }
   violation_ = Violation{std::string(property), std::string(message), who, now(), steps_};
+  violations_.push_back(*violation_);
+  schedule_at_violation_ = schedule_.size();
   if (trace_ != nullptr) trace_->violation(now(), who, property, message);
 }
 
 void Engine::violation(std::string_view property, std::string_view message) {
   record_violation(property, message);
-  if (!on_host()) abort_execution();
+  if (on_host()) return;
+  if (continue_after_violation_) stop_thread();
+  abort_execution();
+}
+
+// Exploring with continue_after_violation: the violating thread stops where it is (as if
+// it had finished) and the others go on; its fiber is unwound with the rest at the end.
+void Engine::stop_thread() {
+  SimThread& t = threads_[current_];
+  set_state(t, ThreadRunState::finished, now_ns_);
+  switch_to(pick_next());
+  throw std::logic_error("a stopped simulated thread was resumed");
 }
 
 std::string Engine::describe_op(const PendingOp& op) const {

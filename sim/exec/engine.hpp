@@ -82,6 +82,9 @@ struct ExecutionResult {
   Schedule schedule;
   // The oracle ended the execution early (Scheduler::kAbandon): no verdict, no final check.
   bool abandoned = false;
+  // Every violation, in the order found: the first is `violation`; more only when the
+  // oracle continues after a violation (Scheduler::continue_after_violation).
+  std::vector<Violation> violations;
 };
 
 class Engine;
@@ -199,6 +202,7 @@ class Engine {
   void run_body(ThreadId id);
   ThreadId on_thread_exit(ThreadId id);
   [[noreturn]] void abort_execution();
+  [[noreturn]] void stop_thread();
 
   // CPUs and virtual time
   void start_cpus();
@@ -227,6 +231,10 @@ class Engine {
   void drain_due(std::uint64_t now_ns);
   void drain_everything();
   void add_drain_candidates();
+  // Exploring under x86-TSO: the thread's pending operation cannot run until its store
+  // buffer drains (a locked operation, mfence or xchg store needs it empty; a store needs a
+  // free entry). Its drains are then the only way on, each a choice of its own.
+  bool waits_for_buffer(const SimThread& t) const;
 
   // explore-mode spin blocking
   void note_write(std::uint64_t addr, std::uint64_t at_ns);
@@ -237,10 +245,10 @@ class Engine {
   bool spin_reads_unchanged(const SimThread& t) const;
 
   // The model checker's view of each step (Scheduler::event_log): what it touched.
-  void log_access(std::uint64_t addr, unsigned size, bool write) {
-    if (log_ != nullptr) [[unlikely]] record_access(addr, size, write);
+  void log_access(std::uint64_t addr, unsigned size, bool write, std::uint32_t space = kSharedSpace) {
+    if (log_ != nullptr) [[unlikely]] record_access(addr, size, write, space);
   }
-  void record_access(std::uint64_t addr, unsigned size, bool write);
+  void record_access(std::uint64_t addr, unsigned size, bool write, std::uint32_t space);
   void log_step(const Choice& chosen);
   std::uint32_t current_step() const {
     return log_ == nullptr ? kNoStep : static_cast<std::uint32_t>(log_->steps.size() - 1);
@@ -292,6 +300,9 @@ class Engine {
   std::size_t spin_blocked_ = 0;
   std::size_t buffered_stores_ = 0;
   std::optional<Violation> violation_;
+  std::vector<Violation> violations_;  // every one (continue_after_violation)
+  std::size_t schedule_at_violation_ = 0;
+  bool continue_after_violation_ = false;
   bool abandoned_ = false;
   EventLog* log_ = nullptr;  // explore mode, when the oracle observes every step
   RaceDetector races_;

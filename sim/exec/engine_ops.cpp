@@ -110,6 +110,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   const bool forwarded = !t.store_buffer.empty() && forward(t, addr, size, &value);
   if (forwarded) {
     latency = 1;  // [guess] forwarding costs about an L1 hit
+    log_access(addr, size, false, buffer_space(current_));
   } else {
     value = read_bits(host, size);
     log_access(addr, size, false);
@@ -152,6 +153,8 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
     trace_->access(start, current_, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr, buffered);
   }
   if (!buffered) note_write(addr, start);
+  // A spin-loop iteration that buffered a store wrote too: re-running it is not the same.
+  if (buffered) t.spin_wrote = true;
   ++memory_ops_;
   finish_step(latency);
 }

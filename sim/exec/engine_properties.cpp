@@ -13,6 +13,7 @@ void Engine::witness(std::string_view property, std::string_view message) {
   if (!on_host()) throw std::logic_error("a witness is found by a final check, on the host side");
   if (violation_) return;
   violation_ = Violation{std::string(property), std::string(message), kNoThread, now(), steps_, true};
+  violations_.push_back(*violation_);
   if (trace_ != nullptr) trace_->witness(now(), property, message);
 }
 

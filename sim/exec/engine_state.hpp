@@ -51,6 +51,7 @@ struct Engine::SimThread {
   bool spin_overflow = false;
   bool spin_timed = false;  // the iteration read the clock: it may be waiting for a time, not a write
   std::uint32_t enabled_by = kNoStep;  // event log: the step that last made it runnable
+  std::uint32_t enabled_by_drain = kNoStep;  // event log: the drain its pending operation waited for
   PendingOp last_op;          // the operation before the pending one, for deadlock reports
   // x86-TSO: oldest first. Short (a few entries exploring, tens timed), so a vector that
   // allocates nothing until it outgrows its inline room beats a deque, which allocates even

@@ -1,12 +1,17 @@
 // Engine: x86-TSO store buffers (Owens, Sarkar and Sewell, "A better x86 memory model:
 // x86-TSO", 2009). Each thread's plain and non-seq_cst stores wait in a FIFO buffer; its own
 // loads see them first (store-to-load forwarding); locked read-modify-writes, seq_cst
-// stores (xchg) and seq_cst fences (mfence) drain the buffer; so does parking (entering the
-// kernel executes locked instructions).
+// stores (xchg) and seq_cst fences (mfence) need the buffer empty; so does parking and
+// unparking (entering the kernel executes locked instructions).
 //
 // When a buffered store reaches memory is the nondeterminism TSO adds. Exploring, it is the
-// oracle's choice like any other (a `drain` candidate per thread with a non-empty buffer);
-// timed, a store becomes visible once its write has taken the cost model's time.
+// oracle's choice like any other (a `drain` candidate per thread with a non-empty buffer),
+// and an operation that needs the buffer empty is not offered until the drains before it
+// were chosen, as in the abstract machine of Owens et al. and in Abdulla et al.'s
+// "Stateless model checking for TSO and PSO" (TACAS 2015): each drain stays a step of the
+// buffer's process, so the model checker sees every write to memory as the same event
+// whichever step made it happen. Timed, a store becomes visible once its write has taken
+// the cost model's time, and a locked operation waits for its buffer in virtual time.
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -28,6 +33,8 @@ bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned
   if (!tso()) return false;
   *latency = kBufferInsertNs;
   if (t.store_buffer.size() >= limits_.store_buffer_entries) {
+    // Exploring, a store to a full buffer is not offered until a drain made room.
+    if (mode_ == EngineMode::explore) throw std::logic_error("explore: a store ran with its store buffer full");
     // Full: the store waits for the oldest one to leave.
     if (mode_ == EngineMode::timed) {
       const std::uint64_t free_at = t.store_buffer.front().visible_ns;
@@ -61,14 +68,39 @@ bool Engine::forward(const SimThread& t, std::uint64_t addr, unsigned size, std:
   return false;
 }
 
+bool Engine::waits_for_buffer(const SimThread& t) const {
+  if (!tso() || mode_ != EngineMode::explore || t.resuming || t.store_buffer.empty()) return false;
+  const PendingOp& op = t.pending;
+  switch (op.kind) {
+    case OpKind::rmw:
+    case OpKind::park:
+    case OpKind::unpark: return true;
+    case OpKind::fence: return op.order == std::memory_order_seq_cst;
+    case OpKind::store:
+      return op.order == std::memory_order_seq_cst || t.store_buffer.size() >= limits_.store_buffer_entries;
+    case OpKind::plain_store: return t.store_buffer.size() >= limits_.store_buffer_entries;
+    default: return false;
+  }
+}
+
 void Engine::drain_oldest(ThreadId id) {
   SimThread& t = threads_[id];
   if (t.store_buffer.empty()) throw std::logic_error("drain of an empty store buffer");
+  const bool waited = waits_for_buffer(t);
   const BufferedStore s = t.store_buffer.front();
   t.store_buffer.erase(t.store_buffer.begin());
   --buffered_stores_;
   std::memcpy(s.host, &s.value, s.size);
   log_access(s.addr, s.size, true);
+  // The store left the thread's buffer: a load of the thread's that it answered by
+  // forwarding would now read elsewhere (the dependence with a forwarded load;
+  // StepAccess::space). Every drain of the location counts, not only the newest store's: a
+  // drain's footprint must not depend on whether the thread buffered another store to the
+  // same location before it (an independent step), or a search misses the load that reads
+  // memory after the drain (difftest seed 25: t0: y=2; t1: y=1; r0=y; y=r0+1).
+  log_access(s.addr, s.size, true, buffer_space(id));
+  // Its pending operation waited for this drain: a causal edge, like an unpark's.
+  if (waited && !waits_for_buffer(t)) t.enabled_by_drain = current_step();
   if (races_.enabled()) race_drained(id, s.addr);
   const std::uint64_t at = mode_ == EngineMode::timed ? s.visible_ns : now_ns_;
   if (trace_ != nullptr) trace_->access(at, id, t.cpu, OpKind::drain, s.addr, s.size, s.value, 0);
@@ -80,8 +112,12 @@ void Engine::drain_oldest(ThreadId id) {
 }
 
 // A locked instruction or mfence: everything this thread buffered reaches memory first.
+// Exploring, the engine offered the operation only once its buffer was empty
+// (waits_for_buffer), so there is nothing left to drain here.
 void Engine::drain_own(SimThread& t) {
   if (t.store_buffer.empty()) return;
+  if (mode_ == EngineMode::explore)
+    throw std::logic_error("explore: a locked operation ran with a non-empty store buffer");
   if (mode_ == EngineMode::timed) {
     t.clock_ns = std::max(t.clock_ns, t.store_buffer.back().visible_ns);
     drain_due(t.clock_ns);

@@ -1,0 +1,30 @@
+// The same question the reference answers (which final states are reachable), asked of the
+// engine and a strategy: every execution's outcome is collected instead of stopping at the
+// first violation, so dfs (with any number of workers) and naive can be compared with the
+// reference outcome by outcome.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "core/workloads/program.hpp"
+#include "tests/differential/reference_machine.hpp"
+
+namespace lockstep::difftest {
+
+enum class Explorer : std::uint8_t { dfs, naive };
+
+struct EngineOutcomes {
+  std::set<std::string> outcomes;
+  std::uint64_t executions = 0;  // complete ones
+  std::uint64_t pruned = 0;
+  std::uint64_t internal_errors = 0;
+  bool exhaustive = false;
+};
+
+EngineOutcomes explore_engine(const std::shared_ptr<const program::Program>& program, Model model, Explorer explorer,
+                              unsigned workers, std::uint64_t max_runs);
+
+}  // namespace lockstep::difftest

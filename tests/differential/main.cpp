@@ -1,0 +1,300 @@
+// lockstep_difftest: random thread programs checked three ways, under SC and x86-TSO: the
+// reference enumerator (tests/differential/reference_machine.hpp), dfs with 1, 2 and 3
+// workers, and naive (every interleaving, on programs with few enough). The sets of
+// reachable outcomes must be equal, TSO's must contain SC's, naive must run exactly the
+// reference's number of interleavings, and no search may report an internal error. A
+// program that breaks any of these is written to --out as a scenario file, with its seed
+// and the outcomes in question; the run then exits 1.
+//
+//   lockstep_difftest --seed 1 --programs 300          (what `make test` runs)
+//   bench/differential.sh                               (the long run)
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/scenario.hpp"
+#include "tests/differential/engine_outcomes.hpp"
+#include "tests/differential/program_generator.hpp"
+#include "tests/differential/reference_machine.hpp"
+
+namespace fs = std::filesystem;
+using namespace lockstep;
+using namespace lockstep::difftest;
+
+namespace {
+
+struct Options {
+  std::uint64_t seed = 1;
+  std::uint64_t programs = 100;
+  std::vector<unsigned> workers{1, 2, 3};
+  double naive_cap = 20'000;           // naive runs when the reference counts at most this many interleavings
+  std::uint64_t max_runs = 2'000'000;  // per dfs search
+  std::string out = "out/difftest";
+  bool classes = true;
+  bool verbose = false;
+  std::vector<std::string> files;
+};
+
+struct Tally {
+  std::uint64_t programs = 0, outcomes = 0, states = 0, dfs_runs = 0, dfs_executions = 0, naive_runs = 0;
+  std::uint64_t assertion_programs = 0, mismatches = 0, skipped = 0, over_cap = 0;
+  // dfs's complete executions against the reference's reads-from/coherence classes.
+  std::uint64_t classes_compared = 0, classes_equal = 0, classes_more = 0, classes_fewer = 0;
+  std::uint64_t executions_sum = 0, classes_sum = 0;
+};
+
+const char* name_of(Model m) { return m == Model::sc ? "sc" : "tso"; }
+
+std::string scenario_text(std::uint64_t seed, Model model, const std::string& program, const std::string& header,
+                          const std::string& extra) {
+  return fmt::format(
+      "{}name: difftest seed {} under {}\n"
+      "machine: {{preset: flat, cpus: 4}}\n"
+      "memory_model: {}\n"
+      "{}"
+      "{}"
+      "strategy: {{kind: dfs}}\n",
+      header, seed, name_of(model), name_of(model), program, extra);
+}
+
+// "x=1 y=2 t0.r0=1" -> "x == 1 && y == 2 && t0.r0 == 1"
+std::string condition_of(const std::string& outcome) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < outcome.size()) {
+    const std::size_t sp = outcome.find(' ', i);
+    const std::string item = outcome.substr(i, sp == std::string::npos ? std::string::npos : sp - i);
+    const std::size_t eq = item.find('=');
+    out += fmt::format("{}{} == {}", out.empty() ? "" : " && ", item.substr(0, eq), item.substr(eq + 1));
+    if (sp == std::string::npos) break;
+    i = sp + 1;
+  }
+  return out;
+}
+
+std::string join(const std::set<std::string>& s, const std::string& sep) {
+  std::string out;
+  for (const std::string& x : s) out += (out.empty() ? "" : sep) + x;
+  return out;
+}
+
+std::set<std::string> minus(const std::set<std::string>& a, const std::set<std::string>& b) {
+  std::set<std::string> r;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::inserter(r, r.begin()));
+  return r;
+}
+
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    if (!f) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, path);
+}
+
+class Run {
+ public:
+  explicit Run(const Options& o) : o_(o) { fs::create_directories(o_.out); }
+
+  // A scenario file's thread program, under the file's memory model (a mismatch found
+  // earlier, or a program of one's own); true when everything agreed.
+  bool file(const std::string& path) {
+    const cli::ScenarioFile f = cli::load_scenario_file(path);
+    const Model model = f.rows.front().memory_model == cli::MemoryModel::tso ? Model::tso : Model::sc;
+    const auto before = tally_[model].mismatches;
+    check(0, model, f, path, "");
+    return tally_[model].mismatches == before;
+  }
+
+  void program(std::uint64_t seed) {
+    const std::string text = generate_program(seed);
+    for (const Model model : {Model::sc, Model::tso}) {
+      const fs::path path = fs::path(o_.out) / fmt::format("seed-{}-{}.yaml", seed, name_of(model));
+      write_atomically(path, scenario_text(seed, model, text, "", "properties: [assertion]\nexpect: pass\n"));
+      if (check(seed, model, cli::load_scenario_file(path.string()), path, text)) fs::remove(path);
+    }
+  }
+
+ private:
+  // True when it agreed; a mismatch is reported and, for a generated program, written.
+  bool check(std::uint64_t seed, Model model, const cli::ScenarioFile& file, const fs::path& path,
+             const std::string& text) {
+    const auto prog = file.rows.front().workload.program;
+    ReferenceLimits rl;
+    rl.count_classes = o_.classes;
+    ReferenceResult ref;
+    try {
+      ref = enumerate(*prog, model, rl);
+    } catch (const std::length_error&) {
+      ++tally_[model].skipped;
+      return true;
+    }
+    Tally& t = tally_[model];
+    ++t.programs;
+    t.outcomes += ref.outcomes.size();
+    t.states += ref.states;
+    const bool asserts = std::any_of(ref.outcomes.begin(), ref.outcomes.end(),
+                                     [](const std::string& x) { return x.rfind("assertion", 0) == 0; });
+    t.assertion_programs += asserts ? 1 : 0;
+    bool bad = false;
+    std::string report;
+    for (const unsigned w : o_.workers) {
+      const EngineOutcomes e = explore_engine(prog, model, Explorer::dfs, w, o_.max_runs);
+      if (w == o_.workers.front() && !e.exhaustive && e.internal_errors == 0) {
+        // More executions than the cap: nothing to compare (the long run takes these).
+        ++t.over_cap;
+        --t.programs;
+        t.outcomes -= ref.outcomes.size();
+        t.states -= ref.states;
+        t.assertion_programs -= asserts ? 1 : 0;
+        return true;
+      }
+      ++t.dfs_runs;
+      if (w == o_.workers.front()) {
+        t.dfs_executions += e.executions;
+        if (ref.rf_co_classes) {
+          ++t.classes_compared;
+          t.executions_sum += e.executions;
+          t.classes_sum += *ref.rf_co_classes;
+          if (e.executions == *ref.rf_co_classes) ++t.classes_equal;
+          if (e.executions > *ref.rf_co_classes) ++t.classes_more;
+          if (e.executions < *ref.rf_co_classes) {
+            ++t.classes_fewer;
+            if (o_.verbose)
+              fmt::print("seed {} {}: dfs {} executions < {} classes\n", seed, name_of(model), e.executions,
+                         *ref.rf_co_classes);
+          }
+        }
+      }
+      bad |= compare(fmt::format("dfs, {} worker{}", w, w == 1 ? "" : "s"), ref, e, report);
+    }
+    if (ref.interleavings <= o_.naive_cap) {
+      const EngineOutcomes e = explore_engine(prog, model, Explorer::naive, 1, o_.max_runs);
+      ++t.naive_runs;
+      bad |= compare("naive", ref, e, report);
+      if (static_cast<double>(e.executions) != ref.interleavings) {
+        bad = true;
+        report += fmt::format("# naive ran {} executions; the reference counts {} interleavings\n", e.executions,
+                              ref.interleavings);
+      }
+    }
+    // The same program's SC outcomes, checked just before (generated programs only).
+    if (model == Model::sc) sc_outcomes_ = ref.outcomes;
+    if (model == Model::tso && !text.empty()) {
+      const auto sc_only = minus(sc_outcomes_, ref.outcomes);
+      if (!sc_only.empty()) {
+        bad = true;
+        report += "# the reference reaches these under sc but not under tso: " + join(sc_only, "; ") + "\n";
+      }
+    }
+    if (!bad) return true;
+    ++t.mismatches;
+    if (text.empty()) {
+      fmt::print("MISMATCH: {}\n{}", path.string(), report);
+    } else {
+      write_mismatch(path, seed, model, text, report);
+    }
+    return false;
+  }
+
+ public:
+  int summary(double seconds) const {
+    std::uint64_t mismatches = 0;
+    for (const auto& [model, t] : tally_) {
+      mismatches += t.mismatches;
+      fmt::print(
+          "{:>3}: {} programs compared (skipped: {} past the reference's state cap, {} past dfs's run cap), {} outcomes, "
+          "{} reference states, {} with a reachable failed assert; {} dfs searches ({} executions with 1 worker), {} "
+          "naive searches; mismatches: {}\n",
+          name_of(model), t.programs, t.skipped, t.over_cap, t.outcomes, t.states, t.assertion_programs, t.dfs_runs,
+          t.dfs_executions, t.naive_runs, t.mismatches);
+      if (t.classes_compared > 0)
+        fmt::print(
+            "     dfs executions vs reads-from/coherence classes ({} programs without a failing assert): equal {}, "
+            "more {}, fewer {}; {} executions for {} classes in all\n",
+            t.classes_compared, t.classes_equal, t.classes_more, t.classes_fewer, t.executions_sum, t.classes_sum);
+    }
+    fmt::print("{:.1f} s; {}\n", seconds,
+               mismatches == 0 ? "every outcome set agreed" : fmt::format("{} mismatches, written to {}", mismatches, o_.out));
+    return mismatches == 0 ? 0 : 1;
+  }
+
+ private:
+  static bool compare(const std::string& who, const ReferenceResult& ref, const EngineOutcomes& e, std::string& report) {
+    bool bad = false;
+    if (!e.exhaustive) {
+      report += fmt::format("# {}: not exhaustive within the run cap ({} executions)\n", who, e.executions);
+      bad = true;
+    }
+    if (e.internal_errors > 0) {
+      report += fmt::format("# {}: {} internal errors\n", who, e.internal_errors);
+      bad = true;
+    }
+    const auto missed = minus(ref.outcomes, e.outcomes);
+    const auto extra = minus(e.outcomes, ref.outcomes);
+    for (const std::string& m : missed) report += fmt::format("# {} misses: {}\n", who, m);
+    for (const std::string& x : extra) report += fmt::format("# {} reaches what the reference does not: {}\n", who, x);
+    return bad || !missed.empty() || !extra.empty();
+  }
+
+  void write_mismatch(const fs::path& path, std::uint64_t seed, Model model, const std::string& text,
+                      const std::string& report) {
+    // A missed final state becomes the scenario's `exists` condition, so `lockstep check`
+    // on the file shows the miss directly.
+    std::string extra = "properties: [assertion]\nexpect: pass\n";
+    const std::size_t at = report.find("misses: ");
+    if (at != std::string::npos) {
+      const std::string outcome = report.substr(at + 8, report.find('\n', at) - at - 8);
+      if (outcome.rfind("assertion", 0) == 0) {
+        extra = "properties: [assertion]\nexpect: {violation: assertion}\n";
+      } else {
+        extra = fmt::format("properties:\n  - assertion\n  - {{name: missed, exists: \"{}\"}}\nexpect: {{reachable: missed}}\n",
+                            condition_of(outcome));
+      }
+    }
+    const std::string header = fmt::format("# lockstep_difftest --seed {} --programs 1: a mismatch under {}\n{}", seed,
+                                           name_of(model), report);
+    write_atomically(path, scenario_text(seed, model, text, header, extra));
+    fmt::print("MISMATCH: {}\n{}", path.string(), report);
+  }
+
+  const Options& o_;
+  std::map<Model, Tally> tally_;
+  std::set<std::string> sc_outcomes_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Differential testing of the model checker against a reference enumerator"};
+  app.add_option("--seed", o.seed, "The first program's seed; program i has seed + i");
+  app.add_option("--programs", o.programs, "How many programs");
+  app.add_option("--workers", o.workers, "dfs worker counts to run each program with");
+  app.add_option("--naive-cap", o.naive_cap, "Run naive when the reference counts at most this many interleavings");
+  app.add_option("--max-runs", o.max_runs, "Executions cap per dfs search");
+  app.add_option("--out", o.out, "Where mismatching programs are written");
+  app.add_flag("!--no-classes", o.classes, "Do not count reads-from/coherence classes");
+  app.add_flag("--verbose", o.verbose, "Name the programs whose counts differ from the classes");
+  app.add_option("--file", o.files, "Check these scenario files' thread programs instead of random ones");
+  CLI11_PARSE(app, argc, argv);
+  const auto start = std::chrono::steady_clock::now();
+  Run run(o);
+  try {
+    if (!o.files.empty()) {
+      for (const std::string& f : o.files) run.file(f);
+    } else {
+      for (std::uint64_t i = 0; i < o.programs; ++i) run.program(o.seed + i);
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lockstep_difftest: {}\n", e.what());
+    return 2;
+  }
+  return run.summary(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
