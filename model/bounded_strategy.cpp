@@ -1,6 +1,7 @@
 #include "model/bounded_strategy.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -36,21 +37,33 @@ std::vector<BoundedStrategy::Option> BoundedStrategy::options_for(std::span<cons
       break;
     }
   }
-  const bool last_enabled = !steps.empty() && candidates[steps[first]].choice.thread == last_;
+  // The last thread waits for its own store buffer (a locked operation, mfence or xchg
+  // store under x86-TSO): its drain is how it goes on, what the non-preemptive scheduler
+  // picks; anything else preempts it. (On the machine the operation stalls while the buffer
+  // drains; running another thread meanwhile is a context switch.)
+  std::optional<std::uint32_t> own_drain;
+  for (const std::uint32_t k : drains)
+    if (candidates[k].owner_waits && candidates[k].choice.thread == last_) own_drain = k;
+  const bool last_enabled =
+      own_drain.has_value() || (!steps.empty() && candidates[steps[first]].choice.thread == last_);
+  if (own_drain) out.push_back(Option{*own_drain, 0});
+  const unsigned after = own_drain ? 1 : 0;  // picks ahead of the steps
   for (std::size_t r = 0; r < steps.size(); ++r) {
     const std::uint32_t k = steps[(first + r) % steps.size()];
     unsigned cost = 0;
     if (kind_ == BoundKind::delay) {
-      cost = static_cast<unsigned>(r);
+      cost = static_cast<unsigned>(r) + after;
     } else {
-      cost = (last_enabled && r > 0) ? 1 : 0;
+      cost = (last_enabled && (r > 0 || own_drain)) ? 1 : 0;
     }
     out.push_back(Option{k, cost});
   }
   // A drain instead of the scheduler's own pick: a preemption (or one delay) when a thread
   // could run, free when every thread is blocked or done.
-  for (const std::uint32_t k : drains)
-    out.push_back(Option{k, steps.empty() ? 0U : (kind_ == BoundKind::delay || last_enabled) ? 1U : 0U});
+  for (const std::uint32_t k : drains) {
+    if (own_drain && k == *own_drain) continue;
+    out.push_back(Option{k, steps.empty() && !own_drain ? 0U : (kind_ == BoundKind::delay || last_enabled) ? 1U : 0U});
+  }
   std::stable_sort(out.begin(), out.end(), [](const Option& a, const Option& b) { return a.cost < b.cost; });
   return out;
 }

@@ -64,6 +64,10 @@ struct Candidate {
   CpuId cpu = 0;
   std::uint64_t ready_ns = 0;  // when the candidate can act (timed mode)
   PendingOp op;
+  // A drain whose thread waits for it: its pending operation needs its store buffer empty
+  // (or a free entry), so this drain is how that thread goes on (bounded search: no
+  // preemption).
+  bool owner_waits = false;
 };
 
 // A location one step touched, for the model checker's dependence relation: two steps of
@@ -73,12 +77,12 @@ struct StepAccess {
   std::uint64_t addr = 0;
   std::uint8_t size = 0;
   bool write = false;
-  // kSharedSpace: simulated memory. Otherwise buffer_space(t): thread t's copy of the
-  // location in its own store buffer (x86-TSO). A load that store-to-load forwarding
-  // answers reads it; every drain of a store to that location from t's buffer writes it,
-  // since once the store it read from has drained the same load reads memory instead. So
-  // the load and those drains are dependent, and a search tries both orders
-  // (docs/model-checking.md, "Dependence under x86-TSO").
+  // kSharedSpace: simulated memory. Otherwise buffer_space(t): the stores in thread t's
+  // store buffer (x86-TSO), `addr` being a store's ordinal among t's buffered stores. A load
+  // that store-to-load forwarding answers reads its source store there; that store's drain
+  // writes it, since once it drained the same load reads memory instead. So the load and
+  // that drain are dependent, and a search tries both orders (docs/model-checking.md,
+  // "Dependence under x86-TSO").
   std::uint32_t space = 0;
 };
 inline constexpr std::uint32_t kSharedSpace = 0;

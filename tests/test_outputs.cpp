@@ -88,7 +88,7 @@ TEST_CASE("result JSON of a passing scenario has the documented fields in order"
   const Json j = to_json(single(r));
   CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "platform", "result", "expected", "matched",
                                                "strategy", "seed", "executions", "exhaustive", "sim_ops", "steps",
-                                               "virtual_time_ns", "elapsed_s", "sim_ops_per_host_s", "pruned", "max_depth", "bounds", "executions_per_s", "workers", "trace_sha256", "trace"});
+                                               "virtual_time_ns", "elapsed_s", "sim_ops_per_host_s", "pruned", "max_depth", "bounds", "executions_per_s", "workers", "internal_errors", "trace_sha256", "trace"});
   CHECK(j["result"] == "pass");
   CHECK(j["seed"] == 7);
   CHECK(j["elapsed_s"] == 0.25);
@@ -98,7 +98,7 @@ TEST_CASE("result JSON of a violation names the property, schedule and replay co
   const Json j = to_json(single(violating_row()));
   CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "platform", "result", "property", "message",
                                                "expected", "matched", "strategy", "seed", "executions", "exhaustive",
-                                               "sim_ops", "steps", "virtual_time_ns", "elapsed_s", "sim_ops_per_host_s", "pruned", "max_depth", "bounds", "executions_per_s", "workers", "trace_sha256",
+                                               "sim_ops", "steps", "virtual_time_ns", "elapsed_s", "sim_ops_per_host_s", "pruned", "max_depth", "bounds", "executions_per_s", "workers", "internal_errors", "trace_sha256",
                                                "schedule", "replay_command"});
   CHECK(j["property"] == "lost_update");
   CHECK(j["replay_command"] == "lockstep replay out/racy.schedule");

@@ -88,6 +88,7 @@ struct ExecutionResult {
 };
 
 class Engine;
+struct BufferedStore;  // engine_state.hpp
 
 // What a workload does before and after its threads run, on the host side of the engine
 // (no scheduling points): allocate and label shared state, spawn threads; check final state.
@@ -225,7 +226,8 @@ class Engine {
   bool tso() const { return limits_.store_buffer_entries > 0; }
   bool buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned size, std::uint64_t value,
                     std::uint64_t start, std::uint64_t* latency);
-  bool forward(const SimThread& t, std::uint64_t addr, unsigned size, std::uint64_t* value) const;
+  // Store-to-load forwarding: the newest buffered store to the same bytes, or null.
+  const BufferedStore* forward(const SimThread& t, std::uint64_t addr, unsigned size) const;
   void drain_own(SimThread& t);
   void drain_oldest(ThreadId id);
   void drain_due(std::uint64_t now_ns);

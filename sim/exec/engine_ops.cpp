@@ -107,10 +107,12 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   const std::uint64_t start = start_time();
   std::uint64_t value = 0;
   std::uint64_t latency = 0;
-  const bool forwarded = !t.store_buffer.empty() && forward(t, addr, size, &value);
+  const BufferedStore* source = t.store_buffer.empty() ? nullptr : forward(t, addr, size);
+  const bool forwarded = source != nullptr;
   if (forwarded) {
+    value = source->value;
     latency = 1;  // [guess] forwarding costs about an L1 hit
-    log_access(addr, size, false, buffer_space(current_));
+    log_access(source->ordinal, 1, false, buffer_space(current_));
   } else {
     value = read_bits(host, size);
     log_access(addr, size, false);

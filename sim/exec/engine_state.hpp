@@ -29,6 +29,7 @@ struct BufferedStore {
   std::uint64_t value = 0;
   std::uint64_t visible_ns = 0;  // timed mode: when it reaches memory
   std::uint32_t step = kNoStep;  // the step that buffered it (event log)
+  std::uint32_t ordinal = 0;     // which of its thread's buffered stores (StepAccess::space)
 };
 
 struct Engine::SimThread {
@@ -57,6 +58,7 @@ struct Engine::SimThread {
   // allocates nothing until it outgrows its inline room beats a deque, which allocates even
   // when empty (every thread of every execution).
   boost::container::small_vector<BufferedStore, 8> store_buffer;
+  std::uint32_t stores_buffered = 0;  // this execution, for BufferedStore::ordinal
 };
 
 struct Engine::SimCpu {

@@ -50,22 +50,19 @@ bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned
     const std::uint64_t after = t.store_buffer.empty() ? start : t.store_buffer.back().visible_ns;
     visible = std::max(start, after) + write_ns;
   }
-  t.store_buffer.push_back(BufferedStore{addr, host, static_cast<std::uint8_t>(size), value, visible, current_step()});
+  t.store_buffer.push_back(
+      BufferedStore{addr, host, static_cast<std::uint8_t>(size), value, visible, current_step(), t.stores_buffered++});
   ++buffered_stores_;
   return true;
 }
 
-// Store-to-load forwarding: the newest buffered store to the same bytes.
-bool Engine::forward(const SimThread& t, std::uint64_t addr, unsigned size, std::uint64_t* value) const {
+const BufferedStore* Engine::forward(const SimThread& t, std::uint64_t addr, unsigned size) const {
   for (auto it = t.store_buffer.rbegin(); it != t.store_buffer.rend(); ++it) {
-    if (it->addr == addr && it->size == size) {
-      *value = it->value;
-      return true;
-    }
+    if (it->addr == addr && it->size == size) return &*it;
     if (it->addr < addr + size && addr < it->addr + it->size)
       throw std::logic_error("a load overlaps a buffered store of another size: not modelled");
   }
-  return false;
+  return nullptr;
 }
 
 bool Engine::waits_for_buffer(const SimThread& t) const {
@@ -92,13 +89,14 @@ void Engine::drain_oldest(ThreadId id) {
   --buffered_stores_;
   std::memcpy(s.host, &s.value, s.size);
   log_access(s.addr, s.size, true);
-  // The store left the thread's buffer: a load of the thread's that it answered by
-  // forwarding would now read elsewhere (the dependence with a forwarded load;
-  // StepAccess::space). Every drain of the location counts, not only the newest store's: a
-  // drain's footprint must not depend on whether the thread buffered another store to the
-  // same location before it (an independent step), or a search misses the load that reads
-  // memory after the drain (difftest seed 25: t0: y=2; t1: y=1; r0=y; y=r0+1).
-  log_access(s.addr, s.size, true, buffer_space(id));
+  // The store left the thread's buffer: a load of the thread's that read it by forwarding
+  // would now read memory (the dependence with a forwarded load; StepAccess::space). The
+  // location in that space is the store itself (its ordinal), not the address it writes:
+  // whether a drain is the newest store to its address depends on whether the thread
+  // buffered another one since, an independent step, and a footprint that changes with an
+  // independent step makes a search miss executions (difftest seed 25: t0: y=2;
+  // t1: y=1; r0=y; y=r0+1).
+  log_access(s.ordinal, 1, true, buffer_space(id));
   // Its pending operation waited for this drain: a causal edge, like an unpark's.
   if (waited && !waits_for_buffer(t)) t.enabled_by_drain = current_step();
   if (races_.enabled()) race_drained(id, s.addr);
@@ -162,7 +160,8 @@ void Engine::add_drain_candidates() {
     if (t.store_buffer.empty()) continue;
     const BufferedStore& s = t.store_buffer.front();
     candidates_.push_back(Candidate{Choice{Choice::Kind::drain, id}, t.cpu, now_ns_,
-                                    PendingOp{.kind = OpKind::drain, .size = s.size, .order = std::memory_order_relaxed, .addr = s.addr}});
+                                    PendingOp{.kind = OpKind::drain, .size = s.size, .order = std::memory_order_relaxed, .addr = s.addr},
+                                    waits_for_buffer(t)});
   }
 }
 

@@ -33,9 +33,11 @@ struct Options {
   std::vector<unsigned> workers{1, 2, 3};
   double naive_cap = 20'000;           // naive runs when the reference counts at most this many interleavings
   std::uint64_t max_runs = 2'000'000;  // per dfs search
+  std::uint64_t max_states = 2'000'000;  // the reference's, per program (and again for its classes)
   std::string out = "out/difftest";
   bool classes = true;
   bool verbose = false;
+  bool keep = false;
   std::vector<std::string> files;
 };
 
@@ -45,6 +47,8 @@ struct Tally {
   // dfs's complete executions against the reference's reads-from/coherence classes.
   std::uint64_t classes_compared = 0, classes_equal = 0, classes_more = 0, classes_fewer = 0;
   std::uint64_t executions_sum = 0, classes_sum = 0;
+  // ... and against the classes of dfs's own dependence relation (ReferenceResult).
+  std::uint64_t dependence_compared = 0, dependence_equal = 0, dependence_sum = 0;
 };
 
 const char* name_of(Model m) { return m == Model::sc ? "sc" : "tso"; }
@@ -117,7 +121,7 @@ class Run {
     for (const Model model : {Model::sc, Model::tso}) {
       const fs::path path = fs::path(o_.out) / fmt::format("seed-{}-{}.yaml", seed, name_of(model));
       write_atomically(path, scenario_text(seed, model, text, "", "properties: [assertion]\nexpect: pass\n"));
-      if (check(seed, model, cli::load_scenario_file(path.string()), path, text)) fs::remove(path);
+      if (check(seed, model, cli::load_scenario_file(path.string()), path, text) && !o_.keep) fs::remove(path);
     }
   }
 
@@ -128,6 +132,8 @@ class Run {
     const auto prog = file.rows.front().workload.program;
     ReferenceLimits rl;
     rl.count_classes = o_.classes;
+    rl.max_states = o_.max_states;
+    rl.max_class_states = o_.max_states;
     ReferenceResult ref;
     try {
       ref = enumerate(*prog, model, rl);
@@ -164,6 +170,16 @@ class Run {
           t.classes_sum += *ref.rf_co_classes;
           if (e.executions == *ref.rf_co_classes) ++t.classes_equal;
           if (e.executions > *ref.rf_co_classes) ++t.classes_more;
+          if (ref.dependence_classes) {
+            ++t.dependence_compared;
+            t.dependence_sum += *ref.dependence_classes;
+            if (e.executions == *ref.dependence_classes) {
+              ++t.dependence_equal;
+            } else if (o_.verbose) {
+              fmt::print("seed {} {}: dfs {} executions, {} classes of its dependence\n", seed, name_of(model),
+                         e.executions, *ref.dependence_classes);
+            }
+          }
           if (e.executions < *ref.rf_co_classes) {
             ++t.classes_fewer;
             if (o_.verbose)
@@ -219,6 +235,9 @@ class Run {
             "     dfs executions vs reads-from/coherence classes ({} programs without a failing assert): equal {}, "
             "more {}, fewer {}; {} executions for {} classes in all\n",
             t.classes_compared, t.classes_equal, t.classes_more, t.classes_fewer, t.executions_sum, t.classes_sum);
+      if (t.dependence_compared > 0)
+        fmt::print("     dfs executions vs classes of dfs's dependence relation: equal in {} of {} programs; {} classes in all\n",
+                   t.dependence_equal, t.dependence_compared, t.dependence_sum);
     }
     fmt::print("{:.1f} s; {}\n", seconds,
                mismatches == 0 ? "every outcome set agreed" : fmt::format("{} mismatches, written to {}", mismatches, o_.out));
@@ -279,9 +298,11 @@ int main(int argc, char** argv) {
   app.add_option("--workers", o.workers, "dfs worker counts to run each program with");
   app.add_option("--naive-cap", o.naive_cap, "Run naive when the reference counts at most this many interleavings");
   app.add_option("--max-runs", o.max_runs, "Executions cap per dfs search");
+  app.add_option("--max-states", o.max_states, "The reference's state cap per program");
   app.add_option("--out", o.out, "Where mismatching programs are written");
   app.add_flag("!--no-classes", o.classes, "Do not count reads-from/coherence classes");
   app.add_flag("--verbose", o.verbose, "Name the programs whose counts differ from the classes");
+  app.add_flag("--keep", o.keep, "Keep every program's scenario file in --out, not only the mismatches");
   app.add_option("--file", o.files, "Check these scenario files' thread programs instead of random ones");
   CLI11_PARSE(app, argc, argv);
   const auto start = std::chrono::steady_clock::now();

@@ -46,6 +46,11 @@ void flatten(const std::vector<program::Op>& block, std::vector<Instr>& out) {
         out[skip].target = static_cast<std::uint32_t>(out.size());
         break;
       }
+      case OpKind::loop:  // unrolled: a loop of a fixed count is its body that many times
+        if (op.count * op.body.size() > 10'000)
+          throw std::invalid_argument(fmt::format("{}: loop too long for the reference enumerator", op.where));
+        for (std::uint64_t k = 0; k < op.count; ++k) flatten(op.body, out);
+        break;
       default: throw std::invalid_argument(fmt::format("{}: the reference enumerator does not model this op", op.where));
     }
   }
@@ -96,6 +101,7 @@ std::int64_t eval(const program::Expr& e, const std::vector<std::int64_t>& regs)
 // --- the abstract machine's state ----------------------------------------------------------
 
 constexpr std::uint32_t kNoWriter = ~std::uint32_t{0};
+constexpr std::uint32_t kForwarded = std::uint32_t{1} << 31;  // a read answered by the thread's buffer
 
 struct Buffered {
   std::uint32_t var = 0;
@@ -166,9 +172,13 @@ std::string class_of(const State& s) {
   return k;
 }
 
+// What a state remembers of its history: nothing, or enough to tell its class.
+enum class Classes : std::uint8_t { none, rf_co, dependence };
+
 class Machine {
  public:
-  Machine(const program::Program& p, Model model, bool classes) : p_(p), model_(model), classes_(classes) {
+  Machine(const program::Program& p, Model model, Classes classes)
+      : p_(p), model_(model), classes_(classes != Classes::none), dependence_(classes == Classes::dependence) {
     for (const program::ThreadProgram& t : p.threads) {
       code_.emplace_back();
       flatten(t.body, code_.back());
@@ -277,7 +287,7 @@ class Machine {
           for (auto it = t.buffer.rbegin(); it != t.buffer.rend(); ++it) {
             if (it->var != var) continue;
             value = it->value;
-            from = it->writer;
+            from = it->writer | (dependence_ ? kForwarded : 0);
             break;
           }
         }
@@ -314,6 +324,7 @@ class Machine {
         if (classes_) t.read_from.push_back(s.last_writer[var]);
         // A successful read-modify-write is a write in coherence order even when it leaves
         // the value as it was (as GenMC counts); a failed compare-exchange only reads.
+        if (dependence_ && now == old) writes = false;  // dfs: an unchanged value is only read
         if (writes) write(s, var, now, store_id(i, t));
         assign(t, op.reg, old);
         return;
@@ -352,6 +363,7 @@ class Machine {
   const program::Program& p_;
   Model model_;
   bool classes_;
+  bool dependence_;
   std::vector<std::vector<Instr>> code_;
 };
 
@@ -409,7 +421,7 @@ bool explore(const Machine& m, std::uint64_t cap, Search& out) {
 ReferenceResult enumerate(const program::Program& program, Model model, const ReferenceLimits& limits) {
   ReferenceResult r;
   {
-    const Machine m(program, model, false);
+    const Machine m(program, model, Classes::none);
     Search s;
     if (!explore(m, limits.max_states, s))
       throw std::length_error(fmt::format("reference: more than {} states", limits.max_states));
@@ -420,9 +432,12 @@ ReferenceResult enumerate(const program::Program& program, Model model, const Re
   const bool asserts_fail = std::any_of(r.outcomes.begin(), r.outcomes.end(),
                                         [](const std::string& o) { return o.rfind("assertion", 0) == 0; });
   if (limits.count_classes && !asserts_fail) {
-    const Machine m(program, model, true);
-    Search s;
-    if (explore(m, limits.max_class_states, s)) r.rf_co_classes = s.classes.size();
+    for (const Classes c : {Classes::rf_co, Classes::dependence}) {
+      const Machine m(program, model, c);
+      Search s;
+      if (!explore(m, limits.max_class_states, s)) break;
+      (c == Classes::rf_co ? r.rf_co_classes : r.dependence_classes) = s.classes.size();
+    }
   }
   return r;
 }

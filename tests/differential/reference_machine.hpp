@@ -18,8 +18,8 @@
 // before its first. A failed assert stops its thread there; the others go on.
 //
 // Only what the random program generator emits is supported: load, store, fence, the
-// read-modify-writes, set, if and assert over atomic and plain variables. Anything else
-// (locks, futexes, loops, pause) throws std::invalid_argument.
+// read-modify-writes, set, if and assert over atomic and plain variables, and `loop`
+// (unrolled). Anything else (locks, futexes, while, pause) throws std::invalid_argument.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +48,12 @@ struct ReferenceResult {
   // answered from its own thread's buffer reads from that store): computed when asked for
   // and the program has no failing assert; nullopt when not computed or past the cap.
   std::optional<std::uint64_t> rf_co_classes;
+  // The same classes as dfs's dependence relation draws them: a read-modify-write that
+  // leaves the value as it was is a read (it commutes with other reads), and a load answered
+  // by its own thread's buffer differs from one that reads the same store from memory after
+  // it drained. dfs (source sets with sleep sets) should run exactly this many complete
+  // executions; docs/model-checking.md, "Counts".
+  std::optional<std::uint64_t> dependence_classes;
 };
 
 struct ReferenceLimits {
