@@ -26,7 +26,8 @@ class NaiveStrategy final : public ExplorationStrategy {
     const std::size_t i = depth_++;
     if (i < path_.size()) {  // re-running the prefix of the branch being explored
       if (path_[i].options != candidates.size())
-        throw std::logic_error("naive: a re-run offered other choices than the first run: the scenario is not deterministic");
+        throw std::logic_error(
+            "naive: a re-run offered other choices than the first run: the scenario is not deterministic");
       return path_[i].taken;
     }
     path_.push_back(Branch{static_cast<std::uint32_t>(candidates.size()), 0});
@@ -36,7 +37,8 @@ class NaiveStrategy final : public ExplorationStrategy {
   // The next branch: the deepest choice point with an untried option takes its next one.
   bool next(const sim::ExecutionResult&) override {
     if (depth_ != path_.size())
-      throw std::logic_error("naive: a re-run ended before the choices it made last time: the scenario is not deterministic");
+      throw std::logic_error(
+          "naive: a re-run ended before the choices it made last time: the scenario is not deterministic");
     while (!path_.empty() && path_.back().taken + 1 == path_.back().options) path_.pop_back();
     if (path_.empty()) {
       exhausted_ = true;

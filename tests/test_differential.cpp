@@ -142,8 +142,8 @@ TEST_CASE("dfs keeps the outcomes it once missed", "[differential]") {
     std::string outcome;
   };
   const Case cases[] = {
-      {"CoWR: a load reads memory after its own store drained and another thread's drained after it", Model::tso,
-       kCoWR, "x=2 t0.r0=2"},
+      {"CoWR: a load reads memory after its own store drained and another thread's drained after it", Model::tso, kCoWR,
+       "x=2 t0.r0=2"},
       {"2+2W with mfence: an SC schedule, once hidden by fences draining inside their own steps", Model::tso,
        R"(variables: {x: 0, y: 0}
 threads:

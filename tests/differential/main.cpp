@@ -13,8 +13,8 @@
 #include <fstream>
 #include <map>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/scenario.hpp"
 #include "tests/differential/engine_outcomes.hpp"
@@ -31,8 +31,8 @@ struct Options {
   std::uint64_t seed = 1;
   std::uint64_t programs = 100;
   std::vector<unsigned> workers{1, 2, 3};
-  double naive_cap = 20'000;           // naive runs when the reference counts at most this many interleavings
-  std::uint64_t max_runs = 2'000'000;  // per dfs search
+  double naive_cap = 20'000;             // naive runs when the reference counts at most this many interleavings
+  std::uint64_t max_runs = 2'000'000;    // per dfs search
   std::uint64_t max_states = 2'000'000;  // the reference's, per program (and again for its classes)
   std::string out = "out/difftest";
   bool classes = true;
@@ -225,7 +225,8 @@ class Run {
     for (const auto& [model, t] : tally_) {
       mismatches += t.mismatches;
       fmt::print(
-          "{:>3}: {} programs compared (skipped: {} past the reference's state cap, {} past dfs's run cap), {} outcomes, "
+          "{:>3}: {} programs compared (skipped: {} past the reference's state cap, {} past dfs's run cap), {} "
+          "outcomes, "
           "{} reference states, {} with a reachable failed assert; {} dfs searches ({} executions with 1 worker), {} "
           "naive searches; mismatches: {}\n",
           name_of(model), t.programs, t.skipped, t.over_cap, t.outcomes, t.states, t.assertion_programs, t.dfs_runs,
@@ -236,16 +237,20 @@ class Run {
             "more {}, fewer {}; {} executions for {} classes in all\n",
             t.classes_compared, t.classes_equal, t.classes_more, t.classes_fewer, t.executions_sum, t.classes_sum);
       if (t.dependence_compared > 0)
-        fmt::print("     dfs executions vs classes of dfs's dependence relation: equal in {} of {} programs; {} classes in all\n",
-                   t.dependence_equal, t.dependence_compared, t.dependence_sum);
+        fmt::print(
+            "     dfs executions vs classes of dfs's dependence relation: equal in {} of {} programs; {} classes in "
+            "all\n",
+            t.dependence_equal, t.dependence_compared, t.dependence_sum);
     }
-    fmt::print("{:.1f} s; {}\n", seconds,
-               mismatches == 0 ? "every outcome set agreed" : fmt::format("{} mismatches, written to {}", mismatches, o_.out));
+    fmt::print(
+        "{:.1f} s; {}\n", seconds,
+        mismatches == 0 ? "every outcome set agreed" : fmt::format("{} mismatches, written to {}", mismatches, o_.out));
     return mismatches == 0 ? 0 : 1;
   }
 
  private:
-  static bool compare(const std::string& who, const ReferenceResult& ref, const EngineOutcomes& e, std::string& report) {
+  static bool compare(const std::string& who, const ReferenceResult& ref, const EngineOutcomes& e,
+                      std::string& report) {
     bool bad = false;
     if (!e.exhaustive) {
       report += fmt::format("# {}: not exhaustive within the run cap ({} executions)\n", who, e.executions);
@@ -273,8 +278,9 @@ class Run {
       if (outcome.rfind("assertion", 0) == 0) {
         extra = "properties: [assertion]\nexpect: {violation: assertion}\n";
       } else {
-        extra = fmt::format("properties:\n  - assertion\n  - {{name: missed, exists: \"{}\"}}\nexpect: {{reachable: missed}}\n",
-                            condition_of(outcome));
+        extra = fmt::format(
+            "properties:\n  - assertion\n  - {{name: missed, exists: \"{}\"}}\nexpect: {{reachable: missed}}\n",
+            condition_of(outcome));
       }
     }
     const std::string header = fmt::format("# lockstep_difftest --seed {} --programs 1: a mismatch under {}\n{}", seed,

@@ -76,8 +76,10 @@ class Generator {
       const unsigned v = atomic_var();
       if (v == ~0U) return fmt::format("{}- fence\n", pad);
       switch (rng_.below(3)) {
-        case 0: return fmt::format("{}- exchange: {{var: {}, value: {}, into: {}}}\n", pad, name(v), value(), fresh());
-        case 1: return fmt::format("{}- fetch_add: {{var: {}, value: 1, into: {}}}\n", pad, name(v), fresh());
+        case 0:
+          return fmt::format("{}- exchange: {{var: {}, value: {}, into: {}}}\n", pad, name(v), value(), fresh());
+        case 1:
+          return fmt::format("{}- fetch_add: {{var: {}, value: 1, into: {}}}\n", pad, name(v), fresh());
         default: {
           const std::string expected = std::to_string(rng_.below(3));
           const std::string desired = value();
@@ -88,7 +90,8 @@ class Generator {
     }
     if (regs_ == 0) return op(indent);  // `if` and `assert` need a register assigned before them
     if (dice < 95 && indent < 10) {
-      std::string out = fmt::format("{}- if:\n{}    cond: \"{} == {}\"\n{}    then:\n", pad, pad, reg(), rng_.below(3), pad);
+      std::string out =
+          fmt::format("{}- if:\n{}    cond: \"{} == {}\"\n{}    then:\n", pad, pad, reg(), rng_.below(3), pad);
       out += op(indent + 6);
       if (one_in(2)) out += fmt::format("{}    else:\n", pad) + op(indent + 6);
       return out;
@@ -104,6 +107,8 @@ class Generator {
 
 }  // namespace
 
-std::string generate_program(std::uint64_t seed, const GeneratorShape& shape) { return Generator(seed, shape).program(); }
+std::string generate_program(std::uint64_t seed, const GeneratorShape& shape) {
+  return Generator(seed, shape).program();
+}
 
 }  // namespace lockstep::difftest

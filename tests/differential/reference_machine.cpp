@@ -32,9 +32,15 @@ void flatten(const std::vector<program::Op>& block, std::vector<Instr>& out) {
       case OpKind::load:
       case OpKind::store:
       case OpKind::rmw:
-      case OpKind::fence: out.push_back(Instr{Code::visible, &op}); break;
-      case OpKind::set: out.push_back(Instr{Code::set, &op}); break;
-      case OpKind::assert_: out.push_back(Instr{Code::assert_, &op}); break;
+      case OpKind::fence:
+        out.push_back(Instr{Code::visible, &op});
+        break;
+      case OpKind::set:
+        out.push_back(Instr{Code::set, &op});
+        break;
+      case OpKind::assert_:
+        out.push_back(Instr{Code::assert_, &op});
+        break;
       case OpKind::if_: {
         const std::size_t test = out.size();
         out.push_back(Instr{Code::jump_if_zero, &op});
@@ -51,7 +57,8 @@ void flatten(const std::vector<program::Op>& block, std::vector<Instr>& out) {
           throw std::invalid_argument(fmt::format("{}: loop too long for the reference enumerator", op.where));
         for (std::uint64_t k = 0; k < op.count; ++k) flatten(op.body, out);
         break;
-      default: throw std::invalid_argument(fmt::format("{}: the reference enumerator does not model this op", op.where));
+      default:
+        throw std::invalid_argument(fmt::format("{}: the reference enumerator does not model this op", op.where));
     }
   }
 }
@@ -80,17 +87,38 @@ std::int64_t eval(const program::Expr& e, const std::vector<std::int64_t>& regs)
     const std::int64_t a = st.back();
     std::int64_t r = 0;
     switch (n.op) {
-      case ExprOp::add: r = static_cast<std::int64_t>(u(a) + u(b)); break;
-      case ExprOp::sub: r = static_cast<std::int64_t>(u(a) - u(b)); break;
-      case ExprOp::eq: r = a == b; break;
-      case ExprOp::ne: r = a != b; break;
-      case ExprOp::lt: r = a < b; break;
-      case ExprOp::le: r = a <= b; break;
-      case ExprOp::gt: r = a > b; break;
-      case ExprOp::ge: r = a >= b; break;
-      case ExprOp::land: r = a != 0 && b != 0; break;
-      case ExprOp::lor: r = a != 0 || b != 0; break;
-      default: throw std::invalid_argument("reference: unsupported operator in '" + e.text + "'");
+      case ExprOp::add:
+        r = static_cast<std::int64_t>(u(a) + u(b));
+        break;
+      case ExprOp::sub:
+        r = static_cast<std::int64_t>(u(a) - u(b));
+        break;
+      case ExprOp::eq:
+        r = a == b;
+        break;
+      case ExprOp::ne:
+        r = a != b;
+        break;
+      case ExprOp::lt:
+        r = a < b;
+        break;
+      case ExprOp::le:
+        r = a <= b;
+        break;
+      case ExprOp::gt:
+        r = a > b;
+        break;
+      case ExprOp::ge:
+        r = a >= b;
+        break;
+      case ExprOp::land:
+        r = a != 0 && b != 0;
+        break;
+      case ExprOp::lor:
+        r = a != 0 || b != 0;
+        break;
+      default:
+        throw std::invalid_argument("reference: unsupported operator in '" + e.text + "'");
     }
     st.back() = r;
   }
@@ -122,8 +150,8 @@ struct Thread {
 
 struct State {
   std::vector<std::uint64_t> memory;
-  std::vector<std::uint32_t> last_writer;           // class counting: per variable
-  std::vector<std::vector<std::uint32_t>> co;       // class counting: per variable, writes in order
+  std::vector<std::uint32_t> last_writer;      // class counting: per variable
+  std::vector<std::vector<std::uint32_t>> co;  // class counting: per variable, writes in order
   std::vector<Thread> threads;
 };
 
@@ -213,10 +241,14 @@ class Machine {
 
   bool needs_empty_buffer(const program::Op& op) const {
     switch (op.kind) {
-      case OpKind::rmw: return true;
-      case OpKind::fence: return op.order == std::memory_order_seq_cst;
-      case OpKind::store: return op.order == std::memory_order_seq_cst && atomic(op.var);
-      default: return false;
+      case OpKind::rmw:
+        return true;
+      case OpKind::fence:
+        return op.order == std::memory_order_seq_cst;
+      case OpKind::store:
+        return op.order == std::memory_order_seq_cst && atomic(op.var);
+      default:
+        return false;
     }
   }
 
@@ -304,18 +336,29 @@ class Machine {
         }
         return;
       }
-      case OpKind::fence: return;
+      case OpKind::fence:
+        return;
       case OpKind::rmw: {
         const std::uint64_t old = s.memory[var];
         const auto operand = static_cast<std::uint64_t>(eval(op.value, t.regs));
         std::uint64_t now = old;
         bool writes = true;
         switch (op.rmw) {
-          case RmwOp::exchange: now = operand; break;
-          case RmwOp::fetch_add: now = old + operand; break;
-          case RmwOp::fetch_sub: now = old - operand; break;
-          case RmwOp::fetch_or: now = old | operand; break;
-          case RmwOp::fetch_and: now = old & operand; break;
+          case RmwOp::exchange:
+            now = operand;
+            break;
+          case RmwOp::fetch_add:
+            now = old + operand;
+            break;
+          case RmwOp::fetch_sub:
+            now = old - operand;
+            break;
+          case RmwOp::fetch_or:
+            now = old | operand;
+            break;
+          case RmwOp::fetch_and:
+            now = old & operand;
+            break;
           case RmwOp::compare_exchange:
             writes = old == static_cast<std::uint64_t>(eval(op.expected, t.regs));
             if (writes) now = operand;
@@ -329,7 +372,8 @@ class Machine {
         assign(t, op.reg, old);
         return;
       }
-      default: throw std::logic_error("reference: not a visible operation");
+      default:
+        throw std::logic_error("reference: not a visible operation");
     }
   }
 
@@ -340,7 +384,8 @@ class Machine {
     while (t.pc < code.size()) {
       const Instr& in = code[t.pc];
       switch (in.code) {
-        case Code::visible: return;
+        case Code::visible:
+          return;
         case Code::set:
           assign(t, in.op->reg, static_cast<std::uint64_t>(eval(in.op->value, t.regs)));
           ++t.pc;
@@ -353,8 +398,12 @@ class Machine {
           }
           ++t.pc;
           break;
-        case Code::jump_if_zero: t.pc = eval(in.op->cond, t.regs) == 0 ? in.target : t.pc + 1; break;
-        case Code::jump: t.pc = in.target; break;
+        case Code::jump_if_zero:
+          t.pc = eval(in.op->cond, t.regs) == 0 ? in.target : t.pc + 1;
+          break;
+        case Code::jump:
+          t.pc = in.target;
+          break;
       }
     }
     t.done = true;

@@ -42,8 +42,8 @@ struct ReferenceResult {
   // (Scheduler::continue_after_violation), so which asserts fail is a property of the
   // execution's reads, not of the order of independent steps.
   std::set<std::string> outcomes;
-  std::uint64_t states = 0;         // distinct states visited
-  double interleavings = 0;         // paths to an outcome (as a double: it can be huge)
+  std::uint64_t states = 0;  // distinct states visited
+  double interleavings = 0;  // paths to an outcome (as a double: it can be huge)
   // Executions counted up to reads-from and coherence order (what GenMC counts; a load
   // answered from its own thread's buffer reads from that store): computed when asked for
   // and the program has no failing assert; nullopt when not computed or past the cap.
