@@ -10,6 +10,7 @@
 
 #include "cli/runner.hpp"
 #include "cli/scenario.hpp"
+#include "model/dpor_strategy.hpp"
 #include "tests/differential/engine_outcomes.hpp"
 #include "tests/differential/reference_machine.hpp"
 #include "tests/scratch_dir.hpp"
@@ -224,3 +225,20 @@ expect: {violation: data_race}
     }
   }
 }
+
+// The "cannot happen" branch of the race reversal: a request whose initials are not enabled
+// at its node. Release builds count it (the run would exit 3) and fall back to trying every
+// enabled choice there; debug builds abort instead, so the case runs only in release.
+#ifndef LOCKSTEP_ABORT_ON_INTERNAL_ERROR
+TEST_CASE("dfs counts an unreachable state as an internal error and recovers soundly", "[differential]") {
+  model::DporStrategy::Node node;
+  node.enabled = {sim::Choice{sim::Choice::Kind::step, 0}, sim::Choice{sim::Choice::Kind::step, 1}};
+  node.backtrack = {node.enabled.front()};
+  node.chosen = node.enabled.front();
+  node.has_chosen = true;
+  model::DporStrategy dfs(model::DporStrategy::Subtree{{node, node}});
+  CHECK(dfs.internal_errors() == 0);
+  dfs.apply(model::DporStrategy::Request{1, {sim::Choice{sim::Choice::Kind::step, 7}}});
+  CHECK(dfs.internal_errors() == 1);
+}
+#endif
