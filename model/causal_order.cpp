@@ -27,6 +27,14 @@ CausalOrder::Location& CausalOrder::location(const sim::StepAccess& a) {
   return l;
 }
 
+std::uint32_t& CausalOrder::buffer_read(const sim::StepAccess& a) {
+  const std::size_t thread = a.space - 1;
+  if (thread >= buffer_reads_.size()) buffer_reads_.resize(thread + 1);
+  std::vector<std::uint32_t>& reads = buffer_reads_[thread];
+  if (a.addr >= reads.size()) reads.resize(a.addr + 1, sim::kNoStep);
+  return reads[a.addr];
+}
+
 void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
   const std::size_t n = log.steps.size();
   std::uint32_t max_process = 0;
@@ -38,6 +46,7 @@ void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
   count_.assign(processes_, 0);
   last_.assign(processes_, sim::kNoStep);
   locations_used_ = 0;
+  for (auto& reads : buffer_reads_) reads.clear();
   std::vector<std::uint32_t>& earlier = earlier_;
 
   auto join = [this](std::uint32_t* into, std::size_t step) {
@@ -57,6 +66,11 @@ void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
     const auto mine = log.accesses_of(s);
     earlier.clear();
     for (const sim::StepAccess& a : mine) {
+      if (a.space != sim::kSharedSpace) {  // a buffered store: its drain after the loads it answered
+        const std::uint32_t read = buffer_read(a);
+        if (a.write && read != sim::kNoStep) earlier.push_back(read);
+        continue;
+      }
       for (std::size_t i = 0; i < locations_used_; ++i) {
         const Location& l = locations_[i];
         if (l.space != a.space || l.addr >= a.addr + a.size || a.addr >= l.addr + l.size) continue;
@@ -76,6 +90,10 @@ void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
     c[p] = local_[j];
     last_[p] = static_cast<std::uint32_t>(j);
     for (const sim::StepAccess& a : mine) {
+      if (a.space != sim::kSharedSpace) {
+        buffer_read(a) = a.write ? sim::kNoStep : static_cast<std::uint32_t>(j);
+        continue;
+      }
       Location& l = location(a);
       if (a.write) {
         l.last_write = static_cast<std::uint32_t>(j);

@@ -63,6 +63,13 @@ class CausalOrder {
     std::vector<std::uint32_t> reads_since;
   };
   Location& location(const sim::StepAccess& a);
+  // Locations in a store buffer (StepAccess::space): one per buffered store, read by the
+  // loads it answers and then written once, by its drain. Only the latest such load can
+  // race with the drain (the thread's earlier ones are ordered before it), so each store
+  // keeps just that, indexed by thread and ordinal instead of scanning `locations_`: under
+  // TSO there is one per store of the execution.
+  std::uint32_t& buffer_read(const sim::StepAccess& a);
+  std::vector<std::vector<std::uint32_t>> buffer_reads_;  // [thread][ordinal] -> step
   std::vector<Location> locations_;
   std::size_t locations_used_ = 0;
   std::vector<std::uint32_t> count_;    // per process: its steps so far
