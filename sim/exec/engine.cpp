@@ -251,8 +251,10 @@ void Engine::log_step(const Choice& chosen) {
 
 void Engine::gather_explore_candidates() {
   candidates_.clear();
-  for (ThreadId id = 0; id < threads_.size(); ++id) {
-    const SimThread& t = threads_[id];
+  const auto n = static_cast<ThreadId>(threads_.size());  // once: push_back may alias for the compiler
+  const SimThread* threads = threads_.data();
+  for (ThreadId id = 0; id < n; ++id) {
+    const SimThread& t = threads[id];
     if (t.state != ThreadRunState::running || waits_for_buffer(t)) continue;
     candidates_.push_back(Candidate{Choice{Choice::Kind::step, id}, t.cpu, now_ns_, t.pending});
   }

@@ -86,6 +86,22 @@ inline void Engine::finish_step(std::uint64_t latency_ns) {
     exceed_step_bound();
 }
 
+// Inline: every exploring step asks it of every thread (engine_tso.cpp has the rest of TSO).
+inline bool Engine::waits_for_buffer(const SimThread& t) const {
+  if (t.store_buffer.empty() || !tso() || mode_ != EngineMode::explore || t.resuming) return false;
+  const PendingOp& op = t.pending;
+  switch (op.kind) {
+    case OpKind::rmw:
+    case OpKind::park:
+    case OpKind::unpark: return true;
+    case OpKind::fence: return op.order == std::memory_order_seq_cst;
+    case OpKind::store:
+      return op.order == std::memory_order_seq_cst || t.store_buffer.size() >= limits_.store_buffer_entries;
+    case OpKind::plain_store: return t.store_buffer.size() >= limits_.store_buffer_entries;
+    default: return false;
+  }
+}
+
 // Timed mode: the running thread yields its CPU at the end of its time slice, if another
 // thread waits for that CPU.
 inline void Engine::maybe_preempt(SimThread& t) {

@@ -65,21 +65,6 @@ const BufferedStore* Engine::forward(const SimThread& t, std::uint64_t addr, uns
   return nullptr;
 }
 
-bool Engine::waits_for_buffer(const SimThread& t) const {
-  if (!tso() || mode_ != EngineMode::explore || t.resuming || t.store_buffer.empty()) return false;
-  const PendingOp& op = t.pending;
-  switch (op.kind) {
-    case OpKind::rmw:
-    case OpKind::park:
-    case OpKind::unpark: return true;
-    case OpKind::fence: return op.order == std::memory_order_seq_cst;
-    case OpKind::store:
-      return op.order == std::memory_order_seq_cst || t.store_buffer.size() >= limits_.store_buffer_entries;
-    case OpKind::plain_store: return t.store_buffer.size() >= limits_.store_buffer_entries;
-    default: return false;
-  }
-}
-
 void Engine::drain_oldest(ThreadId id) {
   SimThread& t = threads_[id];
   if (t.store_buffer.empty()) throw std::logic_error("drain of an empty store buffer");
@@ -155,8 +140,10 @@ void Engine::drain_everything() {
 
 void Engine::add_drain_candidates() {
   if (buffered_stores_ == 0) return;
-  for (ThreadId id = 0; id < threads_.size(); ++id) {
-    const SimThread& t = threads_[id];
+  const auto n = static_cast<ThreadId>(threads_.size());  // once: push_back may alias for the compiler
+  const SimThread* threads = threads_.data();
+  for (ThreadId id = 0; id < n; ++id) {
+    const SimThread& t = threads[id];
     if (t.store_buffer.empty()) continue;
     const BufferedStore& s = t.store_buffer.front();
     candidates_.push_back(Candidate{Choice{Choice::Kind::drain, id}, t.cpu, now_ns_,
