@@ -31,13 +31,11 @@ SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Ve
       o.schedule = std::move(r.schedule);
       o.violating_index = index;
       o.violating_steps = r.steps;
-      o.internal_errors = strategy.internal_errors();
-      return o;
+      break;
     }
     if (!strategy.next(r)) {
       o.exhaustive = strategy.exhaustive();
-      o.internal_errors = strategy.internal_errors();
-      return o;
+      break;
     }
     if (limits.progress && (index + 1) % kProgressEvery == 0) limits.progress(index + 1);
   }

@@ -392,12 +392,10 @@ void Engine::abort_execution() {
 
 void Engine::record_violation(std::string_view property, std::string_view message) {
   const ThreadId who = on_host() ? kNoThread : current_;
-  if (violation_) {
-    if (continue_after_violation_) violations_.push_back(Violation{std::string(property), std::string(message), who, now(), steps_});
-    return;
-  }
-  violation_ = Violation{std::string(property), std::string(message), who, now(), steps_};
-  violations_.push_back(*violation_);
+  if (violation_ && !continue_after_violation_) return;
+  violations_.push_back(Violation{std::string(property), std::string(message), who, now(), steps_});
+  if (violation_) return;  // a later one: the first stays the execution's
+  violation_ = violations_.back();
   schedule_at_violation_ = schedule_.size();
   if (trace_ != nullptr) trace_->violation(now(), who, property, message);
 }
