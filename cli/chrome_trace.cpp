@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "trace/label_event.hpp"
+
 namespace lockstep::cli {
 
 namespace {
@@ -42,6 +44,7 @@ class Fields {
 
   std::size_t line() const { return line_; }
   bool has(const char* key) const { return event_.contains(key); }
+  const Json& raw_event() const { return event_; }
   const Json& raw(const char* key) const { return get(key, true, "a value"); }
   std::uint64_t u64(const char* key) const {
     return get(key, get_unchecked(key).is_number_unsigned(), "an unsigned integer").get<std::uint64_t>();
@@ -118,17 +121,18 @@ void check_header(const Line& first) {
                                    h.contains("version") ? h["version"].dump() : "(none)", kReadableVersion));
 }
 
-struct Region {
-  std::uint64_t bytes;
-  std::string name;
-};
-
 // What the trace calls things: labeled memory regions, thread names, CPUs. Collected
 // before the events are converted, so an operation may precede the label of its address.
 class Names {
  public:
   void collect(const Fields& f, const std::string& ev) {
-    if (ev == "label") regions_.emplace(f.address("addr"), Region{f.u64("size"), f.text("name")});
+    if (ev == "label") {
+      try {
+        regions_.add(trace::region_of_label(f.raw_event()));
+      } catch (const std::invalid_argument& e) {
+        fail(f.line(), e.what());
+      }
+    }
     if (ev == "thread") {
       threads_.emplace(f.u64("th"), f.text("name"));
       cpus_.insert(f.i64("cpu"));
@@ -141,23 +145,14 @@ class Names {
     return it == threads_.end() ? fmt::format("thread {}", id) : it->second;
   }
 
-  // "name" or "name+offset" inside a labeled region (the nearest one below `addr` that holds
-  // it, so a labeled field wins over its labeled struct), hex elsewhere.
-  std::string where(std::uint64_t addr) const {
-    for (auto it = regions_.upper_bound(addr); it != regions_.begin();) {
-      --it;
-      const std::uint64_t offset = addr - it->first;
-      if (offset < std::max<std::uint64_t>(it->second.bytes, 1))
-        return offset == 0 ? it->second.name : fmt::format("{}+{}", it->second.name, offset);
-    }
-    return fmt::format("{:#x}", addr);
-  }
+  // The design's name for `addr` (trace/address_names.hpp): bucket[14].waiters, hex elsewhere.
+  std::string where(std::uint64_t addr) const { return regions_.name_of(addr); }
 
   const std::map<std::uint64_t, std::string>& threads() const { return threads_; }
   const std::set<std::int64_t>& cpus() const { return cpus_; }
 
  private:
-  std::map<std::uint64_t, Region> regions_;
+  trace::AddressNames regions_;
   std::map<std::uint64_t, std::string> threads_;
   std::set<std::int64_t> cpus_;
 };

@@ -2,10 +2,15 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "trace/address_names.hpp"
+#include "trace/label_event.hpp"
 
 namespace lockstep::cli {
 
@@ -13,84 +18,264 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Labels by start address; a location inside one is named "label+offset".
-class Names {
- public:
-  void add(std::uint64_t addr, std::uint64_t size, std::string name) { labels_[addr] = {size, std::move(name)}; }
-  std::string of(const std::string& hex) const {
-    const std::uint64_t addr = std::stoull(hex, nullptr, 16);
-    auto it = labels_.upper_bound(addr);
-    if (it != labels_.begin()) {
-      --it;
-      if (addr < it->first + it->second.first) {
-        const std::uint64_t off = addr - it->first;
-        return off == 0 ? it->second.second : fmt::format("{}+{}", it->second.second, off);
-      }
-    }
-    return hex;
-  }
+enum class ItemKind : std::uint8_t { access, drain, note, step_begin };
 
- private:
-  std::map<std::uint64_t, std::pair<std::uint64_t, std::string>> labels_;
+// One event of the trace that the views show: a step of the schedule (an access, a fence,
+// a park, an unpark, a drain), a note (a thread falls asleep, the violation), or the begin
+// of a protocol step.
+struct Item {
+  ItemKind kind = ItemKind::access;
+  std::int64_t th = -1;
+  std::string text;        // what the raw line says after the thread
+  std::string location;    // the access's location by name (empty when none)
+  long instance = -1;      // the protocol step it belongs to (access) or begins (step_begin)
+  std::size_t raw_index = 0;  // 1-based into Interleaving::raw
 };
 
-std::string describe(const Json& e, const Names& names) {
+// A protocol step as it was performed: begun by a note of its thread, ended by another.
+struct Instance {
+  std::int64_t th = -1;
+  std::string what;
+  long parent = -1;
+  long last_child = -1;
+  std::size_t accesses = 0;  // its own and its descendants'
+};
+
+std::string describe_access(const Json& e, const trace::AddressNames& names, std::string& location) {
   const std::string op = e.value("op", "");
-  if (op == "load" || op == "plain_load")
-    return fmt::format("{} {} -> {}", op, names.of(e.at("addr")), e.at("val").get<std::uint64_t>());
+  if (e.contains("addr")) location = names.name_of(std::stoull(e.at("addr").get<std::string>(), nullptr, 16));
+  if (op == "load" || op == "plain_load") return fmt::format("{} {} -> {}", op, location, e.at("val").get<std::uint64_t>());
   if (op == "store" || op == "plain_store")
-    return fmt::format("{} {} = {}", op, names.of(e.at("addr")), e.at("val").get<std::uint64_t>());
+    return fmt::format("{} {} = {}{}", op, location, e.at("val").get<std::uint64_t>(),
+                       e.value("buf", false) ? " (into the store buffer)" : "");
   if (op == "rmw") {
     const bool ok = e.value("ok", true);
-    return fmt::format("{} {}: {} -> {}{}", e.at("rmw").get<std::string>(), names.of(e.at("addr")),
-                       e.at("old").get<std::uint64_t>(), e.at("val").get<std::uint64_t>(), ok ? "" : " (failed)");
+    return fmt::format("{} {}: {} -> {}{}", e.at("rmw").get<std::string>(), location, e.at("old").get<std::uint64_t>(),
+                       e.at("val").get<std::uint64_t>(), ok ? "" : " (failed)");
   }
   if (op == "drain")
-    return fmt::format("store buffer drains: {} = {} reaches memory", names.of(e.at("addr")),
-                       e.at("val").get<std::uint64_t>());
+    return fmt::format("store buffer drains: {} = {} reaches memory", location, e.at("val").get<std::uint64_t>());
   return op;  // fence, pause, park
 }
 
-}  // namespace
+class Reader {
+ public:
+  Interleaving read(std::string_view text) {
+    std::size_t begin = 0;
+    std::size_t line = 0;
+    while (begin < text.size()) {
+      std::size_t end = text.find('\n', begin);
+      if (end == std::string_view::npos) end = text.size();
+      ++line;
+      try {
+        event(Json::parse(text.substr(begin, end - begin)));
+      } catch (const std::exception& e) {
+        throw std::runtime_error(fmt::format("trace line {}: {}", line, e.what()));
+      }
+      begin = end + 1;
+    }
+    group();
+    return std::move(out_);
+  }
 
-std::vector<std::string> readable_interleaving(std::string_view trace_text) {
-  std::vector<std::string> out;
-  Names names;
-  std::map<std::int64_t, std::string> threads;
-  auto thread = [&threads](const Json& e) {
-    const auto id = e.value("th", std::int64_t{-1});
-    const auto it = threads.find(id);
-    return it == threads.end() ? std::string("-") : it->second;
-  };
-  std::size_t step = 0;
-  std::size_t begin = 0;
-  while (begin < trace_text.size()) {
-    std::size_t end = trace_text.find('\n', begin);
-    if (end == std::string_view::npos) end = trace_text.size();
-    const Json e = Json::parse(trace_text.substr(begin, end - begin));
-    begin = end + 1;
+ private:
+  std::string thread(std::int64_t id) const {
+    const auto it = threads_.find(id);
+    return it == threads_.end() ? std::string("-") : it->second;
+  }
+
+  void raw(Item item, bool numbered) {
+    const std::string number = numbered ? fmt::format("{:>4}", ++out_.raw_steps) : std::string(4, ' ');
+    out_.raw.push_back(fmt::format("{}  {:<10} {}", number, thread(item.th), item.text));
+    item.raw_index = out_.raw.size();
+    items_.push_back(std::move(item));
+  }
+
+  void event(const Json& e) {
     const std::string ev = e.value("ev", "");
+    const std::int64_t th = e.value("th", std::int64_t{-1});
     if (ev == "label") {
-      names.add(std::stoull(e.at("addr").get<std::string>(), nullptr, 16), e.at("size"), e.at("name"));
+      names_.add(trace::region_of_label(e));
     } else if (ev == "thread") {
-      threads[e.at("th")] = e.at("name");
-    } else if (ev == "op" && e.value("op", "") != "unpark") {
-      out.push_back(fmt::format("{:>4}  {:<10} {}", ++step, thread(e), describe(e, names)));
-    } else if (ev == "op") {
+      threads_[th] = e.at("name").get<std::string>();
+    } else if (ev == "step") {
+      step_note(th, e.at("act").get<std::string>(), e.value("what", ""));
+    } else if (ev == "op" && e.value("op", "") == "unpark") {
       const auto target = e.at("target").get<std::int64_t>();
-      out.push_back(fmt::format("{:>4}  {:<10} unpark {}{}", ++step, thread(e),
-                                threads.count(target) != 0 ? threads[target] : std::to_string(target),
-                                e.value("woke", false) ? " (wakes it)" : " (not parked: leaves a permit)"));
+      access(th, fmt::format("unpark {}{}", threads_.count(target) != 0 ? threads_[target] : std::to_string(target),
+                             e.value("woke", false) ? " (wakes it)" : " (not parked: leaves a permit)"),
+             {}, false);
+    } else if (ev == "op") {
+      std::string location;
+      const std::string text = describe_access(e, names_, location);
+      access(th, text, location, e.value("op", "") == "drain");
     } else if (ev == "state") {
       const std::string state = e.at("state");
       if (state == "parked" || state == "spinning")
-        out.push_back(fmt::format("      {:<10} {}", thread(e), state == "parked" ? "sleeps" : "blocks spinning"));
+        raw(Item{ItemKind::note, th, state == "parked" ? "sleeps" : "blocks spinning", {}, -1, 0}, false);
     } else if (ev == "violation") {
-      out.push_back(fmt::format("      {:<10} VIOLATION {}: {}", thread(e), e.at("property").get<std::string>(),
-                                e.at("msg").get<std::string>()));
+      raw(Item{ItemKind::note, th,
+               fmt::format("VIOLATION {}: {}", e.at("property").get<std::string>(), e.at("msg").get<std::string>()), {}, -1,
+               0},
+          false);
     }
   }
-  return out;
+
+  void step_note(std::int64_t th, const std::string& act, const std::string& what) {
+    std::vector<long>& open = open_[th];
+    if (act == "end") {
+      if (open.empty()) throw std::runtime_error("a protocol step ends that did not begin");
+      open.pop_back();
+      return;
+    }
+    if (act != "begin") throw std::runtime_error(fmt::format("unknown step act '{}'", act));
+    out_.has_protocol_steps = true;
+    const long id = static_cast<long>(instances_.size());
+    const long parent = open.empty() ? -1 : open.back();
+    instances_.push_back(Instance{th, what, parent, -1, 0});
+    if (parent >= 0) instances_[static_cast<std::size_t>(parent)].last_child = id;
+    open.push_back(id);
+    items_.push_back(Item{ItemKind::step_begin, th, {}, {}, id, 0});
+  }
+
+  void access(std::int64_t th, std::string text, std::string location, bool drain) {
+    long instance = -1;
+    if (!drain) {
+      const auto it = open_.find(th);
+      if (it != open_.end() && !it->second.empty()) instance = it->second.back();
+      for (long i = instance; i >= 0; i = instances_[static_cast<std::size_t>(i)].parent)
+        ++instances_[static_cast<std::size_t>(i)].accesses;
+    }
+    raw(Item{drain ? ItemKind::drain : ItemKind::access, th, std::move(text), std::move(location), instance, 0}, true);
+  }
+
+  std::string path(long id) const {
+    const Instance& i = instances_[static_cast<std::size_t>(id)];
+    return i.parent < 0 ? i.what : fmt::format("{} > {}", path(i.parent), i.what);
+  }
+
+  // A protocol step with no access is shown when it is its operation's last (its outcome).
+  bool shown_without_access(long id) const {
+    const Instance& i = instances_[static_cast<std::size_t>(id)];
+    return i.accesses == 0 && i.parent >= 0 && instances_[static_cast<std::size_t>(i.parent)].last_child == id;
+  }
+
+  // Folds runs of raw steps into protocol-step lines.
+  void group() {
+    std::size_t at = 0;
+    std::vector<bool> seen(instances_.size(), false);
+    while (at < items_.size()) {
+      const Item& item = items_[at];
+      if (item.kind == ItemKind::step_begin) {
+        if (shown_without_access(item.instance))
+          out_.steps.push_back(ProtocolStepLine{thread(item.th), path(item.instance), {}, 0, 0});
+        ++at;
+        continue;
+      }
+      if (item.kind == ItemKind::note) {
+        out_.steps.push_back(ProtocolStepLine{thread(item.th), item.text, {}, item.raw_index, item.raw_index});
+        ++at;
+        continue;
+      }
+      // A run: the same protocol step of the same thread (or drains of the same buffer),
+      // uninterrupted by another thread's step; step begins of other instances end it.
+      std::size_t end = at + 1;
+      if (item.kind == ItemKind::drain || item.instance >= 0) {
+        while (end < items_.size()) {
+          const Item& next = items_[end];
+          if (next.kind == ItemKind::step_begin && next.th != item.th) {
+            ++end;  // another thread's step begins without an access yet: not an interruption
+            continue;
+          }
+          if (next.kind != item.kind || next.th != item.th || next.instance != item.instance) break;
+          ++end;
+        }
+        while (end > at + 1 && items_[end - 1].kind == ItemKind::step_begin) --end;  // leave those to the next line
+      }
+      std::vector<const Item*> run;
+      for (std::size_t k = at; k < end; ++k)
+        if (items_[k].kind == item.kind) run.push_back(&items_[k]);
+      ProtocolStepLine line{thread(item.th), {}, summary(run, item.kind == ItemKind::drain), run.front()->raw_index,
+                            run.back()->raw_index};
+      if (item.kind == ItemKind::drain) {
+        line.step = "store buffer drains";
+      } else if (item.instance >= 0) {
+        line.step = path(item.instance);
+        if (seen[static_cast<std::size_t>(item.instance)]) line.step += " (continued)";
+        seen[static_cast<std::size_t>(item.instance)] = true;
+      } else {
+        line.step = item.text;
+        line.detail.clear();
+      }
+      out_.steps.push_back(std::move(line));
+      // Other threads' step begins skipped above are handled where they stand.
+      for (std::size_t k = at + 1; k < end; ++k)
+        if (items_[k].kind == ItemKind::step_begin && shown_without_access(items_[k].instance))
+          out_.steps.push_back(ProtocolStepLine{thread(items_[k].th), path(items_[k].instance), {}, 0, 0});
+      at = end;
+    }
+  }
+
+  static std::string summary(const std::vector<const Item*>& run, bool drains) {
+    if (drains) {
+      std::string list;
+      const std::size_t shown = std::min<std::size_t>(run.size(), 3);
+      for (std::size_t k = 0; k < shown; ++k) {
+        const std::string& t = run[k]->text;  // "store buffer drains: X = v reaches memory"
+        const std::size_t from = t.find(": ") + 2;
+        const std::size_t to = t.rfind(" reaches memory");
+        list += (k == 0 ? "" : ", ") + t.substr(from, to - from);
+      }
+      if (run.size() > shown) list += fmt::format(", and {} more", run.size() - shown);
+      return run.size() == 1 ? list + " reaches memory" : fmt::format("{} stores reach memory: {}", run.size(), list);
+    }
+    if (run.size() <= 2) {
+      std::string s;
+      for (const Item* i : run) s += (s.empty() ? "" : "; ") + i->text;
+      return s;
+    }
+    std::vector<std::string> places;
+    for (const Item* i : run)
+      if (!i->location.empty() && std::find(places.begin(), places.end(), i->location) == places.end())
+        places.push_back(i->location);
+    std::string list;
+    for (std::size_t k = 0; k < places.size() && k < 3; ++k) list += (k == 0 ? "" : ", ") + places[k];
+    if (places.size() > 3) list += fmt::format(", and {} more", places.size() - 3);
+    return places.empty() ? fmt::format("{} steps", run.size()) : fmt::format("{} steps on {}", run.size(), list);
+  }
+
+  trace::AddressNames names_;
+  std::map<std::int64_t, std::string> threads_;
+  std::map<std::int64_t, std::vector<long>> open_;  // per thread: its open protocol steps, innermost last
+  std::vector<Instance> instances_;
+  std::vector<Item> items_;
+  Interleaving out_;
+};
+
+}  // namespace
+
+Interleaving read_interleaving(std::string_view trace_text) { return Reader().read(trace_text); }
+
+std::vector<std::string> format_protocol_steps(const Interleaving& in, bool verbose) {
+  std::vector<std::string> lines;
+  std::size_t n = 0;
+  for (const ProtocolStepLine& s : in.steps) {
+    std::string folds;
+    if (s.first_raw != 0) {
+      // Raw step numbers as --verbose and the schedule count them (notes have none).
+      const std::string first = in.raw[s.first_raw - 1].substr(0, 4);
+      const std::string last = in.raw[s.last_raw - 1].substr(0, 4);
+      auto trim = [](std::string x) { return x.erase(0, x.find_first_not_of(' ')); };
+      if (!trim(first).empty()) folds = s.first_raw == s.last_raw ? fmt::format("  (#{})", trim(first))
+                                                                  : fmt::format("  (#{}-{})", trim(first), trim(last));
+    }
+    const bool numbered = s.first_raw == 0 || !in.raw[s.first_raw - 1].starts_with("    ");
+    lines.push_back(fmt::format("{}  {:<10} {}{}{}", numbered ? fmt::format("{:>4}", ++n) : std::string(4, ' '), s.thread,
+                                s.step, s.detail.empty() ? "" : ": " + s.detail, folds));
+    if (verbose && s.first_raw != 0 && s.last_raw > s.first_raw)
+      for (std::size_t k = s.first_raw; k <= s.last_raw; ++k) lines.push_back("      | " + in.raw[k - 1]);
+  }
+  return lines;
 }
 
 }  // namespace lockstep::cli

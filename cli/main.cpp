@@ -88,7 +88,13 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
                !c.minimized                  ? ""
                : c.fewest_preemptions_proven ? " (fewest possible)"
                                              : " (minimized; fewer not ruled out)");
-    for (const std::string& line : r.interleaving) fmt::print("  {}\n", line);
+    // In the design's protocol steps, the raw steps folded under them (--verbose lists them).
+    if (!r.protocol_steps.empty() && !out.verbose)
+      fmt::print("  in the design's steps (#n: the raw steps each folds; --verbose lists them):\n");
+    const auto& lines = r.protocol_steps.empty() ? r.interleaving
+                        : out.verbose              ? r.protocol_steps_verbose
+                                                   : r.protocol_steps;
+    for (const std::string& line : lines) fmt::print("  {}\n", line);
   }
   if (!r.schedule_path.empty()) fmt::print("  schedule: {}\n  replay:   {}\n", r.schedule_path, r.replay_command);
   fmt::print("{}{}", render_histogram(r.machine), render_c2c(r.machine));

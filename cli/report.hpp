@@ -71,6 +71,10 @@ struct RowReport {
     std::uint64_t minimize_executions = 0;
   } counterexample;
   std::vector<std::string> interleaving;  // the counterexample, one readable line per step
+  // The same, grouped by the designs' protocol steps (cli/interleaving.hpp); the verbose
+  // form lists each line's raw steps under it. Empty when no design marked a step.
+  std::vector<std::string> protocol_steps;
+  std::vector<std::string> protocol_steps_verbose;
   MachineMeasurements machine;
   WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
 

@@ -63,7 +63,8 @@ void put_counts(Json& out, const RowReport& r) {
                                  {"found_preemptions", c.found_preemptions},
                                  {"found_steps", c.found_steps},
                                  {"minimize_executions", c.minimize_executions},
-                                 {"interleaving", r.interleaving}};
+                                 {"interleaving", r.interleaving},
+                                 {"protocol_steps", r.protocol_steps}};
   }
 }
 

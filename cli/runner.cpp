@@ -360,7 +360,14 @@ void RowRunner::finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t 
                                                   s_.path, execution));
   if (violation) {
     report.message = violation->message;
-    if (trace.whole_text_kept()) report.interleaving = readable_interleaving(trace.text());
+    if (trace.whole_text_kept()) {
+      const Interleaving view = read_interleaving(trace.text());
+      report.interleaving = view.raw;
+      if (view.has_protocol_steps) {  // else the raw steps say it all
+        report.protocol_steps = format_protocol_steps(view, false);
+        report.protocol_steps_verbose = format_protocol_steps(view, true);
+      }
+    }
   }
   report.steps = r.steps;
   report.virtual_time_ns = r.virtual_time_ns;

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -39,6 +40,36 @@ enum class LockNote : std::uint8_t { wait, acquire, release };
 // What a futex table tells the platform about a hash bucket's wait queue
 // (P::note_futex_queue): a waiter was put on it or taken off it.
 enum class FutexQueueNote : std::uint8_t { enqueue, dequeue };
+
+// Design-level names for simulated memory (P::label with a layout; docs/traces.md, "Names"):
+// the fields of a labeled object, and for an array of objects the stride between elements
+// and the index of the first, so that an access reads "bucket[14].waiters" instead of
+// "futex_table+456". Field names are string literals (a layout is built per allocation).
+struct LabelField {
+  std::uint32_t offset = 0;
+  std::uint32_t bytes = 0;
+  std::string_view name;
+};
+struct LabelLayout {
+  std::uint64_t stride = 0;  // above 0: the region is an array of elements this far apart
+  std::uint64_t first = 0;   // the index of the region's first element
+  std::span<const LabelField> fields{};
+};
+
+// The field `member` of `object`, named `name`: its offset measured on the object itself,
+// so it works for any layout (no offsetof on types that are not standard-layout).
+template <class Object, class Member>
+LabelField label_field(const Object& object, const Member& member, std::string_view name) {
+  const auto* base = reinterpret_cast<const std::byte*>(&object);
+  const auto* at = reinterpret_cast<const std::byte*>(&member);
+  return LabelField{static_cast<std::uint32_t>(at - base), static_cast<std::uint32_t>(sizeof(Member)), name};
+}
+
+// What a design says about the protocol step a thread is in (P::note_step): it begins one
+// (`what` names it: "lock the bucket") or ends the innermost one it began. Counterexamples
+// are printed grouped by these steps, the raw accesses folded under them (docs/traces.md,
+// `step` events). Steps nest: an operation ("futex_wait") holds its steps.
+enum class StepNote : std::uint8_t { begin, end };
 
 // The read-modify-write operations an atomic word supports.
 enum class RmwOp : std::uint8_t { exchange, compare_exchange, fetch_add, fetch_sub, fetch_or, fetch_and };
@@ -87,8 +118,10 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   { P::node_of(cpu) } -> std::same_as<NodeId>;
   { P::charge(Work::hash, 1U) } -> std::same_as<void>;
   { P::now() } -> std::same_as<std::uint64_t>;  // nanoseconds, virtual or steady_clock
-  // Names a region for traces and diagnostics; free natively.
+  // Names a region for traces and diagnostics; free natively. With a layout, its fields and
+  // array elements are named too.
   { P::label(ptr, bytes, text) } -> std::same_as<void>;
+  { P::label(ptr, bytes, text, LabelLayout{}) } -> std::same_as<void>;
   // Notes for traces (docs/traces.md: `lock` and `futex` events). They observe and change
   // nothing: no scheduling point, no cost, no access to shared memory, so a traced run takes
   // the same steps as an untraced one; natively they compile to nothing.
@@ -100,6 +133,9 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   // it without reading the node's shared fields.
   { P::note_futex_queue(FutexQueueNote::enqueue, std::uint32_t{0}, std::uint64_t{0}, static_cast<const void*>(ptr)) }
       -> std::same_as<void>;
+  // A protocol step begins or ends on this thread (StepNote). `text` must outlive the run
+  // (a string literal): the simulator keeps the view.
+  { P::note_step(StepNote::begin, text) } -> std::same_as<void>;
   // Reports that a property failed. The simulator stops the execution and reports it;
   // natively the first report is kept and the run goes on.
   { P::violation(text, text) } -> std::same_as<void>;
@@ -117,6 +153,35 @@ void destroy_on(T* object) {
   object->~T();
   P::deallocate(object, sizeof(T));
 }
+
+// A protocol step as a scope: begun here, ended when it goes out of scope; next() ends the
+// current inner step and begins another, for operations written as a sequence of steps
+// (futex_wait: "count the waiter", "lock the bucket", ...). Natively every call is empty.
+template <class P>
+class [[nodiscard]] ProtocolSteps {
+ public:
+  explicit ProtocolSteps(std::string_view operation) { P::note_step(StepNote::begin, operation); }
+  ~ProtocolSteps() {
+    if (inner_) P::note_step(StepNote::end, {});
+    P::note_step(StepNote::end, {});
+  }
+  ProtocolSteps(const ProtocolSteps&) = delete;
+  ProtocolSteps& operator=(const ProtocolSteps&) = delete;
+
+  void next(std::string_view step) {
+    if (inner_) P::note_step(StepNote::end, {});
+    P::note_step(StepNote::begin, step);
+    inner_ = true;
+  }
+  // Ends the inner step without beginning another (what follows belongs to the operation).
+  void done() {
+    if (inner_) P::note_step(StepNote::end, {});
+    inner_ = false;
+  }
+
+ private:
+  bool inner_ = false;
+};
 
 inline constexpr std::size_t kCacheLineBytes = 64;
 

@@ -86,9 +86,11 @@ struct NativePlatform {
             .count());
   }
   static void label(const void*, std::size_t, std::string_view) {}
+  static void label(const void*, std::size_t, std::string_view, LabelLayout) {}
   // Trace notes: a native run writes no trace.
   static void note_lock(const void*, LockNote, bool) {}
   static void note_futex_queue(FutexQueueNote, std::uint32_t, std::uint64_t, const void*) {}
+  static void note_step(StepNote, std::string_view) {}
   static void violation(std::string_view property, std::string_view message) { record_violation(property, message); }
 };
 

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/fileio/fileio_config.hpp"
 #include "core/platform.hpp"
 #include "core/sync/range_lock.hpp"
@@ -58,8 +60,9 @@ class Inode {
       page.words = static_cast<Word*>(P::allocate(sizeof(Word) * words, kCacheLineBytes, 0));
       for (std::uint64_t w = 0; w < words; ++w)
         new (&page.words[w]) Word(tag_of(0, index * page_size_ + w * kWordBytes));
-      P::label(page.lock, sizeof(SleepMutex<P>), "page.lock");
-      P::label(page.words, sizeof(Word) * words, "page.data");
+      // page[i].lock and page[i].data[w]: the page's index in the file and the word's in the page.
+      P::label(page.lock, sizeof(SleepMutex<P>), fmt::format("page[{}].lock", index));
+      P::label(page.words, sizeof(Word) * words, fmt::format("page[{}].data", index), LabelLayout{sizeof(Word), 0, {}});
       pages_.push_back(page);
     }
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "core/fileio/fileio_config.hpp"
 #include "core/platform.hpp"
@@ -23,6 +24,15 @@ class OpenFile {
         lo_(static_cast<std::uint32_t>(offset)),
         hi_(static_cast<std::uint32_t>(offset >> 32)),
         users_(users) {}
+
+  // Names the open file description's fields for traces in Linux's words (struct file):
+  // f_pos (its halves f_pos_lo, f_pos_hi on a 32-bit machine), f_count, f_pos_lock.
+  void label(std::string_view name) const {
+    const LabelField fields[] = {label_field(*this, offset_, "f_pos"), label_field(*this, lo_, "f_pos_lo"),
+                                 label_field(*this, hi_, "f_pos_hi"), label_field(*this, users_, "f_count"),
+                                 label_field(*this, pos_lock_, "f_pos_lock")};
+    P::label(this, sizeof *this, name, LabelLayout{0, 0, fields});
+  }
 
   bool append() const { return append_; }
   SleepMutex<P>& pos_lock() { return pos_lock_; }

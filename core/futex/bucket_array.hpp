@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "core/futex/futex_bucket.hpp"
@@ -31,8 +32,10 @@ class BucketArray {
                                      : sizeof(Bucket);
   }
 
-  // `node` < 0 interleaves the table over `nodes` nodes.
-  BucketArray(std::uint32_t buckets, Layout layout, NodeId node, int nodes) : buckets_(buckets), stride_(stride(layout)) {
+  // `node` < 0 interleaves the table over `nodes` nodes. `name` names the buckets in traces
+  // and counterexamples: "bucket" reads bucket[14].waiters.
+  BucketArray(std::uint32_t buckets, Layout layout, NodeId node, int nodes, std::string_view name = "bucket")
+      : buckets_(buckets), stride_(stride(layout)) {
     if (buckets == 0 || (buckets & (buckets - 1)) != 0) throw std::invalid_argument("futex table: bucket count must be a power of two");
     const std::size_t total = std::size_t{buckets} * stride_;
     if (node >= 0 || nodes <= 1) {
@@ -47,7 +50,11 @@ class BucketArray {
         chunks_.push_back(static_cast<std::byte*>(P::allocate(chunk_bytes_, kInterleaveChunkBytes, static_cast<NodeId>(c % static_cast<std::size_t>(nodes)))));
     }
     for (std::uint32_t i = 0; i < buckets_; ++i) new (address(i)) Bucket();
-    for (std::byte* chunk : chunks_) P::label(chunk, chunk_bytes_, "futex_table");
+    const Bucket& b = bucket(0);
+    const LabelField fields[] = {label_field(b, b.lock, "lock"), label_field(b, b.waiters, "waiters"),
+                                 label_field(b, b.head, "head"), label_field(b, b.tail, "tail")};
+    for (std::size_t c = 0; c < chunks_.size(); ++c)
+      P::label(chunks_[c], chunk_bytes_, name, LabelLayout{stride_, c * per_chunk_, fields});
   }
 
   ~BucketArray() {

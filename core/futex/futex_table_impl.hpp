@@ -12,7 +12,10 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "core/futex/bucket_array.hpp"
 #include "core/futex/futex_bucket.hpp"
@@ -76,61 +79,86 @@ class FutexTableImpl {
   }
 
   FutexError wait(Word& word, std::uint32_t expected, std::uint32_t priority) {
+    // The protocol steps (P::note_step) are futex_wait's as the kernel's comments tell them;
+    // counterexamples are printed in these words.
+    ProtocolSteps<P> steps("futex_wait");
     P::charge(Work::syscall_entry, 1);
     const FutexKey key = key_of(word);
     for (;;) {
+      steps.next("hash the word to its bucket");
       const Slot s = locate(key);
       // Waiter side: count ourselves before taking the lock. On x86 the locked increment is
       // also barrier (A); weaker machines need smp_mb__after_atomic (REF), which the
       // counter-missing-a variant leaves out: a relaxed increment.
-      if (counting()) s.bucket->waiters.fetch_add(1, waiter_increment_order());
+      if (counting()) {
+        steps.next(config_.fastpath == WakeFastpath::counter_missing_a ? "count the waiter (waiters++, no barrier A)"
+                                                                       : "count the waiter (waiters++, barrier A)");
+        s.bucket->waiters.fetch_add(1, waiter_increment_order());
+      }
       Node node;
+      steps.next("lock the bucket");
       s.bucket->lock.lock(node);
       if (stale(s)) {  // the private table grew while we hashed: start over on the new one
+        steps.next("the table grew: unlock, uncount, start over");
         unlock_and_uncount(*s.bucket, node);
         continue;
       }
+      steps.next("read the futex word");
       if (word.load(std::memory_order_relaxed) != expected) {
+        steps.next("the word changed: unlock, uncount, return EAGAIN");
         unlock_and_uncount(*s.bucket, node);
         P::charge(Work::syscall_exit, 1);
         return FutexError::eagain;
       }
+      steps.next("queue the waiter on the bucket");
       FutexWaiter<P> self;
-      P::label(&self, sizeof self, "futex_q");  // Linux's name for a waiter's queue entry
+      label_waiter(self);
       self.set_key(key);
       self.thread.store(thread_bits<P>(P::self()));
       self.queued.store(1, std::memory_order_relaxed);
       s.bucket->enqueue(self, priority);
       note_queue(FutexQueueNote::enqueue, s.index, key, self);
+      steps.next("unlock the bucket");
       s.bucket->lock.unlock(node);
+      steps.next("sleep until woken");
       while (self.queued.load(std::memory_order_acquire) != 0) P::park();
+      steps.next("woken: return");
       P::charge(Work::syscall_exit, 1);
       return FutexError::ok;
     }
   }
 
   WakeResult wake(Word& word, int count) {
+    ProtocolSteps<P> steps("futex_wake");
     P::charge(Work::syscall_entry, 1);
     const FutexKey key = key_of(word);
     for (;;) {
+      steps.next("hash the word to its bucket");
       const Slot s = locate(key);
+      steps.next(fastpath_step());
       if (nobody_waits(*s.bucket)) {
+        steps.next("nobody waits: return without the lock");
         P::charge(Work::syscall_exit, 1);
         return WakeResult{0, false};
       }
       Node node;
+      steps.next("lock the bucket");
       s.bucket->lock.lock(node);
       if (stale(s)) {
+        steps.next("the table grew: unlock, start over");
         s.bucket->lock.unlock(node);
         continue;
       }
+      steps.next("take the word's waiters off the bucket");
       std::vector<typename P::Thread> woken;
       for (std::uint64_t cur = s.bucket->head.load(); cur != 0 && static_cast<int>(woken.size()) < count;) {
         FutexWaiter<P>& w = *Bucket::at(cur);
         cur = w.next.load();
         if (w.has_key(key)) woken.push_back(mark_woken(s, w, key));
       }
+      steps.next("unlock the bucket");
       s.bucket->lock.unlock(node);
+      steps.next("wake the waiters taken off");
       for (typename P::Thread t : woken) P::unpark(t);  // after the lock, as wake_up_q
       P::charge(Work::syscall_exit, 1);
       return WakeResult{static_cast<int>(woken.size()), true};
@@ -140,23 +168,33 @@ class FutexTableImpl {
   // FUTEX_REQUEUE, or FUTEX_CMP_REQUEUE when `expected` is given: wakes up to `nr_wake`
   // waiters of `from` and moves up to `nr_requeue` more onto `to`.
   RequeueResult requeue(Word& from, Word& to, int nr_wake, int nr_requeue, std::optional<std::uint32_t> expected) {
+    ProtocolSteps<P> steps("futex_requeue");
     P::charge(Work::syscall_entry, 1);
     const FutexKey key1 = key_of(from);
     const FutexKey key2 = key_of(to);
     for (;;) {
+      steps.next("hash both words to their buckets");
       const Slot s1 = locate(key1);
       const Slot s2 = locate_in(key2, s1.generation);
       // The target's counter goes up first, so a waker of `to` cannot miss waiters that are
       // about to arrive on its bucket (REF: "requeue increments the target bucket's counter first").
-      if (counting()) s2.bucket->waiters.fetch_add(1, std::memory_order_seq_cst);
+      if (counting()) {
+        steps.next("count on the target bucket first (waiters++)");
+        s2.bucket->waiters.fetch_add(1, std::memory_order_seq_cst);
+      }
       Node node1;
       Node node2;
+      steps.next("lock both buckets");
       lock_pair(*s1.bucket, node1, *s2.bucket, node2);
       RequeueResult result;
       const bool was_stale = stale(s1);
-      if (!was_stale && expected && from.load(std::memory_order_relaxed) != *expected) result.error = FutexError::eagain;
+      if (!was_stale && expected) {
+        steps.next("read the futex word");
+        if (from.load(std::memory_order_relaxed) != *expected) result.error = FutexError::eagain;
+      }
       std::vector<typename P::Thread> woken;
       if (!was_stale && result.error == FutexError::ok) {
+        steps.next("wake some waiters, move the rest to the target");
         for (std::uint64_t cur = s1.bucket->head.load(); cur != 0;) {
           FutexWaiter<P>& w = *Bucket::at(cur);
           cur = w.next.load();
@@ -172,9 +210,14 @@ class FutexTableImpl {
           }
         }
       }
+      steps.next("unlock both buckets");
       unlock_pair(*s1.bucket, node1, *s2.bucket, node2);
-      if (counting()) s2.bucket->waiters.fetch_sub(1, std::memory_order_seq_cst);
+      if (counting()) {
+        steps.next("uncount on the target bucket");
+        s2.bucket->waiters.fetch_sub(1, std::memory_order_seq_cst);
+      }
       if (was_stale) continue;
+      steps.next("wake the waiters taken off");
       for (typename P::Thread t : woken) P::unpark(t);
       P::charge(Work::syscall_exit, 1);
       return result;
@@ -262,7 +305,12 @@ class FutexTableImpl {
       } else if (config_.placement == Placement::interleave) {
         node = -1;
       }
-      g->tables.push_back(std::make_unique<BucketArray<P, Lock>>(shape.buckets_per_table, config_.layout, node, machine_.nodes));
+      // Names in traces: bucket[i] for one table, node1.bucket[i] per node, gen2.bucket[i]
+      // for the tables a private table grew into.
+      std::string name = config_.sizing == Sizing::per_node ? fmt::format("node{}.bucket", t) : std::string("bucket");
+      if (index > 0) name = fmt::format("gen{}.{}", index, name);
+      g->tables.push_back(
+          std::make_unique<BucketArray<P, Lock>>(shape.buckets_per_table, config_.layout, node, machine_.nodes, name));
     }
     generations_[index] = std::move(g);
   }
@@ -305,6 +353,18 @@ class FutexTableImpl {
     if (counting()) b.waiters.fetch_sub(1, std::memory_order_seq_cst);
   }
 
+  // The wake fast path's step, in the words of the variant.
+  std::string_view fastpath_step() const {
+    switch (config_.fastpath) {
+      case WakeFastpath::none: break;
+      case WakeFastpath::empty_list: return "barrier (B), then is the queue empty and the lock free?";
+      case WakeFastpath::counter:
+      case WakeFastpath::counter_missing_a: return "barrier (B), then read the waiter count";
+      case WakeFastpath::counter_missing_b: return "read the waiter count (no barrier B)";
+    }
+    return "no fast path: always take the lock";
+  }
+
   // The wake fast path: may wake() return 0 without the bucket lock?
   bool nobody_waits(Bucket& b) {
     switch (config_.fastpath) {
@@ -324,6 +384,16 @@ class FutexTableImpl {
         return b.waiters.load(std::memory_order_relaxed) == 0;
     }
     return false;
+  }
+
+  // Names a waiter's queue entry for traces: Linux calls it futex_q; the simulator adds the
+  // thread whose stack holds it (futex_q[waiter].queued).
+  static void label_waiter(const FutexWaiter<P>& w) {
+    const LabelField fields[] = {label_field(w, w.next, "next"),           label_field(w, w.prev, "prev"),
+                                 label_field(w, w.key_word, "key_word"),   label_field(w, w.key_ptr, "key_ptr"),
+                                 label_field(w, w.key_offset, "key_offset"), label_field(w, w.priority, "priority"),
+                                 label_field(w, w.thread, "thread"),       label_field(w, w.queued, "queued")};
+    P::label(&w, sizeof w, "futex_q", LabelLayout{0, 0, fields});
   }
 
   // Trace notes of the bucket queues (P::note_futex_queue); `w` lives on its waiter's stack.

@@ -79,7 +79,7 @@ class FileioWorkload {
     inode_.emplace(s.config, reachable_pages(s), s.initial_size);
     for (const fileio::Descriptor& d : s.descriptors) {
       files_.push_back(make_on<P, fileio::OpenFile<P>>(0, kCacheLineBytes, s.config.word_bits, d.append, d.offset, d.users));
-      P::label(files_.back(), sizeof(fileio::OpenFile<P>), "file." + d.name);
+      files_.back()->label("file." + d.name);
     }
     io_.emplace(s.config, *inode_);
     if (s.runtime_ns != 0) {

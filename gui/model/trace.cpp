@@ -1,6 +1,7 @@
 #include "gui/model/trace.hpp"
 
 #include "gui/model/event_reader.hpp"
+#include "trace/label_event.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -54,6 +55,13 @@ FutexEvent::Act parse_futex_act(const EventReader& f) {
   if (act == "enqueue") return FutexEvent::Act::enqueue;
   if (act == "dequeue") return FutexEvent::Act::dequeue;
   fail(f.line(), fmt::format("'act' of a futex event is \"{}\", not enqueue or dequeue", act));
+}
+
+// "futex_wait > lock the bucket", interned.
+std::string_view step_path(const std::vector<std::string>& open) {
+  std::string path;
+  for (const std::string& s : open) path += (path.empty() ? "" : " > ") + s;
+  return intern_name(path);
 }
 
 struct StateChange {
@@ -155,6 +163,7 @@ Trace parse_padded(const simdjson::padded_string& padded) {
   Trace trace;
   std::vector<std::vector<StateChange>> state_changes;
   std::vector<std::vector<CpuChange>> cpu_changes;
+  std::vector<std::vector<std::string>> open_steps;  // per thread, its open protocol steps
   bool header_seen = false;
   bool ended = false;
   std::size_t number = 0;
@@ -219,7 +228,25 @@ Trace parse_padded(const simdjson::padded_string& padded) {
     const std::uint64_t t = f.u64("t");
     const std::string_view ev = f.text("ev");
     if (ev == "label") {
-      trace.labels.push_back(Label{f.address("addr"), f.u64("size"), std::string(f.text("name"))});
+      // Labels are few and may hold an array (`fields`), which the event reader skips: the
+      // line is read again whole, by the reader the command line uses too.
+      try {
+        trace.names.add(trace::region_of_label(Json::parse(line)));
+      } catch (const std::exception& e) {
+        fail(number, e.what());
+      }
+    } else if (ev == "step") {
+      const int th = f.index("th", false);
+      grow(open_steps, th);
+      const std::string_view act = f.text("act");
+      if (act == "begin") {
+        open_steps[th].emplace_back(f.text("what"));
+      } else if (act == "end") {
+        if (open_steps[th].empty()) fail(number, "a protocol step ends that did not begin");
+        open_steps[th].pop_back();
+      } else {
+        fail(number, fmt::format("'act' of a step event is \"{}\", not begin or end", act));
+      }
     } else if (ev == "thread") {
       const int th = f.index("th", false);
       grow(trace.threads, th);
@@ -258,6 +285,8 @@ Trace parse_padded(const simdjson::padded_string& padded) {
       if (f.has("peer")) op.peer = f.index("peer", false);
       if (f.has("st")) op.state = parse_line_state(f);
       op.buffered = f.has("buf") && f.flag("buf");
+      if (op.op != "drain" && op.thread < static_cast<int>(open_steps.size()) && !open_steps[op.thread].empty())
+        op.step = step_path(open_steps[op.thread]);
       trace.ops.push_back(std::move(op));
     } else if (ev == "lock") {
       LockEvent lock{number, t, f.index("th", false), f.address("addr"), parse_lock_act(f), false};
@@ -317,7 +346,6 @@ Trace parse_padded(const simdjson::padded_string& padded) {
   std::stable_sort(trace.locks.begin(), trace.locks.end(), by_time);
   std::stable_sort(trace.futexes.begin(), trace.futexes.end(), by_time);
   std::stable_sort(trace.syscalls.begin(), trace.syscalls.end(), by_time);
-  std::sort(trace.labels.begin(), trace.labels.end(), [](const auto& a, const auto& b) { return a.addr < b.addr; });
 
   trace.ops_by_thread.assign(trace.threads.size(), {});
   trace.op_times_by_thread.assign(trace.threads.size(), {});
@@ -403,19 +431,11 @@ std::string Trace::thread_name(int id) const {
   return th ? th->name : (id < 0 ? std::string("(no thread)") : fmt::format("thread {}", id));
 }
 
-std::string Trace::address_name(std::uint64_t addr) const {
-  // Innermost label: the one starting nearest below the address that still contains it.
-  const Label* best = nullptr;
-  for (const Label& l : labels) {
-    if (l.addr > addr) break;
-    if (addr - l.addr < l.size) best = &l;
-  }
-  if (!best) return fmt::format("0x{:x}", addr);
-  return addr == best->addr ? best->name : fmt::format("{}+{}", best->name, addr - best->addr);
-}
+std::string Trace::address_name(std::uint64_t addr) const { return names.name_of(addr); }
 
 std::string Trace::describe(const Operation& op) const {
-  std::string s = fmt::format("{}: {}", thread_name(op.thread), op.rmw.empty() ? op.op : op.rmw);
+  std::string s = fmt::format("{}: {}{}", thread_name(op.thread), op.step.empty() ? "" : fmt::format("{}: ", op.step),
+                              op.rmw.empty() ? op.op : op.rmw);
   if (op.addr) s += " " + address_name(*op.addr);
   if (op.op == "rmw") {
     s += fmt::format(" {} -> {}", op.old.value_or(0), op.val.value_or(0));

@@ -15,6 +15,8 @@
 
 #include <simdjson.h>
 
+#include "trace/address_names.hpp"
+
 namespace lockstep::view {
 
 // A file the viewer cannot read: `line` is the 1-based line at fault (0: the file itself).
@@ -82,6 +84,9 @@ struct Operation {
   std::optional<int> peer;
   char state = 0;  // the line's state in this core's caches after the access (M, O, E, S, F), if traced
   bool buffered = false;  // TSO: the store entered the store buffer (a `drain` lands it later)
+  // The protocol step its thread was in (`step` events, P::note_step), outermost first:
+  // "futex_wait > lock the bucket"; interned; empty outside any step and for drains.
+  std::string_view step;
 };
 
 // A lock's life as instrumented locks report it (`ev` "lock"): a thread starts waiting,
@@ -135,11 +140,6 @@ struct Finding {  // a violation or a witness
   std::string msg;
 };
 
-struct Label {
-  std::uint64_t addr = 0;
-  std::uint64_t size = 0;
-  std::string name;
-};
 
 // One entry of the stepping list: an operation, or the violation/witness at its place in time.
 struct Step {
@@ -151,7 +151,7 @@ struct Step {
 struct Trace {
   std::string scenario, name, strategy, memory_model;
   std::optional<std::uint64_t> seed, execution;
-  std::vector<Label> labels;
+  trace::AddressNames names;  // the labels (docs/traces.md, "Names"): bucket[14].waiters
   std::vector<Thread> threads;  // indexed by thread number
   std::vector<Cpu> cpus;        // indexed by CPU number
   std::vector<Operation> ops;   // sorted by t, stably (file order among equal times)
@@ -172,7 +172,8 @@ struct Trace {
   std::string outcome;
 
   const Thread* thread(int id) const;
-  // The address as the trace names it: innermost label (+offset), else hex.
+  // The address as the trace names it (trace/address_names.hpp, the rule the command line
+  // uses too): innermost label, its element and field (+offset), else hex.
   std::string address_name(std::uint64_t addr) const;
   std::string thread_name(int id) const;
   // One line saying what an operation did, e.g. "waker: store f = 1 (lat 4 ns)".

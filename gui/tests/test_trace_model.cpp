@@ -173,6 +173,25 @@ TEST_CASE("view: the futex lost-wakeup counterexample recorded by lockstep check
   for (const StateInterval& iv : t.threads[0].intervals) parked = parked || iv.state == ThreadState::parked;
   CHECK(parked);  // the waiter sleeps for good
   CHECK(t.steps.size() == t.ops.size() + 1);
+
+  // Design-level names and protocol steps (docs/traces.md, "Names"), as the command line
+  // prints them: the waker reads the waiter count of the bucket the waiter then counts on.
+  std::string waker_read;
+  std::string waiter_count;
+  bool waiter_entry_named = false;
+  for (const Operation& op : t.ops) {
+    if (op.step == "futex_wake > read the waiter count (no barrier B)") waker_read = t.describe(op);
+    if (op.step.starts_with("futex_wait > count the waiter")) waiter_count = t.describe(op);
+    if (op.addr && t.address_name(*op.addr) == "futex_q[waiter].queued") waiter_entry_named = true;
+    if (op.op == "drain") CHECK(op.step.empty());  // a drain belongs to the buffer, not to a step
+  }
+  CHECK(waker_read.starts_with("waker: futex_wake > read the waiter count (no barrier B): load bucket["));
+  CHECK(waker_read.find("].waiters -> 0") != std::string::npos);
+  const std::string bucket = waker_read.substr(waker_read.find("bucket["), waker_read.find("].waiters") - waker_read.find("bucket["));
+  CHECK(waiter_count.find(bucket + "].waiters 0 -> 1") != std::string::npos);
+  CHECK(waiter_entry_named);
+  CHECK(t.address_name(0) == "f");
+  CHECK(t.address_name(0xffff'ffff'0000) == "0xffffffff0000");
 }
 
 TEST_CASE("view: the fixed futex scenario recorded by lockstep check parses without a violation (its trace has no wakeup)") {

@@ -48,7 +48,8 @@ TEST_CASE("view: the window steps through the lost-wakeup counterexample with th
     window.find_next(false);
     REQUIRE(window.current_step());
     const std::size_t park = *window.current_step();
-    CHECK(window.state_text().toStdString().find("last: waiter: park") != std::string::npos);
+    // The state panel names the operation in the design's protocol step (P::note_step).
+    CHECK(window.state_text().toStdString().find("last: waiter: futex_wait > sleep until woken: park") != std::string::npos);
     window.find_next(false);
     CHECK(window.current_step() == park);  // the only park: wraps to itself
     CHECK(!window.search("cpu:nope"));

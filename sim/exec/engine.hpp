@@ -150,7 +150,9 @@ class Engine {
   // P::now() from a design: the clock, and a note that the current spin-loop iteration
   // depends on time (such a loop must not be blocked until a write).
   std::uint64_t read_clock();
-  void label(const void* host, std::size_t bytes, std::string_view name);
+  // An object on a simulated thread's stack is named after its thread as well
+  // ("futex_q[waiter]"): the same design code labels every thread's copy.
+  void label(const void* host, std::size_t bytes, std::string_view name, const LabelLayout& layout = {});
   // Reports a violated property. From a simulated thread it ends the execution and does not
   // return; from the host side (a workload's final check) it records the first one.
   void violation(std::string_view property, std::string_view message);
@@ -165,6 +167,9 @@ class Engine {
   }
   void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node) {
     if (trace_ != nullptr && !on_host()) trace_futex_queue(what, bucket, key_address, waiter_node);
+  }
+  void note_step(StepNote what, std::string_view text) {
+    if (trace_ != nullptr && !on_host()) trace_step(what, text);
   }
   // Whether a thread sleeps in park() (for at_quiescence).
   bool parked(ThreadId id) const;
@@ -261,6 +266,7 @@ class Engine {
   // trace notes (engine_notes.cpp)
   void trace_lock(const void* lock, LockNote what, bool shared);
   void trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node);
+  void trace_step(StepNote what, std::string_view text);
   void record_quiescence(SimWorkload& workload);
 
   // data_race hooks (engine_races.cpp): forward each operation to races_, report a race.

@@ -1,4 +1,4 @@
-// Engine: the notes designs write for traces (P::note_lock, P::note_futex_queue). They only
+// Engine: the notes designs write for traces (P::note_lock, P::note_futex_queue, P::note_step). They only
 // write an event: no scheduling point, no cost, no access logged for the model checker and
 // no read of simulated memory, so the steps, schedules and results of a traced execution are
 // those of an untraced one; only the trace gains lines.
@@ -24,6 +24,10 @@ void Engine::trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::u
         fmt::format("a futex queue note names a waiter node at {:#x}, on no simulated thread's stack",
                     memory_.address_of(waiter_node)));
   trace_->futex_queue(start_time(), current_, what, bucket, key_address, static_cast<ThreadId>(owner));
+}
+
+void Engine::trace_step(StepNote what, std::string_view text) {
+  trace_->step(start_time(), current_, what, text);
 }
 
 }  // namespace lockstep::sim

@@ -380,9 +380,15 @@ void* Engine::allocate(std::size_t bytes, std::size_t align, NodeId node) {
   return memory_.allocate(bytes, align, node);
 }
 
-void Engine::label(const void* host, std::size_t bytes, std::string_view name) {
-  memory_.label(host, bytes, name);
-  if (trace_ != nullptr) trace_->label(memory_.address_of(host), bytes, name);
+void Engine::label(const void* host, std::size_t bytes, std::string_view name, const LabelLayout& layout) {
+  const long owner = memory_.stack_owner(host);
+  std::string owned;
+  if (owner >= 0 && static_cast<std::size_t>(owner) < threads_.size()) {
+    owned = fmt::format("{}[{}]", name, threads_[static_cast<std::size_t>(owner)].name);
+    name = owned;
+  }
+  memory_.label(host, bytes, name, layout);
+  if (trace_ != nullptr) trace_->label(memory_.address_of(host), bytes, name, layout);
 }
 
 }  // namespace lockstep::sim

@@ -139,19 +139,17 @@ NodeId SimMemory::node_of_unbacked(std::uint64_t addr) const {
   return 0;
 }
 
-void SimMemory::label(const void* host, std::size_t bytes, std::string_view name) {
-  regions_.push_back(Region{address_of(host), bytes, std::string(name)});
+void SimMemory::label(const void* host, std::size_t bytes, std::string_view name, const LabelLayout& layout) {
+  trace::NamedRegion r{address_of(host), bytes, std::string(name), layout.stride, layout.first, {}};
+  r.fields.reserve(layout.fields.size());
+  for (const LabelField& f : layout.fields) r.fields.push_back(trace::FieldName{f.offset, f.bytes, std::string(f.name)});
+  regions_.push_back(std::move(r));
 }
 
 std::string SimMemory::describe(std::uint64_t addr) const {
-  // Later labels win: an inner object labeled after its container names itself.
-  for (auto it = regions_.rbegin(); it != regions_.rend(); ++it) {
-    if (addr >= it->addr && addr < it->addr + std::max<std::uint64_t>(it->bytes, 1)) {
-      const std::uint64_t off = addr - it->addr;
-      return off == 0 ? it->name : fmt::format("{}+{}", it->name, off);
-    }
-  }
-  return fmt::format("{:#x}", addr);
+  trace::AddressNames names;
+  for (const trace::NamedRegion& r : regions_) names.add(r);  // later labels replace earlier ones at the same start
+  return names.name_of(addr);
 }
 
 }  // namespace lockstep::sim

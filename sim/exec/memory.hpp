@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/platform.hpp"
+#include "trace/address_names.hpp"
 
 namespace lockstep::sim {
 
@@ -49,12 +50,6 @@ struct Placement {
 };
 
 inline constexpr std::uint64_t kUnbackedAddressBase = std::uint64_t{1} << 56;
-
-struct Region {
-  std::uint64_t addr = 0;
-  std::uint64_t bytes = 0;
-  std::string name;
-};
 
 class SimMemory {
  public:
@@ -118,10 +113,12 @@ class SimMemory {
   // Heap bytes allocated so far in this execution, over all nodes (stacks not included).
   std::uint64_t heap_bytes() const;
 
-  void label(const void* host, std::size_t bytes, std::string_view name);
-  // The label covering `addr`, as "name" or "name+offset"; hex address when unlabeled.
+  // Names `bytes` from `host` (and with a layout, its fields and array elements).
+  void label(const void* host, std::size_t bytes, std::string_view name, const LabelLayout& layout = {});
+  // `addr` in the design's words (trace/address_names.hpp: "bucket[14].waiters"); hex when
+  // unlabeled. For diagnostics: it indexes the labels on each call.
   std::string describe(std::uint64_t addr) const;
-  const std::vector<Region>& regions() const { return regions_; }
+  const std::vector<trace::NamedRegion>& regions() const { return regions_; }
 
  private:
   [[noreturn]] static void outside_arena();
@@ -141,7 +138,7 @@ class SimMemory {
   MemoryPolicy policy_ = MemoryPolicy::as_requested;
   int nodes_ = 1;
   int next_node_ = 0;  // interleave: where the next allocation goes
-  std::vector<Region> regions_;
+  std::vector<trace::NamedRegion> regions_;  // in labeling order (cheap to add; indexed on describe)
   struct Unbacked {
     std::uint64_t begin = 0;
     std::uint64_t end = 0;

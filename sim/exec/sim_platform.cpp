@@ -12,4 +12,8 @@ void SimPlatform::note_futex_queue_traced(FutexQueueNote what, std::uint32_t buc
   if (Engine* e = Engine::current(); e != nullptr) e->note_futex_queue(what, bucket, key_address, waiter_node);
 }
 
+void SimPlatform::note_step_traced(StepNote what, std::string_view text) {
+  if (Engine* e = Engine::current(); e != nullptr) e->note_step(what, text);
+}
+
 }  // namespace lockstep::sim

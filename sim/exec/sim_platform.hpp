@@ -138,6 +138,9 @@ struct SimPlatform {
   static void label(const void* ptr, std::size_t bytes, std::string_view name) {
     detail::engine().label(ptr, bytes, name);
   }
+  static void label(const void* ptr, std::size_t bytes, std::string_view name, LabelLayout layout) {
+    detail::engine().label(ptr, bytes, name, layout);
+  }
   static void violation(std::string_view property, std::string_view message) {
     detail::engine().violation(property, message);
   }
@@ -151,11 +154,15 @@ struct SimPlatform {
                                const void* waiter_node) {
     if (Engine::tracing_here()) note_futex_queue_traced(what, bucket, key_address, waiter_node);
   }
+  static void note_step(StepNote what, std::string_view text) {
+    if (Engine::tracing_here()) note_step_traced(what, text);
+  }
 
  private:
   static void note_lock_traced(const void* lock, LockNote what, bool shared);
   static void note_futex_queue_traced(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
                                       const void* waiter_node);
+  static void note_step_traced(StepNote what, std::string_view text);
 };
 
 static_assert(Platform<SimPlatform>);

@@ -88,8 +88,29 @@ TraceRecorder::TraceRecorder(std::string_view header_fields) {
   text_ += "}\n";
 }
 
-void TraceRecorder::label(std::uint64_t addr, std::uint64_t bytes, std::string_view name) {
-  emit(text_, FMT_COMPILE(R"({{"t":0,"ev":"label","addr":"{:#x}","size":{},"name":{}}})" "\n"), addr, bytes, quoted(name));
+void TraceRecorder::label(std::uint64_t addr, std::uint64_t bytes, std::string_view name, const LabelLayout& layout) {
+  emit(text_, FMT_COMPILE(R"({{"t":0,"ev":"label","addr":"{:#x}","size":{},"name":{})"), addr, bytes, quoted(name));
+  if (layout.stride > 0) emit(text_, FMT_COMPILE(R"(,"stride":{},"first":{})"), layout.stride, layout.first);
+  if (!layout.fields.empty()) {
+    text_ += R"(,"fields":[)";
+    bool first = true;
+    for (const LabelField& f : layout.fields) {
+      if (!first) text_ += ',';
+      first = false;
+      emit(text_, FMT_COMPILE(R"({{"off":{},"size":{},"name":{}}})"), f.offset, f.bytes, quoted(f.name));
+    }
+    text_ += ']';
+  }
+  text_ += "}\n";
+  appended();
+}
+
+void TraceRecorder::step(std::uint64_t t_ns, ThreadId id, StepNote act, std::string_view what) {
+  if (act == StepNote::begin) {
+    emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"step","th":{},"act":"begin","what":{}}})" "\n"), t_ns, id, quoted(what));
+  } else {
+    emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"step","th":{},"act":"end"}})" "\n"), t_ns, id);
+  }
   appended();
 }
 

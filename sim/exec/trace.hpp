@@ -25,7 +25,8 @@ class TraceRecorder {
   // `header_fields` are extra JSON members for the header (without braces), from the caller.
   explicit TraceRecorder(std::string_view header_fields = {});
 
-  void label(std::uint64_t addr, std::uint64_t bytes, std::string_view name);
+  // A label (P::label); a layout adds `stride`, `first` and `fields` (docs/traces.md, "Names").
+  void label(std::uint64_t addr, std::uint64_t bytes, std::string_view name, const LabelLayout& layout = {});
   void thread(std::uint64_t t_ns, ThreadId id, std::string_view name, CpuId cpu);
   void cpu(std::uint64_t t_ns, CpuId cpu, ThreadId running);  // kNoThread: idle
   void state(std::uint64_t t_ns, ThreadId id, ThreadRunState state);
@@ -47,6 +48,9 @@ class TraceRecorder {
   void syscall(std::uint64_t t_ns, ThreadId id, bool enter);
   void futex_queue(std::uint64_t t_ns, ThreadId id, FutexQueueNote act, std::uint32_t bucket, std::uint64_t key,
                    ThreadId waiter);
+  // A protocol step's note (P::note_step): thread `id` begins the step `what`, or ends its
+  // innermost one.
+  void step(std::uint64_t t_ns, ThreadId id, StepNote act, std::string_view what);
   void violation(std::uint64_t t_ns, ThreadId id, std::string_view property, std::string_view message);
   // The final state satisfies the `exists` condition `property` (found outside any thread).
   void witness(std::uint64_t t_ns, std::string_view property, std::string_view message);
