@@ -1,14 +1,18 @@
 #include "model/dpor_parallel.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <span>
 #include <thread>
+#include <vector>
 
 #include "model/dpor_strategy.hpp"
 
@@ -52,15 +56,23 @@ class Pool {
   }
 
   void wait(Job& job, Executor& mine) {
-    while (!job.done.load(std::memory_order_acquire)) {
-      if (const auto other = try_pop()) {
-        run(*other, mine);
-      } else {
-        std::this_thread::yield();
-      }
-    }
+    while (!job.done.load(std::memory_order_acquire)) help(mine);
     if (job.error) std::rethrow_exception(job.error);
   }
+
+  // Runs one queued job on `mine`, or, when there is none, sleeps until one is queued or a
+  // moment has passed (what the caller waits for may finish on another thread meanwhile):
+  // spinning would take the core from a worker on a machine with fewer cores than threads,
+  // or from the other hyperthread of the same core.
+  void help(Executor& mine) {
+    if (const auto other = try_pop()) {
+      run(*other, mine);
+      return;
+    }
+    std::unique_lock lock(mutex_);
+    ready_.wait_for(lock, std::chrono::microseconds(50), [this] { return closing_ || !queue_.empty(); });
+  }
+
 
  private:
   std::shared_ptr<Job> try_pop() {
@@ -133,14 +145,87 @@ struct RunRecord {
   bool abandoned = false;
 };
 
+// A subtree's runs in order, kept as segments so that a parent appends a child's runs
+// without copying them: millions of runs pass up a tree of hundreds of tasks.
+class Runs {
+ public:
+  void push(const RunRecord& r) {
+    if (!tail_) {
+      tail_ = std::make_shared<std::vector<RunRecord>>();
+      segments_.push_back(tail_);
+    }
+    tail_->push_back(r);
+    ++size_;
+  }
+  void append(Runs&& other) {
+    segments_.insert(segments_.end(), other.segments_.begin(), other.segments_.end());
+    size_ += other.size_;
+    tail_.reset();  // the next push starts a segment after the appended ones
+    other = Runs();
+  }
+  std::size_t size() const { return size_; }
+  const RunRecord& back() const { return segments_.back()->back(); }
+  // The first n runs, in order.
+  template <class F>
+  void for_first(std::size_t n, const F& f) const {
+    for (const auto& seg : segments_)
+      for (const RunRecord& r : *seg) {
+        if (n-- == 0) return;
+        f(r);
+      }
+  }
+
+ private:
+  std::vector<std::shared_ptr<std::vector<RunRecord>>> segments_;
+  std::shared_ptr<std::vector<RunRecord>> tail_;
+  std::size_t size_ = 0;
+};
+
 // What a subtree's search found, in the order the sequential search would have.
 struct TaskResult {
-  std::vector<RunRecord> runs;
+  Runs runs;
   std::optional<sim::Violation> violation;  // found by the last run
   sim::Schedule schedule;
   std::vector<DporStrategy::Request> requests;
   bool capped = false;  // stopped at the run cap with work left
   std::uint64_t internal_errors = 0;  // of this subtree's strategy and its children's
+};
+
+struct Frame;
+
+// A subtree's task as its parent's frame sees it. Guarded by that frame's mutex.
+struct ChildTask {
+  std::shared_ptr<Pool::Job> job;
+  std::vector<DporStrategy::Request> published;  // its requests so far: a prefix of result.requests
+  std::size_t applied = 0;                       // of them, merged into the parent
+  bool finished = false;
+  std::exception_ptr error;
+  TaskResult result;  // once finished
+};
+
+// How a subtree's search reaches its parent: the parent's frame, its own entry there, and
+// how many of its requests it has handed up. The root search has no parent.
+struct Upward {
+  Frame* frame = nullptr;
+  ChildTask* self = nullptr;
+  std::size_t published = 0;
+};
+
+// A spawn node being explored: its owner's strategy and result, its children in the order
+// the sequential search meets them. Whoever holds the mutex may merge (pump): the owner's
+// thread, or a child's thread when the child publishes requests or finishes.
+struct Frame {
+  Frame(DporStrategy& s, TaskResult& o, Upward& u) : strategy(s), out(o), up(u) {}
+  std::mutex mutex;
+  DporStrategy& strategy;
+  TaskResult& out;
+  Upward& up;
+  std::deque<std::shared_ptr<ChildTask>> children;
+  // Whether the owner's search has backtracked to the node: before, its children are early
+  // ones (DporStrategy::take_early), which run but are not merged yet.
+  bool open = false;
+  bool stopped = false;  // a violation, the cap or an error ended the search in here
+  std::exception_ptr error;
 };
 
 class ParallelDfs {
@@ -150,32 +235,44 @@ class ParallelDfs {
 
   // The root call passes spawn_above = 0 and has it set from its first execution; subtrees
   // inherit the absolute depth.
-  TaskResult explore(DporStrategy strategy, Executor& ex, std::size_t spawn_above) {
-    TaskResult out = search_subtree(strategy, ex, spawn_above);
+  TaskResult explore(DporStrategy strategy, Executor& ex, std::size_t spawn_above, Upward& up) {
+    TaskResult out = search_subtree(strategy, ex, spawn_above, up);
     out.internal_errors += strategy.internal_errors();
     return out;
   }
 
  private:
-  TaskResult search_subtree(DporStrategy& strategy, Executor& ex, std::size_t spawn_above) {
+  using Frames = std::map<std::size_t, std::unique_ptr<Frame>>;  // by node
+
+  TaskResult search_subtree(DporStrategy& strategy, Executor& ex, std::size_t spawn_above, Upward& up) {
     TaskResult out;
+    Frames frames;
     const bool root = spawn_above == 0;
     for (std::uint64_t index = 0;; ++index) {
       sim::ExecutionResult r = ex.run(strategy, index);
-      out.runs.push_back(RunRecord{r.steps, r.memory_ops, r.abandoned});
+      out.runs.push(RunRecord{r.steps, r.memory_ops, r.abandoned});
       if (auto v = verdict_(r)) {
         out.violation = std::move(v);
         out.schedule = std::move(r.schedule);
+        drain(frames, ex);
         return out;
       }
+      strategy.analyse();
       if (root && index == 0) {
-        spawn_above = strategy.branching_depth(split_branchings_) + 1;
+        spawn_above = strategy.pending_depth(split_branchings_) + 1;
         spawn_above_ = spawn_above;
       }
       strategy.spawn_above(spawn_above);
-      DporStrategy::Next next = strategy.advance();
+      spawn_early(strategy, frames, out, up, ex);
+      DporStrategy::Next next = strategy.backtrack();
+      publish(up, strategy, ex);
       while (next == DporStrategy::Next::spawn) {
-        if (!explore_spawn_node(strategy, ex, out)) return out;
+        Frame& f = frame_at(frames, strategy.spawn_node(), strategy, out, up);
+        if (!explore_spawn_node(f, ex)) {
+          drain(frames, ex);
+          return out;
+        }
+        frames.erase(strategy.spawn_node());
         strategy.leave_spawn_node();
         next = strategy.backtrack();
       }
@@ -185,68 +282,171 @@ class ParallelDfs {
       }
       if (out.runs.size() >= max_runs_) {
         out.capped = true;
+        drain(frames, ex);
         return out;
       }
     }
   }
 
-  // The spawn node's remaining branches as parallel subtrees, merged in order. False when
-  // the search ends inside them (a violation, or the cap).
-  bool explore_spawn_node(DporStrategy& strategy, Executor& ex, TaskResult& out) {
-    struct Child {
-      std::shared_ptr<Pool::Job> job;
-      std::shared_ptr<TaskResult> result;
-    };
-    std::deque<Child> children;
-    const auto first_step = [&ex](const DporStrategy::Subtree& t) {
+  static Frame& frame_at(Frames& frames, std::size_t node, DporStrategy& strategy, TaskResult& out, Upward& up) {
+    std::unique_ptr<Frame>& f = frames[node];
+    if (!f) f = std::make_unique<Frame>(strategy, out, up);
+    return *f;
+  }
+
+  // Every branch the last execution's races added above the spawn depth starts now, as a
+  // subtree, while this search goes on below (DporStrategy::take_early); it is merged when
+  // the search backtracks to its node.
+  void spawn_early(DporStrategy& strategy, Frames& frames, TaskResult& out, Upward& up, Executor& ex) {
+    const std::size_t end = std::min(strategy.depth(), strategy.spawn_depth());
+    for (std::size_t i = strategy.frozen_depth(); i < end; ++i) {
+      while (auto subtree = strategy.take_early(i, first_step(ex))) {
+        Frame& f = frame_at(frames, i, strategy, out, up);
+        const std::lock_guard lock(f.mutex);
+        submit(f, std::move(*subtree));
+      }
+    }
+  }
+
+  // Waits for every subtree started in `frames` (a violation or the cap ended the search).
+  void drain(Frames& frames, Executor& ex) {
+    for (auto& [node, f] : frames) {
+      std::vector<std::shared_ptr<Pool::Job>> running;
+      {
+        const std::lock_guard lock(f->mutex);
+        f->stopped = true;
+        for (const auto& c : f->children) running.push_back(c->job);
+      }
+      for (const auto& job : running) pool_.wait(*job, ex);
+    }
+    frames.clear();
+  }
+
+  static DporStrategy::FirstStep first_step(Executor& ex) {
+    return [&ex](const DporStrategy::Subtree& t) {
       FirstStepProbe probe(t);
       ex.run(probe, 0);
       return probe.accesses();
     };
-    auto spawn_more = [&] {
-      while (auto subtree = strategy.take_branch(first_step)) {
-        auto result = std::make_shared<TaskResult>();
-        auto job = pool_.submit([this, result, t = std::move(*subtree)](Executor& e) mutable {
-          *result = explore(DporStrategy(std::move(t)), e, spawn_above_);
-        });
-        children.push_back(Child{std::move(job), std::move(result)});
-      }
-    };
-    spawn_more();
-    while (!children.empty()) {
-      pool_.wait(*children.front().job, ex);
-      TaskResult& c = *children.front().result;
-      out.runs.insert(out.runs.end(), c.runs.begin(), c.runs.end());
-      out.internal_errors += c.internal_errors;
-      if (c.violation) {
-        out.violation = std::move(c.violation);
-        out.schedule = std::move(c.schedule);
-        drain(children, ex);
-        return false;
-      }
-      if (c.capped || out.runs.size() >= max_runs_) {
-        out.capped = true;
-        drain(children, ex);
-        return false;
-      }
-      for (DporStrategy::Request& req : c.requests) {
-        if (req.node >= strategy.frozen()) {
-          strategy.apply(req);
-        } else {
-          strategy.requests().push_back(std::move(req));
-        }
-      }
-      children.pop_front();
-      spawn_more();  // branches that the merged requests added here
-    }
-    return true;
   }
 
-  // Subtrees past the end of the search still run (they were started); wait for them so
-  // nothing outlives the search.
-  template <typename Children>
-  void drain(Children& children, Executor& ex) {
-    for (auto& c : children) pool_.wait(*c.job, ex);
+  // Hands the requests `strategy` found since the last call to the parent's frame, and
+  // merges there what can be merged. The caller is between executions (its executor is free
+  // for the parent's first-step probes) and holds no lock but, perhaps, frames below.
+  void publish(Upward& up, DporStrategy& strategy, Executor& ex) {
+    const std::vector<DporStrategy::Request>& all = strategy.requests();
+    if (up.frame == nullptr || up.published == all.size()) return;
+    const std::lock_guard lock(up.frame->mutex);
+    up.self->published.insert(up.self->published.end(), all.begin() + static_cast<std::ptrdiff_t>(up.published),
+                              all.end());
+    up.published = all.size();
+    pump(*up.frame, ex);
+  }
+
+  // The spawn node's remaining branches as parallel subtrees, merged in order. False when
+  // the search ends inside them (a violation, or the cap).
+  //
+  // Merging does not wait for a subtree to finish. The first child (every sibling before it
+  // merged) is merged as it runs: the requests it has published go to this node at once (or
+  // up, to the frames above), so the branches they add start while it still runs, on
+  // whichever worker is free. That is the order the sequential search applies requests in
+  // (a child's in its order, children in order), and a branch taken early gets the sleep set
+  // the sequential search gives it: every branch taken here before it and no later one
+  // (backtrack sets only grow at their end, and whether a request is covered depends on the
+  // backtrack set, which taking a branch early does not change).
+  bool explore_spawn_node(Frame& f, Executor& ex) {
+    {
+      const std::lock_guard lock(f.mutex);
+      f.open = true;
+    }
+    for (;;) {
+      {
+        const std::lock_guard lock(f.mutex);
+        pump(f, ex);
+        if (f.stopped || f.children.empty()) break;
+      }
+      pool_.help(ex);
+    }
+    // Children past the end of the search still run (they were started): wait for them, so
+    // nothing outlives the frame they merge into.
+    std::vector<std::shared_ptr<Pool::Job>> running;
+    {
+      const std::lock_guard lock(f.mutex);
+      for (const auto& c : f.children) running.push_back(c->job);
+    }
+    for (const auto& job : running) pool_.wait(*job, ex);
+    if (f.error) std::rethrow_exception(f.error);
+    return !f.stopped;
+  }
+
+  // Under f.mutex: merges the first children as far as they go (all of a finished one, what
+  // an unfinished one has published), hands forwarded requests up, starts new branches.
+  void pump(Frame& f, Executor& ex) {
+    if (!f.open) return;  // early subtrees wait for their node's own search below them
+    bool merged = false;
+    while (!f.stopped && !f.children.empty()) {
+      ChildTask& c = *f.children.front();
+      if (c.error) {
+        f.error = c.error;
+        f.stopped = true;
+        break;
+      }
+      const std::vector<DporStrategy::Request>& requests = c.finished ? c.result.requests : c.published;
+      if (c.finished && c.applied > requests.size() && !c.result.violation && !c.result.capped)
+        throw std::logic_error("dfs: a subtree published requests it did not report");
+      for (std::size_t i = c.applied; i < requests.size(); ++i) {
+        const DporStrategy::Request& req = requests[i];
+        if (req.node >= f.strategy.frozen()) {
+          f.strategy.apply(req);
+        } else {
+          f.strategy.forward(req);
+        }
+        merged = true;
+      }
+      c.applied = std::max(c.applied, requests.size());
+      if (!c.finished) break;
+      TaskResult& r = c.result;
+      f.out.runs.append(std::move(r.runs));
+      f.out.internal_errors += r.internal_errors;
+      if (r.violation) {
+        f.out.violation = std::move(r.violation);
+        f.out.schedule = std::move(r.schedule);
+        f.stopped = true;
+      } else if (r.capped || f.out.runs.size() >= max_runs_) {
+        f.out.capped = true;
+        f.stopped = true;
+      }
+      f.children.pop_front();
+    }
+    if (f.stopped) return;
+    if (merged) publish(f.up, f.strategy, ex);
+    spawn_more(f, ex);
+  }
+
+  // Under f.mutex: every branch now known at the spawn node becomes a task.
+  void spawn_more(Frame& f, Executor& ex) {
+    while (auto subtree = f.strategy.take_branch(first_step(ex))) submit(f, std::move(*subtree));
+  }
+
+  // Under f.mutex: `t` as a task, the last of f's children.
+  void submit(Frame& f, DporStrategy::Subtree t) {
+    auto child = std::make_shared<ChildTask>();
+    f.children.push_back(child);
+    child->job = pool_.submit([this, &f, child, t = std::move(t)](Executor& e) mutable {
+      Upward up{&f, child.get(), 0};
+      TaskResult r;
+      std::exception_ptr error;
+      try {
+        r = explore(DporStrategy(std::move(t)), e, spawn_above_, up);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      const std::lock_guard lock(f.mutex);
+      child->result = std::move(r);
+      child->error = error;
+      child->finished = true;
+      pump(f, e);
+    });
   }
 
   Pool& pool_;
@@ -263,20 +463,22 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
     DporStrategy strategy;
     return search(strategy, *executors.front(), verdict, limits);
   }
-  // Branching nodes whose branches become tasks: enough for every worker to stay busy.
-  const auto split = 2 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size()))));
+  // Nodes with branches left whose branches become tasks: with early branches (take_early)
+  // the first 1 + log2 N keep N workers busy; more tasks cost more than they balance
+  // (bench/README.md: 2 workers, split 1 to 6).
+  const auto split = 1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size()))));
   Pool pool(executors);
   ParallelDfs dfs(pool, verdict, limits.max_runs, split);
-  TaskResult root = dfs.explore(DporStrategy(), *executors.front(), 0);
+  Upward no_parent;
+  TaskResult root = dfs.explore(DporStrategy(), *executors.front(), 0, no_parent);
 
   SearchOutcome o;
   const std::size_t n = std::min<std::size_t>(root.runs.size(), limits.max_runs);
-  for (std::size_t i = 0; i < n; ++i) {
-    const RunRecord& r = root.runs[i];
+  root.runs.for_first(n, [&o](const RunRecord& r) {
     (r.abandoned ? o.pruned : o.executions) += 1;
     o.max_depth = std::max(o.max_depth, r.steps);
     o.sim_ops += r.memory_ops;
-  }
+  });
   if (root.violation && root.runs.size() <= limits.max_runs) {
     o.violation = std::move(root.violation);
     o.schedule = std::move(root.schedule);

@@ -4,9 +4,11 @@
 // backtrack point to a node that other branches share. But a subtree's own exploration
 // depends only on its root path and the sleep set it starts with, both known when it is
 // created; what it does to shared nodes can be deferred. So the branches at the top few
-// branching nodes become tasks that run in parallel; each reports its executions and its
-// requests for the nodes above it, and its parent merges them in the order the sequential
-// search would have met them, applying each request with the sequential rule. The verdict,
+// nodes that branch become tasks that run in parallel, started as soon as the search knows
+// them (even while it still explores the branch before them); each publishes its
+// executions and its requests for the nodes above it, and its parent merges them in the
+// order the sequential search would have met them, applying each request with the
+// sequential rule (docs/model-checking.md, "Parallel search"). The verdict,
 // the counterexample and every count are then the sequential search's, whatever the
 // number of workers (tests/test_model_checker.cpp compares them).
 #pragma once

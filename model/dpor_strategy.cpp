@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -45,6 +47,8 @@ std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
   n.enabled.clear();
   n.backtrack.clear();
   n.sleep.clear();
+  n.early.clear();
+  n.scanned = 0;
   n.has_chosen = false;
   for (const sim::Candidate& c : candidates) n.enabled.push_back(c.choice);
   if (i > 0) wake_up(stack_[i - 1], log_.steps[i - 1], n);
@@ -81,10 +85,29 @@ void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
     if (!contains(initials, c)) initials.push_back(c);
   }
   if (!mine) {
+    if (!first_request(race.first, {initials.data(), initials.size()})) return;
     requests_.push_back(Request{race.first, std::vector<sim::Choice>(initials.begin(), initials.end())});
     return;
   }
   add_initial(stack_[race.first], {initials.data(), initials.size()});
+}
+
+// A request equal to one already made is a no-op wherever it is applied (the first made the
+// node try one of its initials, or found one covered; backtrack and sleep sets only grow),
+// so it is not repeated: a subtree's executions race with the same steps above it over and
+// over, and the parallel search copies every request up the tree.
+bool DporStrategy::first_request(std::uint32_t node, std::span<const sim::Choice> initials) {
+  std::string key(sizeof node, '\0');
+  std::memcpy(key.data(), &node, sizeof node);
+  for (const sim::Choice& c : initials) {
+    const std::uint32_t code = (static_cast<std::uint32_t>(c.kind) << 31) | static_cast<std::uint32_t>(c.thread);
+    key.append(reinterpret_cast<const char*>(&code), sizeof code);
+  }
+  return requested_.insert(std::move(key)).second;
+}
+
+void DporStrategy::forward(const Request& r) {
+  if (first_request(r.node, r.initials)) requests_.push_back(r);
 }
 
 void DporStrategy::apply(const Request& r) {
@@ -122,17 +145,29 @@ void DporStrategy::internal_error(const char* what) {
 bool DporStrategy::next(const sim::ExecutionResult&) { return advance() == Next::run; }
 
 DporStrategy::Next DporStrategy::advance() {
-  races_.clear();
-  order_.analyse(log_, &races_);
-  for (const Race& r : races_) reverse(order_, r);
+  analyse();
   return backtrack();
 }
 
-std::size_t DporStrategy::branching_depth(unsigned k) const {
+void DporStrategy::analyse() {
+  races_.clear();
+  order_.analyse(log_, &races_);
+  for (const Race& r : races_) reverse(order_, r);
+}
+
+std::size_t DporStrategy::pending_depth(unsigned k) const {
   unsigned seen = 0;
-  for (std::size_t i = 0; i < size_; ++i)
-    if (stack_[i].enabled.size() > 1 && ++seen == k) return i;
-  return size_;
+  std::size_t last = size_;
+  for (std::size_t i = frozen_; i < size_; ++i) {
+    const Node& n = stack_[i];
+    const bool pending = std::any_of(n.backtrack.begin(), n.backtrack.end(), [&n](const sim::Choice& c) {
+      return !(n.has_chosen && c == n.chosen) && !asleep(n, c);
+    });
+    if (!pending) continue;
+    last = i;
+    if (++seen == k) return i;
+  }
+  return last;
 }
 
 DporStrategy::Next DporStrategy::backtrack() {
@@ -144,6 +179,10 @@ DporStrategy::Next DporStrategy::backtrack() {
       n.sleep.push_back(Asleep{n.chosen, Small<sim::StepAccess>(acc.begin(), acc.end())});
       n.has_chosen = false;
     }
+    const bool handed_out = !n.early.empty();
+    for (Asleep& a : n.early) n.sleep.push_back(std::move(a));
+    n.early.clear();
+    if (handed_out) return Next::spawn;  // their subtrees are merged, then the rest taken there
     for (const sim::Choice& c : n.backtrack) {
       if (asleep(n, c)) continue;
       if (i < spawn_above_) return Next::spawn;
@@ -155,6 +194,33 @@ DporStrategy::Next DporStrategy::backtrack() {
   }
   exhausted_ = true;
   return Next::done;
+}
+
+std::optional<DporStrategy::Subtree> DporStrategy::take_early(std::size_t i, const FirstStep& first_step) {
+  Node& n = stack_[i];
+  if (i < frozen_ || i >= size_ || i >= spawn_above_ || !n.has_chosen) return std::nullopt;
+  const auto taken = [&n](const sim::Choice& c) {
+    return c == n.chosen || asleep(n, c) ||
+           std::any_of(n.early.begin(), n.early.end(), [&c](const Asleep& a) { return a.choice == c; });
+  };
+  // Entries once taken stay taken (the sleep set at i does not change while its chosen branch
+  // is explored), so each entry is looked at once.
+  for (; n.scanned < n.backtrack.size(); ++n.scanned) {
+    const sim::Choice c = n.backtrack[n.scanned];
+    if (taken(c)) continue;
+    Subtree t{std::vector<Node>(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(i + 1))};
+    Node& root = t.nodes.back();
+    const auto chosen = log_.accesses_of(log_.steps[i]);
+    root.sleep.push_back(Asleep{n.chosen, Small<sim::StepAccess>(chosen.begin(), chosen.end())});
+    for (const Asleep& a : n.early) root.sleep.push_back(a);
+    for (Node& above : t.nodes) above.early.clear();
+    root.chosen = c;
+    root.has_chosen = true;
+    const std::vector<sim::StepAccess> acc = first_step(t);
+    n.early.push_back(Asleep{c, Small<sim::StepAccess>(acc.begin(), acc.end())});
+    return t;
+  }
+  return std::nullopt;
 }
 
 std::optional<DporStrategy::Subtree> DporStrategy::take_branch(const FirstStep& first_step) {

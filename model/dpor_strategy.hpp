@@ -22,6 +22,8 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
@@ -70,9 +72,15 @@ class DporStrategy final : public ExplorationStrategy {
   Next advance();
   // advance() without analysing the last execution again (after a spawn node's subtrees).
   Next backtrack();
-  // The index of the k-th node (from 1) of the current branch with more than one enabled
-  // choice, or the branch's depth when there are fewer.
-  std::size_t branching_depth(unsigned k) const;
+  // advance() in two halves: the last execution's races (requests and backtrack points),
+  // then backtrack().
+  void analyse();
+  // After analyse(): the index of the k-th node (from 1) of the current branch with a
+  // branch still to try, or of the deepest such node when there are fewer (the branch's
+  // depth when there is none). Where the search will branch: the parallel search splits
+  // there, which under TSO can be far below the first nodes with several choices (the
+  // first steps of every thread are stores into its own buffer, independent of the rest).
+  std::size_t pending_depth(unsigned k) const;
   void spawn_above(std::size_t depth) { spawn_above_ = depth; }
   std::size_t spawn_node() const { return size_ - 1; }
   // The next untried, awake branch at the spawn node, or none; the branch then counts as
@@ -81,8 +89,21 @@ class DporStrategy final : public ExplorationStrategy {
   using FirstStep = std::function<std::vector<sim::StepAccess>(const Subtree&)>;
   std::optional<Subtree> take_branch(const FirstStep& first_step);
   void leave_spawn_node() { --size_; }
+  // After analyse(), for node i of the current branch above the spawn depth (and below the
+  // frozen root path): the next branch the search will take there when it backtracks, handed
+  // out now, with the sleep set it will have then (what is asleep at i, the branch being
+  // explored through i, and the branches handed out before it). The caller explores it as a
+  // subtree while this strategy goes on below i; when it backtracks to i, it returns `spawn`
+  // (even with no branch left to take) so that the caller merges those subtrees in order.
+  std::optional<Subtree> take_early(std::size_t i, const FirstStep& first_step);
+  std::size_t frozen_depth() const { return frozen_; }
+  std::size_t depth() const { return size_; }
+  std::size_t spawn_depth() const { return spawn_above_; }
   // A subtree's request for a node this strategy owns (at or below its own root).
   void apply(const Request& r);
+  // A subtree's request for a node above this strategy's own root: passed on (requests()),
+  // unless an equal one already was.
+  void forward(const Request& r);
   std::size_t frozen() const { return frozen_; }
   // Requests for nodes above this strategy's subtree, in the order a sequential search
   // would have met them.
@@ -96,6 +117,10 @@ class DporStrategy final : public ExplorationStrategy {
     Small<sim::Choice> enabled;
     Small<sim::Choice> backtrack;  // to try here, in order; includes what was tried
     Small<Asleep> sleep;
+    // Branches handed out early (take_early) while the chosen one is still explored: they
+    // join `sleep` when the search backtracks here, as take_branch's would.
+    Small<Asleep> early;
+    std::uint32_t scanned = 0;  // backtrack entries before this are taken (take_early)
     sim::Choice chosen;
     bool has_chosen = false;
   };
@@ -106,6 +131,7 @@ class DporStrategy final : public ExplorationStrategy {
   void reverse(const CausalOrder& order, const Race& race);
   void add_initial(Node& n, std::span<const sim::Choice> initials);
   void internal_error(const char* what);
+  bool first_request(std::uint32_t node, std::span<const sim::Choice> initials);
 
   // Nodes 0 .. depth of the current branch; nodes past size_ are kept only for their
   // storage, so a search allocates little after its first executions.
@@ -114,6 +140,7 @@ class DporStrategy final : public ExplorationStrategy {
   std::size_t frozen_ = 0;       // nodes of the subtree's root path
   std::size_t spawn_above_ = 0;  // branches at nodes above this are left to the caller
   std::vector<Request> requests_;
+  std::unordered_set<std::string> requested_;  // requests made, by node and initials (reverse())
   sim::EventLog log_;
   CausalOrder order_;
   std::vector<Race> races_;
