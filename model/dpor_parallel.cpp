@@ -259,7 +259,10 @@ class ParallelDfs {
       }
       strategy.analyse();
       if (root && index == 0) {
-        spawn_above = strategy.pending_depth(split_branchings_) + 1;
+        // Nodes above the split depth spawn. Not below half the first execution's length: a
+        // program whose first execution raced only near its end (fib_bench's) would otherwise
+        // hand out subtrees of a few executions each, costing more than they run.
+        spawn_above = std::min(strategy.pending_depth(split_branchings_), strategy.depth() / 2) + 1;
         spawn_above_ = spawn_above;
       }
       strategy.spawn_above(spawn_above);

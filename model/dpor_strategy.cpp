@@ -97,11 +97,24 @@ void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
 // so it is not repeated: a subtree's executions race with the same steps above it over and
 // over, and the parallel search copies every request up the tree.
 bool DporStrategy::first_request(std::uint32_t node, std::span<const sim::Choice> initials) {
+  // Most keys fit in 64 bits exactly: the node (below 2^14) in bits 0-13, how many initials
+  // (up to three) in bits 14-15, each initial (its kind, a thread below 2^15) in 16 bits
+  // above. A set of integers: no allocation per race. Other keys are spelled as bytes.
+  const auto code = [](const sim::Choice& c) {
+    return (static_cast<std::uint64_t>(c.kind) << 15) | static_cast<std::uint64_t>(c.thread);
+  };
+  const bool small = node < (1U << 14) && initials.size() <= 3 &&
+                     std::all_of(initials.begin(), initials.end(), [](const sim::Choice& c) { return c.thread < (1U << 15); });
+  if (small) {
+    std::uint64_t key = node | (std::uint64_t{initials.size()} << 14);
+    for (std::size_t k = 0; k < initials.size(); ++k) key |= code(initials[k]) << (16 * (k + 1));
+    return requested_small_.insert(key).second;
+  }
   std::string key(sizeof node, '\0');
   std::memcpy(key.data(), &node, sizeof node);
   for (const sim::Choice& c : initials) {
-    const std::uint32_t code = (static_cast<std::uint32_t>(c.kind) << 31) | static_cast<std::uint32_t>(c.thread);
-    key.append(reinterpret_cast<const char*>(&code), sizeof code);
+    const std::uint32_t word = (static_cast<std::uint32_t>(c.kind) << 31) | static_cast<std::uint32_t>(c.thread);
+    key.append(reinterpret_cast<const char*>(&word), sizeof word);
   }
   return requested_.insert(std::move(key)).second;
 }

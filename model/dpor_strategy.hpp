@@ -140,7 +140,9 @@ class DporStrategy final : public ExplorationStrategy {
   std::size_t frozen_ = 0;       // nodes of the subtree's root path
   std::size_t spawn_above_ = 0;  // branches at nodes above this are left to the caller
   std::vector<Request> requests_;
-  std::unordered_set<std::string> requested_;  // requests made, by node and initials (reverse())
+  // Requests made, by node and initials (first_request): packed in 64 bits when they fit.
+  std::unordered_set<std::uint64_t> requested_small_;
+  std::unordered_set<std::string> requested_;
   sim::EventLog log_;
   CausalOrder order_;
   std::vector<Race> races_;
