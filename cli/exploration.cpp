@@ -68,6 +68,7 @@ Exploration explore(const ExplorationSetup& setup) {
     }
   }
 
+  e.make_strategy = make;
   const auto strategy = make();
   const auto start = std::chrono::steady_clock::now();
   // naive is the reference for the others: one worker, nothing shared with their parallel search.

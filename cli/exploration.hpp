@@ -36,6 +36,9 @@ struct Exploration {
   // says `minimize: false`.
   std::optional<model::Counterexample> counterexample;
   unsigned found_preemptions = 0;
+  // A fresh strategy of the search's kind: its execution 0 is the search's first, which a
+  // passing result traces (any other schedule could meet a violation the search never saw).
+  model::StrategyFactory make_strategy;
 };
 
 Exploration explore(const ExplorationSetup& setup);

@@ -75,7 +75,12 @@ std::string metrics_line(const WorkloadMetrics& w) {
 void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) {
   std::string params;
   for (const auto& [path, value] : r.params) params += fmt::format(" {}={}", path, value);
-  fmt::print("{}{}: {} (expected {}){}\n", s.name, params, r.outcome(), r.expected, r.matched ? "" : "  MISMATCH");
+  // A dfs or bounded search that its cap stopped says so: its "pass" covers only what it ran.
+  const bool capped = r.result == "pass" && !r.exhaustive && (r.strategy == "dfs" || r.strategy == "bounded");
+  const std::string scope =
+      capped ? fmt::format(" within {} executions, not exhaustive", r.executions + r.pruned) : std::string();
+  fmt::print("{}{}: {}{} (expected {}){}\n", s.name, params, r.outcome(), scope, r.expected,
+             r.matched ? "" : "  MISMATCH");
   if (r.result != "pass") fmt::print("  {}\n", r.message);
   if (r.internal_errors > 0)
     fmt::print("  INTERNAL ERROR: the search met {} state{} its algorithm says cannot happen; this verdict is not to be "
@@ -104,6 +109,28 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
     if (!r.trace_path.empty()) fmt::print("  trace: {}\n", r.trace_path);
     if (!r.chrome_trace_path.empty()) fmt::print("  chrome trace: {}\n", r.chrome_trace_path);
   }
+}
+
+// An output file must be writable before any work is done: a search of minutes must not
+// end in "cannot write" with its verdict lost. The file is written atomically (a temporary
+// beside it, then a rename), so its directory must take new files.
+void require_writable(const std::string& path, const char* option) {
+  if (path.empty()) return;
+  const std::filesystem::path p(path);
+  if (std::filesystem::is_directory(p)) throw UsageError(fmt::format("{} {}: is a directory", option, path));
+  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir))
+    throw UsageError(fmt::format("{} {}: the directory {} does not exist", option, path, dir.string()));
+  if (access(dir.c_str(), W_OK) != 0)
+    throw UsageError(fmt::format("{} {}: the directory {} is not writable", option, path, dir.string()));
+}
+
+void require_writable(const RunOptions& run, const Outputs& out) {
+  require_writable(out.json, "--json");
+  require_writable(out.junit, "--junit");
+  require_writable(out.csv, "--csv");
+  require_writable(run.trace_path, "--trace");
+  require_writable(run.chrome_trace_path, "--chrome-trace");
 }
 
 void write_outputs(const std::vector<ScenarioReport>& reports, const RunOptions& run, const Outputs& out) {
@@ -163,6 +190,7 @@ int run_files(const std::vector<std::string>& paths, RunOptions run, const Outpu
   if (rows > 1 && (!run.trace_path.empty() || !run.chrome_trace_path.empty()))
     throw UsageError("--trace and --chrome-trace take a single scenario row; use --save-traces for several");
   if (!out.csv.empty() && files.size() > 1) throw UsageError("--csv takes a single scenario file");
+  require_writable(run, out);
   run.progress = !out.quiet && isatty(STDERR_FILENO) != 0;
   std::vector<ScenarioReport> reports;
   for (const ScenarioFile& file : files) reports.push_back(run_scenario_file(file, run));
@@ -178,6 +206,7 @@ int native_files(const std::vector<std::string>& paths, const RunOptions& run, c
     require_native(files.back());
   }
   if (!out.csv.empty() && files.size() > 1) throw UsageError("--csv takes a single scenario file");
+  require_writable(run, out);
   std::vector<ScenarioReport> reports;
   for (const ScenarioFile& file : files) reports.push_back(run_native_file(file));
   write_outputs(reports, run, out);
@@ -186,6 +215,7 @@ int native_files(const std::vector<std::string>& paths, const RunOptions& run, c
 
 int replay(const std::string& path, const RunOptions& run, const Outputs& out) {
   const model::ScheduleFile schedule = model::parse_schedule(read_file(path), path);
+  require_writable(run, out);
   std::vector<ScenarioReport> reports{replay_schedule(schedule, path, run)};
   write_outputs(reports, run, out);
   return exit_code(reports);

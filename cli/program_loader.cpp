@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -187,7 +188,38 @@ class ProgramLoader {
     thread_ = &t;
     t.body = ops(body, "program");
     thread_ = nullptr;
+    // Every loop is bounded (times, max), so a thread's run is too; but the bounds multiply,
+    // and ops that are not steps (set, if) run without a scheduling point, so no step cap
+    // would stop them. The bound is checked here, where the user can see it.
+    if (const std::uint64_t most = most_ops(t.body); most > kMaxOpsPerThread)
+      src_.fail(body, fmt::format("thread '{}' can run more than {} ops (its loops' bounds multiply: {}); lower "
+                                  "a `times` or a `max`",
+                                  t.name, kMaxOpsPerThread, most == kUnbounded ? std::string("more than 2^64") : std::to_string(most)));
     return t;
+  }
+
+  // The most ops `block` can run, saturating at kUnbounded.
+  static constexpr std::uint64_t kUnbounded = std::numeric_limits<std::uint64_t>::max();
+  static constexpr std::uint64_t kMaxOpsPerThread = 100'000'000;
+  static std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > kUnbounded - b ? kUnbounded : a + b; }
+  static std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+    return a != 0 && b > kUnbounded / a ? kUnbounded : a * b;
+  }
+  static std::uint64_t most_ops(const std::vector<Op>& block) {
+    std::uint64_t total = 0;
+    for (const Op& op : block) {
+      std::uint64_t here = 1;
+      switch (op.kind) {
+        case program::OpKind::if_: here = saturating_add(1, std::max(most_ops(op.body), most_ops(op.else_body))); break;
+        case program::OpKind::loop: here = saturating_add(1, saturating_mul(op.count, most_ops(op.body))); break;
+        case program::OpKind::while_:
+          here = saturating_add(1, saturating_mul(op.count, saturating_add(1, most_ops(op.body))));
+          break;
+        default: break;
+      }
+      total = saturating_add(total, here);
+    }
+    return total;
   }
 
   // --- ops

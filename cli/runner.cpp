@@ -319,8 +319,18 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
 
   if (!o.violation) {
     report.result = "pass";
-    model::RandomStrategy oracle(seed());
-    finish(report, oracle, 0, std::nullopt);
+    // The trace of a pass is a random execution, unless that one violates a property: a
+    // search stopped by its cap may not have met it (`--executions 1`). Then it is the
+    // search's own first execution, which passed.
+    model::RandomStrategy random(seed());
+    const bool random_passes = !checked_violation(s_, engine_.run(*workload_, random, nullptr, 0));
+    if (random_passes) {
+      model::RandomStrategy oracle(seed());
+      finish(report, oracle, 0, std::nullopt);
+    } else {
+      const auto first = e.make_strategy();
+      finish(report, *first, 0, std::nullopt);
+    }
     return report;
   }
   const model::Counterexample& c = *e.counterexample;
@@ -485,9 +495,37 @@ ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& opt
   return report;
 }
 
+namespace {
+
+// The schedule's scenario with its params; an error names the schedule's line that caused
+// it: the scenario line when the file cannot be loaded, else the first param that breaks it.
+Scenario load_scheduled_scenario(const model::ScheduleFile& schedule, const std::string& schedule_path) {
+  const auto at = [&](std::size_t line, const std::string& what) {
+    return ScenarioError(fmt::format("{}:{}: {}", schedule_path, line, what));
+  };
+  try {
+    load_scenario_row(schedule.scenario, {});
+  } catch (const std::exception& e) {
+    throw at(schedule.scenario_line, fmt::format("scenario '{}': {}", schedule.scenario, e.what()));
+  }
+  std::vector<std::pair<std::string, std::string>> params;
+  for (std::size_t k = 0; k < schedule.params.size(); ++k) {
+    params.push_back(schedule.params[k]);
+    try {
+      load_scenario_row(schedule.scenario, params);
+    } catch (const std::exception& e) {
+      const std::size_t line = k < schedule.param_lines.size() ? schedule.param_lines[k] : 0;
+      throw at(line, fmt::format("param {}={}: {}", schedule.params[k].first, schedule.params[k].second, e.what()));
+    }
+  }
+  return load_scenario_row(schedule.scenario, schedule.params);
+}
+
+}  // namespace
+
 ScenarioReport replay_schedule(const model::ScheduleFile& schedule, const std::string& schedule_path,
                                const RunOptions& options) {
-  const Scenario scenario = load_scenario_row(schedule.scenario, schedule.params);
+  const Scenario scenario = load_scheduled_scenario(schedule, schedule_path);
   require_simulable(scenario);
   const std::string sha = sha256_hex(read_file(schedule.scenario));
   if (!schedule.scenario_sha256.empty() && sha != schedule.scenario_sha256)
@@ -503,7 +541,14 @@ ScenarioReport replay_schedule(const model::ScheduleFile& schedule, const std::s
   report.command = "replay";
   report.swept = false;
   RowRunner runner(file, scenario, 0, options);
-  RowReport row = runner.replay(schedule);
+  RowReport row;
+  try {
+    row = runner.replay(schedule);
+  } catch (const model::ScheduleMismatch& e) {
+    const std::string where =
+        schedule.choices_line != 0 ? fmt::format("{}:{}", schedule_path, schedule.choices_line) : schedule_path;
+    throw model::ScheduleMismatch(fmt::format("{}: {}", where, e.what()));
+  }
   row.params = scenario.params;
   judge(row, scenario);
   report.rows.push_back(std::move(row));

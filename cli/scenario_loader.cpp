@@ -502,6 +502,58 @@ std::string read_scenario_text(const std::string& path) {
   }
 }
 
+// A scenario may hold this many YAML nodes, counting each use of an alias anew: aliases
+// nest, so eight levels of nine uses of the one before are 43 million nodes in 2.4 KB.
+constexpr std::size_t kMaxScenarioNodes = 100'000;
+
+// Walks the document as the loaders will (aliases expanded), refusing it at the node where
+// it passes kMaxScenarioNodes.
+void require_bounded(const yaml::Source& src, const YAML::Node& node, std::size_t& seen) {
+  if (++seen > kMaxScenarioNodes)
+    src.fail(node, fmt::format("the scenario expands to more than {} YAML nodes (an alias counts each time it is "
+                               "used)",
+                               kMaxScenarioNodes));
+  if (node.IsSequence()) {
+    for (const YAML::Node& child : node) require_bounded(src, child, seen);
+  } else if (node.IsMap()) {
+    for (const auto& kv : node) {
+      require_bounded(src, kv.first, seen);
+      require_bounded(src, kv.second, seen);
+    }
+  }
+}
+
+// The offset of the first byte of `text` that is not valid UTF-8 (overlong forms,
+// surrogates and code points above U+10FFFF included), or none.
+std::optional<std::size_t> first_bad_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n != 0 && i + n <= text.size();
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    const auto c1 = ok && n > 1 ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (ok && n == 2) ok = c >= 0xC2;
+    if (ok && n == 3) ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);
+    if (ok && n == 4) ok = c <= 0xF4 && !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);
+    if (!ok) return i;
+    i += n;
+  }
+  return std::nullopt;
+}
+
+// Scenario text and file names must be UTF-8 (they reach JSON results and the viewer).
+void require_utf8(const std::string& path, const std::string& text) {
+  if (const auto bad = first_bad_utf8(path))
+    throw ScenarioError(fmt::format("{}: the file name is not valid UTF-8 (byte {} of it)", path, *bad + 1));
+  const auto bad = first_bad_utf8(text);
+  if (!bad) return;
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n'));
+  const std::size_t line_start = text.rfind('\n', *bad == 0 ? 0 : *bad - 1);
+  const std::size_t col = line_start == std::string::npos || *bad == 0 ? *bad + 1 : *bad - line_start;
+  throw ScenarioError(fmt::format("{}:{}:{}: the file is not valid UTF-8 (byte {:#04x})", path, line, col,
+                                  static_cast<unsigned char>(text[*bad])));
+}
+
 YAML::Node parse_yaml(const yaml::Source& src, const std::string& text) {
   std::vector<YAML::Node> docs;
   try {
@@ -511,6 +563,8 @@ YAML::Node parse_yaml(const yaml::Source& src, const std::string& text) {
   }
   if (docs.empty() || docs[0].IsNull()) src.fail_at(src.file() + ":1:1", "the file holds no scenario (expected a map)");
   if (docs.size() > 1) src.fail(docs[1], "a scenario file holds one YAML document");
+  std::size_t seen = 0;
+  require_bounded(src, docs[0], seen);
   return docs[0];
 }
 
@@ -518,6 +572,7 @@ ScenarioFile load(const std::string& path, const RowFilter& keep) {
   ScenarioFile file;
   file.path = path;
   const std::string text = read_scenario_text(path);
+  require_utf8(path, text);
   file.sha256 = sha256_hex(text);
   const yaml::Source src(path);
   try {

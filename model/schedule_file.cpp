@@ -48,8 +48,10 @@ class Parser {
       const std::string_view key = trim(line.substr(0, colon));
       const std::string_view value = trim(line.substr(colon + 1));
       const std::size_t value_col = column_of(raw, value.empty() ? line : value);
-      if (key == "scenario")
+      if (key == "scenario") {
         out.scenario = value;
+        out.scenario_line = line_;
+      }
       else if (key == "scenario_sha256")
         out.scenario_sha256 = value;
       else if (key == "seed")
@@ -60,12 +62,15 @@ class Parser {
         out.strategy = value;
       else if (key == "property")
         out.property = value;
-      else if (key == "param")
+      else if (key == "param") {
         out.params.push_back(param(value, value_col));
+        out.param_lines.push_back(line_);
+      }
       else if (key == "mode")
         out.mode = mode(value, value_col);
       else if (key == "choices") {
         in_choices = true;
+        out.choices_line = line_;
         parse_choices(value, value_col, out.choices);
       } else {
         fail(column_of(raw, key), fmt::format("unknown key '{}'", key));
@@ -120,6 +125,10 @@ class Parser {
       const std::uint64_t count =
           star == std::string_view::npos ? 1 : number(token.substr(star + 1), column + start + offset + star + 1);
       if (count == 0 || thread >= sim::kNoThread) fail(column + start, fmt::format("bad choice '{}'", token));
+      // Run lengths are bounded before they are expanded: `0*4294967296` must not take the
+      // memory of four billion choices to be refused.
+      if (count > kMaxScheduleChoices - out.size())
+        fail(column + start, fmt::format("the schedule expands to more than {} choices", kMaxScheduleChoices));
       const auto kind = drain ? sim::Choice::Kind::drain : sim::Choice::Kind::step;
       for (std::uint64_t k = 0; k < count; ++k) out.push_back(sim::Choice{kind, static_cast<sim::ThreadId>(thread)});
     }

@@ -40,7 +40,15 @@ struct ScheduleFile {
   std::uint64_t execution = 0;
   std::string property;  // the violated property, empty when none
   sim::Schedule choices;
+  // Where each part was read (parse_schedule; 0 when made in memory), so that a replay's
+  // errors name the line: the scenario, each param, the choices.
+  std::size_t scenario_line = 0;
+  std::vector<std::size_t> param_lines;
+  std::size_t choices_line = 0;
 };
+
+// The most choices a schedule may expand to (run lengths included): 128 MiB of choices.
+inline constexpr std::size_t kMaxScheduleChoices = std::size_t{1} << 24;
 
 class ScheduleParseError : public std::runtime_error {
  public:

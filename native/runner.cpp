@@ -4,8 +4,11 @@
 #include <sched.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <chrono>
 #include <deque>
+#include <string>
 #include <thread>
 
 namespace lockstep::native {
@@ -31,6 +34,7 @@ NativeRunResult NativeRunner::run() {
   std::deque<Parker> parkers(specs_.size());  // stable addresses, alive until every thread joined
   std::atomic<std::size_t> ready{0};
   std::atomic<bool> go{false};
+  std::deque<std::atomic<bool>> finished(specs_.size());
   std::vector<std::thread> threads;
   threads.reserve(specs_.size());
   for (std::size_t i = 0; i < specs_.size(); ++i) {
@@ -45,11 +49,32 @@ NativeRunResult NativeRunner::run() {
       while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
       specs_[i].body();
       set_current_parker(nullptr);
+      finished[i].store(true, std::memory_order_release);
     });
   }
   while (ready.load() != specs_.size()) std::this_thread::yield();
   const auto start = std::chrono::steady_clock::now();
   go.store(true, std::memory_order_release);
+  // The watchdog: a native deadlock or lost wakeup must not hang the run (threads cannot be
+  // interrupted, so past the limit the process reports the stuck threads and exits 1).
+  const auto deadline = start + std::chrono::duration<double>(watchdog_s_);
+  for (;;) {
+    bool all = true;
+    for (const auto& f : finished) all = all && f.load(std::memory_order_acquire);
+    if (all) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::string stuck;
+      for (std::size_t i = 0; i < specs_.size(); ++i)
+        if (!finished[i].load()) stuck += (stuck.empty() ? "" : ", ") + specs_[i].name;
+      std::fprintf(stderr,
+                   "lockstep: native run: thread(s) %s did not finish within %.0f s (a deadlock or a lost wakeup); "
+                   "exiting\n",
+                   stuck.c_str(), watchdog_s_);
+      std::fflush(stderr);
+      std::_Exit(1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   for (auto& t : threads) t.join();
   NativeRunResult result;
   result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

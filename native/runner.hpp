@@ -25,6 +25,9 @@ class NativeRunner {
   // Starts every spawned thread at once, joins them, and returns the first violation.
   NativeRunResult run();
   std::size_t threads() const { return specs_.size(); }
+  // How long run() waits for its threads before it reports the stuck ones and exits 1.
+  void set_watchdog(double seconds) { watchdog_s_ = seconds; }
+  static constexpr double kDefaultWatchdogSeconds = 300;
 
  private:
   struct Spec {
@@ -33,6 +36,7 @@ class NativeRunner {
     std::function<void()> body;
   };
   std::vector<Spec> specs_;
+  double watchdog_s_ = kDefaultWatchdogSeconds;
 };
 
 }  // namespace lockstep::native

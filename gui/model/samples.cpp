@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace lockstep::view {
@@ -15,10 +16,14 @@ std::uint64_t nearest_rank(const std::vector<std::uint64_t>& sorted, double perc
 }
 
 // 1, 2 or 5 times a power of ten, the smallest at least `min_width`.
+// Saturates at 2^64 - 1: a latency near 2^64 (a corrupt trace) must not loop forever.
 std::uint64_t nice_width(std::uint64_t min_width) {
-  for (std::uint64_t power = 1;; power *= 10)
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  for (std::uint64_t power = 1;; power *= 10) {
     for (std::uint64_t m : {1, 2, 5})
       if (m * power >= min_width) return m * power;
+    if (power > kMax / 50) return kMax;
+  }
 }
 
 }  // namespace
@@ -41,7 +46,7 @@ Distribution distribution_of(std::vector<std::uint64_t> samples) {
 std::vector<HistogramBin> bin_samples(const std::vector<std::uint64_t>& samples, std::size_t max_bins) {
   if (samples.empty()) return {};
   const auto [lo, hi] = std::minmax_element(samples.begin(), samples.end());
-  const std::uint64_t span = *hi - *lo + 1;
+  const std::uint64_t span = *hi - *lo == std::numeric_limits<std::uint64_t>::max() ? *hi - *lo : *hi - *lo + 1;
   const std::uint64_t bins_wanted = std::max<std::size_t>(1, max_bins);
   const std::uint64_t width = nice_width((span + bins_wanted - 1) / bins_wanted);
   const std::uint64_t first = *lo / width * width;

@@ -269,6 +269,7 @@ Trace parse_padded(const simdjson::padded_string& padded) {
       op.cpu = f.index("cpu", true);
       op.op = intern_name(f.text("op"));
       op.lat = f.has("lat") ? f.u64("lat") : 0;
+      if (op.t + op.lat < op.t) fail(number, "the operation's 't' + 'lat' overflows 64 bits");
       if (op.op == "rmw") {
         op.rmw = intern_name(f.text("rmw"));
         op.old = f.u64("old");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -125,6 +126,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   log_ = mode_ == EngineMode::explore ? oracle.event_log() : nullptr;
   if (log_ != nullptr) log_->clear();
   internal_error_.clear();
+  oracle_error_ = nullptr;
 
   oracle.begin_execution(execution_index);
   workload.setup(*this);
@@ -144,6 +146,11 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   if (first != kHostId) switch_to(first);
 
   // Back on the host: every thread finished, or nothing can run, or the execution stopped.
+  if (oracle_error_) {
+    destroy_fibers();
+    tls_engine_ = outer;
+    std::rethrow_exception(std::exchange(oracle_error_, nullptr));
+  }
   if (!internal_error_.empty()) {
     destroy_fibers();
     tls_engine_ = outer;
@@ -216,7 +223,16 @@ ThreadId Engine::pick_next() {
     if (candidates_.empty()) return kHostId;
     std::size_t index = 0;
     if (candidates_.size() > 1 || log_ != nullptr) {
-      index = oracle_->pick(candidates_);
+      try {
+        index = oracle_->pick(candidates_);
+      } catch (...) {
+        // The oracle refused (a replayed schedule that does not fit): on a simulated
+        // thread's stack the exception must not unwind the fiber; the host rethrows it.
+        if (on_host()) throw;
+        oracle_error_ = std::current_exception();
+        abandoned_ = true;
+        return kHostId;
+      }
       if (index == Scheduler::kAbandon) {
         abandoned_ = true;
         return kHostId;
@@ -287,6 +303,7 @@ void Engine::ensure_started(ThreadId id) {
 
 void Engine::start_fiber(ThreadId id) {
   threads_[id].started = true;
+  memory_.guard_stack(id);
   slot(id) = boost::context::fiber(std::allocator_arg, ArenaStack(memory_.stack_base(id)),
                                       [this, id](boost::context::fiber&& from) {
                                         if constexpr (kFiberSanitizer)  // the first arrival tells the host's stack

@@ -13,6 +13,7 @@
 #include <boost/context/fiber.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -315,6 +316,7 @@ class Engine {
   EventLog* log_ = nullptr;  // explore mode, when the oracle observes every step
   RaceDetector races_;
   std::string internal_error_;
+  std::exception_ptr oracle_error_;  // the oracle threw on a simulated thread (pick_next)
   Schedule schedule_;
 };
 

@@ -23,9 +23,19 @@ SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kHeapsBytes) {
   arena_ = static_cast<std::byte*>(p);
   stacks_ = arena_;
   heaps_ = arena_ + kStacksBytes;
-  for (std::size_t i = 0; i < kMaxThreads; ++i)
-    if (mprotect(stacks_ + i * kStackSlotBytes, kPageBytes, PROT_NONE) != 0)
-      throw std::runtime_error("simulated memory: cannot protect a stack guard page");
+}
+
+// Guard pages are protected when a stack is first used, not all 1,024 up front: each splits
+// the arena's mapping in two, and one engine per worker with every guard page set took 2,048
+// mappings each, past the kernel's limit (vm.max_map_count, 65,530) at 32 workers.
+void SimMemory::guard_stack(std::size_t index) {
+  if (index >= kMaxThreads) throw std::out_of_range(fmt::format("guard_stack: no thread {}", index));
+  if (guarded_[index]) return;
+  if (mprotect(stacks_ + index * kStackSlotBytes, kPageBytes, PROT_NONE) != 0)
+    throw std::runtime_error(fmt::format("simulated memory: cannot protect the guard page of stack {} (the kernel's "
+                                         "limit on mappings, vm.max_map_count?)",
+                                         index));
+  guarded_[index] = true;
 }
 
 SimMemory::~SimMemory() {

@@ -68,8 +68,10 @@ class SimMemory {
     nodes_ = nodes;
   }
 
-  // The usable stack of thread `index` (a guard page sits below it).
+  // The usable stack of thread `index` (a guard page sits below it, once guard_stack).
   void* stack_base(std::size_t index) const;
+  // Protects the guard page below stack `index` (once; before the stack is first used).
+  void guard_stack(std::size_t index);
   // Where thread `index`'s body starts on its host stack: simulated stack addresses count
   // from there (it is kAnchorDepth below the top of the simulated stack), not from the top
   // of the host stack. The engine's own frames above the body (fiber entry, thread_main)
@@ -126,7 +128,8 @@ class SimMemory {
 
   // Per thread: simulated minus host stack offset (set_stack_anchor), in [-kAnchorDepth, 0].
   std::array<std::int64_t, kMaxThreads> stack_shift_{};
-  std::size_t anchored_ = 0;  // stack_shift_ may be nonzero below this index (reset clears only those)
+  std::size_t anchored_ = 0;
+  std::array<bool, kMaxThreads> guarded_{};  // guard_stack done  // stack_shift_ may be nonzero below this index (reset clears only those)
   std::byte* arena_ = nullptr;
   std::size_t arena_bytes_ = 0;
   std::byte* stacks_ = nullptr;
