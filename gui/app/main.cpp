@@ -5,6 +5,7 @@
 // Exit codes: 0 done, 2 bad usage or a file that is not a readable trace or result.
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -14,15 +15,19 @@
 #include "gui/app/window_shot.hpp"
 
 int main(int argc, char** argv) {
-  // --screenshot runs without a display unless a platform was asked for.
-  for (int i = 1; i < argc; ++i)
-    if (std::string_view(argv[i]) == "--screenshot" && !std::getenv("QT_QPA_PLATFORM"))
-      setenv("QT_QPA_PLATFORM", "offscreen", 1);
+  // --screenshot, --help and --version run without a display unless a platform was asked for.
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg(argv[i]);
+    const bool headless = arg == "--screenshot" || arg == "--help" || arg == "-h" || arg == "--version";
+    if (headless && !std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+  }
   QApplication app(argc, argv);
   QApplication::setApplicationName("lockstep-view");
+  QApplication::setApplicationVersion(LOCKSTEP_VERSION);
   QCommandLineParser parser;
   parser.setApplicationDescription("Viewer of lockstep traces (docs/traces.md) and results (docs/results.md)");
   parser.addHelpOption();
+  parser.addVersionOption();
   parser.addOption({"screenshot", "Render headless into OUT.png (OUT.svg: SVG) and exit.", "OUT"});
   parser.addOption({"view",
                     "The view to render: timeline or stats (a trace), compare (two traces), result (a result "
@@ -37,6 +42,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (parser.isSet("help")) parser.showHelp(0);
+  if (parser.isSet("version")) parser.showVersion();
   const QStringList files = parser.positionalArguments();
   if (parser.isSet("screenshot"))
     return lockstep::view::screenshot(parser.value("screenshot"), parser.value("view"), files);

@@ -171,5 +171,13 @@ python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" "$wo
 python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/sb.chrome.json" && pass || fail "chrome trace does not parse"
 head -1 "$work/sb.trace.jsonl" | grep -q '"format":"lockstep-trace"' && pass || fail "trace header missing"
 
+# --version; a library given whole skips its native-only scenarios with a note (the README's
+# `lockstep check scenarios/**/*.yaml`), one named alone is an error.
+[[ $("$lockstep" --version) =~ ^lockstep\ [0-9] ]] && pass || fail "--version"
+out=$("$lockstep" check scenarios/futex/native-hash.yaml scenarios/litmus/sb-sc.yaml --out-dir "$work/s" 2>&1); code=$?
+[[ $code -eq 0 && $out =~ skipped:.*native-hash.yaml ]] && pass || fail "native scenario in a list: exit $code, '$out'"
+"$lockstep" check scenarios/futex/native-hash.yaml --quiet --out-dir "$work/s" 2>/dev/null; code=$?
+[[ $code -eq 2 ]] && pass || fail "native scenario alone: exit $code, expected 2"
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
