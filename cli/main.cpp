@@ -114,13 +114,17 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
 // An output file must be writable before any work is done: a search of minutes must not
 // end in "cannot write" with its verdict lost. The file is written atomically (a temporary
 // beside it, then a rename), so its directory must take new files.
+// Missing directories are created when the file is written, so the nearest one that exists
+// must be a writable directory.
 void require_writable(const std::string& path, const char* option) {
+  namespace fs = std::filesystem;
   if (path.empty()) return;
-  const std::filesystem::path p(path);
-  if (std::filesystem::is_directory(p)) throw UsageError(fmt::format("{} {}: is a directory", option, path));
-  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(dir))
-    throw UsageError(fmt::format("{} {}: the directory {} does not exist", option, path, dir.string()));
+  const fs::path p = fs::absolute(path);
+  if (fs::is_directory(p)) throw UsageError(fmt::format("{} {}: is a directory", option, path));
+  fs::path dir = p.parent_path();
+  while (!fs::exists(dir) && dir.has_parent_path() && dir != dir.parent_path()) dir = dir.parent_path();
+  if (!fs::is_directory(dir))
+    throw UsageError(fmt::format("{} {}: {} is not a directory", option, path, dir.string()));
   if (access(dir.c_str(), W_OK) != 0)
     throw UsageError(fmt::format("{} {}: the directory {} is not writable", option, path, dir.string()));
 }
