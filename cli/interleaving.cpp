@@ -27,9 +27,10 @@ struct Item {
   ItemKind kind = ItemKind::access;
   std::int64_t th = -1;
   std::string text;        // what the raw line says after the thread
-  std::string location;    // the access's location by name (empty when none)
+  std::string location;    // the access's location by name (empty when none); a drain's "x = 1"
   long instance = -1;      // the protocol step it belongs to (access) or begins (step_begin)
   std::size_t raw_index = 0;  // 1-based into Interleaving::raw
+  std::size_t number = 0;     // its step number in the schedule (0: a note, a step begin)
 };
 
 // A protocol step as it was performed: begun by a note of its thread, ended by another.
@@ -40,6 +41,11 @@ struct Instance {
   long last_child = -1;
   std::size_t accesses = 0;  // its own and its descendants'
 };
+
+// What a drain writes: "x = 1".
+std::string written_by(const Json& drain, const std::string& location) {
+  return fmt::format("{} = {}", location, drain.at("val").get<std::uint64_t>());
+}
 
 std::string describe_access(const Json& e, const trace::AddressNames& names, std::string& location) {
   const std::string op = e.value("op", "");
@@ -53,8 +59,7 @@ std::string describe_access(const Json& e, const trace::AddressNames& names, std
     return fmt::format("{} {}: {} -> {}{}", e.at("rmw").get<std::string>(), location, e.at("old").get<std::uint64_t>(),
                        e.at("val").get<std::uint64_t>(), ok ? "" : " (failed)");
   }
-  if (op == "drain")
-    return fmt::format("store buffer drains: {} = {} reaches memory", location, e.at("val").get<std::uint64_t>());
+  if (op == "drain") return fmt::format("store buffer drains: {} reaches memory", written_by(e, location));
   return op;  // fence, pause, park
 }
 
@@ -85,7 +90,8 @@ class Reader {
   }
 
   void raw(Item item, bool numbered) {
-    const std::string number = numbered ? fmt::format("{:>4}", ++out_.raw_steps) : std::string(4, ' ');
+    if (numbered) item.number = ++out_.raw_steps;
+    const std::string number = numbered ? fmt::format("{:>4}", item.number) : std::string(4, ' ');
     out_.raw.push_back(fmt::format("{}  {:<10} {}", number, thread(item.th), item.text));
     item.raw_index = out_.raw.size();
     items_.push_back(std::move(item));
@@ -108,7 +114,9 @@ class Reader {
     } else if (ev == "op") {
       std::string location;
       const std::string text = describe_access(e, names_, location);
-      access(th, text, location, e.value("op", "") == "drain");
+      const bool drain = e.value("op", "") == "drain";
+      // A drain's line in a run of drains lists what it wrote; an access's, where.
+      access(th, text, drain ? written_by(e, location) : location, drain);
     } else if (ev == "state") {
       const std::string state = e.at("state");
       if (state == "parked" || state == "spinning")
@@ -167,13 +175,12 @@ class Reader {
     while (at < items_.size()) {
       const Item& item = items_[at];
       if (item.kind == ItemKind::step_begin) {
-        if (shown_without_access(item.instance))
-          out_.steps.push_back(ProtocolStepLine{thread(item.th), path(item.instance), {}, 0, 0});
+        if (shown_without_access(item.instance)) out_.steps.push_back(outcome_line(items_[at]));
         ++at;
         continue;
       }
       if (item.kind == ItemKind::note) {
-        out_.steps.push_back(ProtocolStepLine{thread(item.th), item.text, {}, item.raw_index, item.raw_index});
+        out_.steps.push_back(ProtocolStepLine{thread(item.th), item.text, {}, item.raw_index, item.raw_index, 0, 0, true});
         ++at;
         continue;
       }
@@ -195,8 +202,10 @@ class Reader {
       std::vector<const Item*> run;
       for (std::size_t k = at; k < end; ++k)
         if (items_[k].kind == item.kind) run.push_back(&items_[k]);
-      ProtocolStepLine line{thread(item.th), {}, summary(run, item.kind == ItemKind::drain), run.front()->raw_index,
-                            run.back()->raw_index};
+      ProtocolStepLine line{thread(item.th),       {},
+                            summary(run, item.kind == ItemKind::drain),
+                            run.front()->raw_index, run.back()->raw_index,
+                            run.front()->number,    run.back()->number};
       if (item.kind == ItemKind::drain) {
         line.step = "store buffer drains";
       } else if (item.instance >= 0) {
@@ -211,21 +220,21 @@ class Reader {
       // Other threads' step begins skipped above are handled where they stand.
       for (std::size_t k = at + 1; k < end; ++k)
         if (items_[k].kind == ItemKind::step_begin && shown_without_access(items_[k].instance))
-          out_.steps.push_back(ProtocolStepLine{thread(items_[k].th), path(items_[k].instance), {}, 0, 0});
+          out_.steps.push_back(outcome_line(items_[k]));
       at = end;
     }
+  }
+
+  // A protocol step with no access of its own, shown as its operation's outcome.
+  ProtocolStepLine outcome_line(const Item& begin) const {
+    return ProtocolStepLine{thread(begin.th), path(begin.instance), {}, 0, 0, 0, 0, false};
   }
 
   static std::string summary(const std::vector<const Item*>& run, bool drains) {
     if (drains) {
       std::string list;
       const std::size_t shown = std::min<std::size_t>(run.size(), 3);
-      for (std::size_t k = 0; k < shown; ++k) {
-        const std::string& t = run[k]->text;  // "store buffer drains: X = v reaches memory"
-        const std::size_t from = t.find(": ") + 2;
-        const std::size_t to = t.rfind(" reaches memory");
-        list += (k == 0 ? "" : ", ") + t.substr(from, to - from);
-      }
+      for (std::size_t k = 0; k < shown; ++k) list += (k == 0 ? "" : ", ") + run[k]->location;  // "x = 1"
       if (run.size() > shown) list += fmt::format(", and {} more", run.size() - shown);
       return run.size() == 1 ? list + " reaches memory" : fmt::format("{} stores reach memory: {}", run.size(), list);
     }
@@ -260,17 +269,12 @@ std::vector<std::string> format_protocol_steps(const Interleaving& in, bool verb
   std::vector<std::string> lines;
   std::size_t n = 0;
   for (const ProtocolStepLine& s : in.steps) {
+    // The raw step numbers it folds, as --verbose and the schedule count them.
     std::string folds;
-    if (s.first_raw != 0) {
-      // Raw step numbers as --verbose and the schedule count them (notes have none).
-      const std::string first = in.raw[s.first_raw - 1].substr(0, 4);
-      const std::string last = in.raw[s.last_raw - 1].substr(0, 4);
-      auto trim = [](std::string x) { return x.erase(0, x.find_first_not_of(' ')); };
-      if (!trim(first).empty()) folds = s.first_raw == s.last_raw ? fmt::format("  (#{})", trim(first))
-                                                                  : fmt::format("  (#{}-{})", trim(first), trim(last));
-    }
-    const bool numbered = s.first_raw == 0 || !in.raw[s.first_raw - 1].starts_with("    ");
-    lines.push_back(fmt::format("{}  {:<10} {}{}{}", numbered ? fmt::format("{:>4}", ++n) : std::string(4, ' '), s.thread,
+    if (s.first_step != 0)
+      folds = s.first_step == s.last_step ? fmt::format("  (#{})", s.first_step)
+                                          : fmt::format("  (#{}-{})", s.first_step, s.last_step);
+    lines.push_back(fmt::format("{}  {:<10} {}{}{}", s.note ? std::string(4, ' ') : fmt::format("{:>4}", ++n), s.thread,
                                 s.step, s.detail.empty() ? "" : ": " + s.detail, folds));
     if (verbose && s.first_raw != 0 && s.last_raw > s.first_raw)
       for (std::size_t k = s.first_raw; k <= s.last_raw; ++k) lines.push_back("      | " + in.raw[k - 1]);

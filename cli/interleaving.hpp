@@ -24,8 +24,11 @@ struct ProtocolStepLine {
   std::string thread;        // "-" for an event of no thread (the final check)
   std::string step;          // "futex_wait: lock the bucket", or the raw step's text
   std::string detail;        // what it did, in brief: the access when there is one
-  std::size_t first_raw = 0;  // the raw steps folded, 1-based into Interleaving::raw (0: none)
+  std::size_t first_raw = 0;  // the raw lines folded, 1-based into Interleaving::raw (0: none)
   std::size_t last_raw = 0;
+  std::size_t first_step = 0;  // their step numbers in the schedule (0: none, a note)
+  std::size_t last_step = 0;
+  bool note = false;  // a note (a thread sleeps, the violation): not a step, not numbered
 };
 
 struct Interleaving {

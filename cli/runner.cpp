@@ -504,6 +504,11 @@ Scenario load_scheduled_scenario(const model::ScheduleFile& schedule, const std:
     return ScenarioError(fmt::format("{}:{}: {}", schedule_path, line, what));
   };
   try {
+    return load_scenario_row(schedule.scenario, schedule.params);
+  } catch (const std::exception&) {
+    // Which line is to blame: load again with none, then one more param at a time.
+  }
+  try {
     load_scenario_row(schedule.scenario, {});
   } catch (const std::exception& e) {
     throw at(schedule.scenario_line, fmt::format("scenario '{}': {}", schedule.scenario, e.what()));
@@ -518,7 +523,7 @@ Scenario load_scheduled_scenario(const model::ScheduleFile& schedule, const std:
       throw at(line, fmt::format("param {}={}: {}", schedule.params[k].first, schedule.params[k].second, e.what()));
     }
   }
-  return load_scenario_row(schedule.scenario, schedule.params);
+  return load_scenario_row(schedule.scenario, schedule.params);  // rethrows what no single line explains
 }
 
 }  // namespace

@@ -302,8 +302,9 @@ class ParallelDfs {
   // the search backtracks to its node.
   void spawn_early(DporStrategy& strategy, Frames& frames, TaskResult& out, Upward& up, Executor& ex) {
     const std::size_t end = std::min(strategy.depth(), strategy.spawn_depth());
+    const DporStrategy::FirstStep probe = first_step(ex);
     for (std::size_t i = strategy.frozen_depth(); i < end; ++i) {
-      while (auto subtree = strategy.take_early(i, first_step(ex))) {
+      while (auto subtree = strategy.take_early(i, probe)) {
         Frame& f = frame_at(frames, i, strategy, out, up);
         const std::lock_guard lock(f.mutex);
         submit(f, std::move(*subtree));

@@ -57,7 +57,7 @@ void SimMemory::reset() {
   anchored_ = 0;
   used_.fill(0);
   next_node_ = 0;
-  regions_.clear();
+  labels_.clear();
   unbacked_.clear();
   unbacked_next_ = kUnbackedAddressBase;
 }
@@ -150,15 +150,17 @@ NodeId SimMemory::node_of_unbacked(std::uint64_t addr) const {
 }
 
 void SimMemory::label(const void* host, std::size_t bytes, std::string_view name, const LabelLayout& layout) {
-  trace::NamedRegion r{address_of(host), bytes, std::string(name), layout.stride, layout.first, {}};
-  r.fields.reserve(layout.fields.size());
-  for (const LabelField& f : layout.fields) r.fields.push_back(trace::FieldName{f.offset, f.bytes, std::string(f.name)});
-  regions_.push_back(std::move(r));
+  labels_.push_back(Label{address_of(host), bytes, std::string(name), layout.stride, layout.first,
+                          std::vector<LabelField>(layout.fields.begin(), layout.fields.end())});
 }
 
 std::string SimMemory::describe(std::uint64_t addr) const {
   trace::AddressNames names;
-  for (const trace::NamedRegion& r : regions_) names.add(r);  // later labels replace earlier ones at the same start
+  for (const Label& l : labels_) {  // later labels replace earlier ones at the same start
+    trace::NamedRegion r{l.addr, l.bytes, l.name, l.stride, l.first, {}};
+    for (const LabelField& f : l.fields) r.fields.push_back(trace::FieldName{f.offset, f.bytes, std::string(f.name)});
+    names.add(std::move(r));
+  }
   return names.name_of(addr);
 }
 

@@ -120,7 +120,6 @@ class SimMemory {
   // `addr` in the design's words (trace/address_names.hpp: "bucket[14].waiters"); hex when
   // unlabeled. For diagnostics: it indexes the labels on each call.
   std::string describe(std::uint64_t addr) const;
-  const std::vector<trace::NamedRegion>& regions() const { return regions_; }
 
  private:
   [[noreturn]] static void outside_arena();
@@ -141,7 +140,17 @@ class SimMemory {
   MemoryPolicy policy_ = MemoryPolicy::as_requested;
   int nodes_ = 1;
   int next_node_ = 0;  // interleave: where the next allocation goes
-  std::vector<trace::NamedRegion> regions_;  // in labeling order (cheap to add; indexed on describe)
+  // Labels in labeling order, as the design gave them (field names are its string
+  // literals): cheap to add on every execution; turned into names only by describe().
+  struct Label {
+    std::uint64_t addr = 0;
+    std::uint64_t bytes = 0;
+    std::string name;
+    std::uint64_t stride = 0;
+    std::uint64_t first = 0;
+    std::vector<LabelField> fields;
+  };
+  std::vector<Label> labels_;
   struct Unbacked {
     std::uint64_t begin = 0;
     std::uint64_t end = 0;
