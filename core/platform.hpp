@@ -102,6 +102,17 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   requires AtomicWord<typename P::template Atomic<std::uint64_t>, std::uint64_t>;
   requires AtomicWord<typename P::template Atomic<std::uint32_t>, std::uint32_t>;
   requires SharedCell<typename P::template Shared<std::uint64_t>, std::uint64_t>;
+  // A shared object that lives in the calling thread's frames, as Linux's futex_q lives on
+  // the waiting task's kernel stack: `typename P::template Local<T> node(args...)` makes
+  // one, `*node` and `node->` reach it, and it goes at the end of its scope (last in, first
+  // out). Natively it is the object on the stack. The simulator gives it its bytes from the
+  // thread's own frame area, so its simulated address, and every cacheline and timing that
+  // follows from it, is the same in every build: a host stack frame's layout is the
+  // compiler's (a debug build's frames are larger) and has no simulated address at all.
+  requires requires(typename P::template Local<std::uint64_t> local) {
+    { *local } -> std::same_as<std::uint64_t&>;
+    { local.get() } -> std::same_as<std::uint64_t*>;
+  };
   { P::fence(order) } -> std::same_as<void>;
   { P::cpu_relax() } -> std::same_as<void>;
   { P::park() } -> std::same_as<void>;
@@ -140,6 +151,10 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   // natively the first report is kept and the run goes on.
   { P::violation(text, text) } -> std::same_as<void>;
 };
+
+// A shared object in the calling thread's frames (the Platform concept's P::Local).
+template <class P, class T>
+using Local = typename P::template Local<T>;
 
 // Allocates and constructs one T in platform memory on `node`, aligned to `align` bytes.
 template <class P, class T, class... Args>

@@ -60,6 +60,24 @@ struct NativePlatform {
     alignas(sizeof(T)) T value_;
   };
 
+  // A shared object in the current thread's frames (core/platform.hpp): natively it is the
+  // object itself, on the stack.
+  template <class T>
+  class Local {
+   public:
+    template <class... Args>
+    explicit Local(Args&&... args) : object_(std::forward<Args>(args)...) {}
+    Local(const Local&) = delete;
+    Local& operator=(const Local&) = delete;
+
+    T& operator*() { return object_; }
+    T* operator->() { return &object_; }
+    T* get() { return &object_; }
+
+   private:
+    T object_;
+  };
+
   static void fence(std::memory_order order) { std::atomic_thread_fence(order); }
   static void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)

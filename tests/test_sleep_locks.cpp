@@ -96,18 +96,18 @@ class SleepLockWorkload {
       // Thread t's ranges: [t % kSlots, +2) clipped, writing on even iterations.
       const auto start = static_cast<std::uint64_t>((t + k) % kSlots);
       const std::uint64_t end = std::min<std::uint64_t>(start + 2, kSlots);
-      typename RangeLock<P>::Node node;
+      Local<P, typename RangeLock<P>::Node> node;
       if (k % 2 == 0) {
-        s_->range.lock_write(node, start, end);
+        s_->range.lock_write(*node, start, end);
         for (std::uint64_t i = start; i < end; ++i) {
           s_->range_slots[i].store(s_->range_slots[i].load() + 1);
           ++expected_range_[i];  // host bookkeeping, under the same lock
         }
-        s_->range.unlock_write(node);
+        s_->range.unlock_write(*node);
       } else {
-        s_->range.lock_read(node, start, end);
+        s_->range.lock_read(*node, start, end);
         for (std::uint64_t i = start; i < end; ++i) (void)s_->range_slots[i].load();
-        s_->range.unlock_read(node);
+        s_->range.unlock_read(*node);
       }
     }
   }

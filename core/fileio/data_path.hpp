@@ -41,12 +41,12 @@ class DataPath {
       case DataPolicy::lockless_reads: return copy_out(steps, position, bytes, out, false);
       case DataPolicy::page_locks: return copy_out(steps, position, bytes, out, true);
       case DataPolicy::range_locks: {
-        typename RangeLock<P>::Node node;
+        Local<P, typename RangeLock<P>::Node> node;  // on this thread's stack (P::Local)
         steps.next("lock the byte range shared");
-        inode_.range_lock().lock_read(node, position, position + std::max<std::uint64_t>(bytes, 1));
+        inode_.range_lock().lock_read(*node, position, position + std::max<std::uint64_t>(bytes, 1));
         const std::uint64_t n = copy_out(steps, position, bytes, out, false);
         steps.next("unlock the byte range");
-        inode_.range_lock().unlock_read(node);
+        inode_.range_lock().unlock_read(*node);
         return n;
       }
     }
@@ -74,14 +74,14 @@ class DataPath {
       case DataPolicy::range_locks: {
         // FreeBSD's vn_write locks the whole file for an append (vn_rangelock_wlock(vp, 0,
         // OFF_MAX)): the end of file is not known until the lock is held.
-        typename RangeLock<P>::Node node;
+        Local<P, typename RangeLock<P>::Node> node;  // on this thread's stack (P::Local)
         const std::uint64_t start = append ? 0 : position;
         const std::uint64_t end = append ? std::numeric_limits<std::uint64_t>::max() : position + bytes;
         steps.next(append ? "lock the whole file's range" : "lock the byte range");
-        inode_.range_lock().lock_write(node, start, end);
+        inode_.range_lock().lock_write(*node, start, end);
         const std::uint64_t at = copy_in(steps, position, bytes, id, append, false);
         steps.next("unlock the byte range");
-        inode_.range_lock().unlock_write(node);
+        inode_.range_lock().unlock_write(*node);
         return at;
       }
     }

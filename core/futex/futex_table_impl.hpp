@@ -95,23 +95,24 @@ class FutexTableImpl {
                                                                        : "count the waiter (waiters++, barrier A)");
         s.bucket->waiters.fetch_add(1, waiter_increment_order());
       }
-      Node node;
+      Local<P, Node> node;  // on this thread's stack (P::Local)
       steps.next("lock the bucket");
-      s.bucket->lock.lock(node);
+      s.bucket->lock.lock(*node);
       if (stale(s)) {  // the private table grew while we hashed: start over on the new one
         steps.next("the table grew: unlock, uncount, start over");
-        unlock_and_uncount(*s.bucket, node);
+        unlock_and_uncount(*s.bucket, *node);
         continue;
       }
       steps.next("read the futex word");
       if (word.load(std::memory_order_relaxed) != expected) {
         steps.next("the word changed: unlock, uncount, return EAGAIN");
-        unlock_and_uncount(*s.bucket, node);
+        unlock_and_uncount(*s.bucket, *node);
         P::charge(Work::syscall_exit, 1);
         return FutexError::eagain;
       }
       steps.next("queue the waiter on the bucket");
-      FutexWaiter<P> self;
+      Local<P, FutexWaiter<P>> waiter;  // futex_q: on the waiting thread's stack, as in Linux
+      FutexWaiter<P>& self = *waiter;
       label_waiter(self);
       self.set_key(key);
       self.thread.store(thread_bits<P>(P::self()));
@@ -119,7 +120,7 @@ class FutexTableImpl {
       s.bucket->enqueue(self, priority);
       note_queue(FutexQueueNote::enqueue, s.index, key, self);
       steps.next("unlock the bucket");
-      s.bucket->lock.unlock(node);
+      s.bucket->lock.unlock(*node);
       steps.next("sleep until woken");
       while (self.queued.load(std::memory_order_acquire) != 0) P::park();
       steps.next("woken: return");
@@ -141,12 +142,12 @@ class FutexTableImpl {
         P::charge(Work::syscall_exit, 1);
         return WakeResult{0, false};
       }
-      Node node;
+      Local<P, Node> node;  // on this thread's stack (P::Local)
       steps.next("lock the bucket");
-      s.bucket->lock.lock(node);
+      s.bucket->lock.lock(*node);
       if (stale(s)) {
         steps.next("the table grew: unlock, start over");
-        s.bucket->lock.unlock(node);
+        s.bucket->lock.unlock(*node);
         continue;
       }
       steps.next("take the word's waiters off the bucket");
@@ -157,7 +158,7 @@ class FutexTableImpl {
         if (w.has_key(key)) woken.push_back(mark_woken(s, w, key));
       }
       steps.next("unlock the bucket");
-      s.bucket->lock.unlock(node);
+      s.bucket->lock.unlock(*node);
       steps.next("wake the waiters taken off");
       for (typename P::Thread t : woken) P::unpark(t);  // after the lock, as wake_up_q
       P::charge(Work::syscall_exit, 1);
@@ -182,10 +183,10 @@ class FutexTableImpl {
         steps.next("count on the target bucket first (waiters++)");
         s2.bucket->waiters.fetch_add(1, std::memory_order_seq_cst);
       }
-      Node node1;
-      Node node2;
+      Local<P, Node> node1;  // on this thread's stack (P::Local)
+      Local<P, Node> node2;
       steps.next("lock both buckets");
-      lock_pair(*s1.bucket, node1, *s2.bucket, node2);
+      lock_pair(*s1.bucket, *node1, *s2.bucket, *node2);
       RequeueResult result;
       const bool was_stale = stale(s1);
       if (!was_stale && expected) {
@@ -211,7 +212,7 @@ class FutexTableImpl {
         }
       }
       steps.next("unlock both buckets");
-      unlock_pair(*s1.bucket, node1, *s2.bucket, node2);
+      unlock_pair(*s1.bucket, *node1, *s2.bucket, *node2);
       if (counting()) {
         steps.next("uncount on the target bucket");
         s2.bucket->waiters.fetch_sub(1, std::memory_order_seq_cst);
@@ -230,15 +231,15 @@ class FutexTableImpl {
     const FutexKey key = make_key(config_.key, P::address_of(&word));
     for (;;) {
       const Slot s = locate(key);
-      Node node;
-      s.bucket->lock.lock(node);
+      Local<P, Node> node;  // on this thread's stack (P::Local)
+      s.bucket->lock.lock(*node);
       int count = 0;
       if (!stale(s)) {
         for (std::uint64_t cur = s.bucket->head.load(); cur != 0; cur = Bucket::at(cur)->next.load())
           if (Bucket::at(cur)->has_key(key)) ++count;
       }
       const bool retry = stale(s);
-      s.bucket->lock.unlock(node);
+      s.bucket->lock.unlock(*node);
       if (!retry) return count;
     }
   }

@@ -26,6 +26,7 @@ struct McsNode {
 template <Platform P>
 class McsLock {
  public:
+  using Platform = P;
   using Node = McsNode<P>;
 
   // No step needs seq_cst, on x86-TSO or in C++: MCS has no store followed by a load of

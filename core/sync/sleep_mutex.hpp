@@ -25,7 +25,8 @@ class SleepMutex {
       return;
     }
     note(LockNote::wait);
-    SleepWaiter<P> self;  // on this thread's stack, which is platform memory
+    Local<P, SleepWaiter<P>> waiter;  // on this thread's stack (P::Local)
+    SleepWaiter<P>& self = *waiter;
     self.prepare(LockMode::exclusive);
     waiters_.push_back(self);
     interlock_.unlock();

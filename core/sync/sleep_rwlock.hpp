@@ -64,7 +64,8 @@ class SleepRwLock {
       return;
     }
     note(LockNote::wait, mode);
-    SleepWaiter<P> self;
+    Local<P, SleepWaiter<P>> waiter;  // on this thread's stack (P::Local)
+    SleepWaiter<P>& self = *waiter;
     self.prepare(mode);
     waiters_.push_back(self);
     interlock_.unlock();

@@ -5,25 +5,27 @@
 
 #include <concepts>
 
+#include "core/platform.hpp"
+
 namespace lockstep {
 
 // A lock that takes its waiter's node: TicketLock, TtasLock, McsLock and AnySpinlock.
 template <class L>
 concept NodeLockable = requires(L& lock, typename L::Node& node) {
+  typename L::Platform;
   { lock.lock(node) } -> std::same_as<void>;
   { lock.try_lock(node) } -> std::same_as<bool>;
   { lock.unlock(node) } -> std::same_as<void>;
 };
 
-// Holds `lock` from construction to destruction. The node is a member, so it lives where the
-// guard does: on the caller's stack, which is platform memory as a queue node must be. The
-// guard can be neither copied nor moved, because a queued node must not change address
-// while other threads may write to it.
+// Holds `lock` from construction to destruction. The node is the caller's frame object
+// (P::Local), as a queue node must be platform memory. The guard can be neither copied nor
+// moved, because a queued node must not change address while other threads may write to it.
 template <NodeLockable Lock>
 class SpinGuard {
  public:
-  explicit SpinGuard(Lock& lock) : lock_(lock) { lock_.lock(node_); }
-  ~SpinGuard() { lock_.unlock(node_); }
+  explicit SpinGuard(Lock& lock) : lock_(lock) { lock_.lock(*node_); }
+  ~SpinGuard() { lock_.unlock(*node_); }
   SpinGuard(const SpinGuard&) = delete;
   SpinGuard& operator=(const SpinGuard&) = delete;
   SpinGuard(SpinGuard&&) = delete;
@@ -31,7 +33,7 @@ class SpinGuard {
 
  private:
   Lock& lock_;
-  typename Lock::Node node_;
+  Local<typename Lock::Platform, typename Lock::Node> node_;
 };
 
 }  // namespace lockstep

@@ -34,6 +34,7 @@ constexpr std::optional<SpinlockKind> spinlock_from_name(std::string_view name) 
 template <Platform P>
 class AnySpinlock {
  public:
+  using Platform = P;
   // Large enough for every kind: the MCS lock queues it, the others ignore it.
   using Node = McsNode<P>;
 

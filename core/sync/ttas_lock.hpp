@@ -12,6 +12,7 @@ namespace lockstep {
 template <Platform P>
 class TtasLock {
  public:
+  using Platform = P;
   // Waiters need no node of their own; the type exists so every lock kind has one API
   // (spin_guard.hpp).
   struct Node {};

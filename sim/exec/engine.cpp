@@ -384,12 +384,7 @@ void Engine::thread_main(ThreadId id) {
   if (threw) abort_execution();
 }
 
-// Not inlined, so that its frame (and so where the body's frames begin below the anchor)
-// does not depend on thread_main's or the fiber entry's code.
-[[gnu::noinline]] void Engine::run_body(ThreadId id) {
-  memory_.set_stack_anchor(id, __builtin_frame_address(0));
-  threads_[id].body();
-}
+void Engine::run_body(ThreadId id) { threads_[id].body(); }
 
 ThreadId Engine::on_thread_exit(ThreadId id) {
   SimThread& t = threads_[id];

@@ -137,13 +137,16 @@ class Engine {
   // SimMemory::reserve_unbacked). Returns the access's latency.
   std::uint64_t touch(std::uint64_t addr, OpKind kind);
   void fence(std::memory_order order);
-  // Out of line by design: its frame must lie below every frame of the thread's body (see
-  // may_block_spinning).
-  [[gnu::noinline]] void pause();
+  void pause();
   void park();
   void unpark(ThreadId target);
   ThreadId self() const { return current_; }
   void* allocate(std::size_t bytes, std::size_t align, NodeId node);
+  // P::Local: a shared object in the current thread's frames, and its end.
+  SimMemory::FramePush push_frame(std::size_t bytes, std::size_t align) {
+    return memory_.push_frame(current_, bytes, align);
+  }
+  void pop_frame(const void* host, std::uint32_t depth_before) { memory_.pop_frame(host, depth_before); }
   CpuId this_cpu() const;
   NodeId node_of(CpuId cpu) const;
   void charge(Work kind, std::uint32_t units);
@@ -151,8 +154,8 @@ class Engine {
   // P::now() from a design: the clock, and a note that the current spin-loop iteration
   // depends on time (such a loop must not be blocked until a write).
   std::uint64_t read_clock();
-  // An object on a simulated thread's stack is named after its thread as well
-  // ("futex_q[waiter]"): the same design code labels every thread's copy.
+  // A frame object (P::Local) is named after its thread as well ("futex_q[waiter]"): the
+  // same design code labels every thread's copy.
   void label(const void* host, std::size_t bytes, std::string_view name, const LabelLayout& layout = {});
   // Reports a violated property. From a simulated thread it ends the execution and does not
   // return; from the host side (a workload's final check) it records the first one.
@@ -248,7 +251,7 @@ class Engine {
   void note_write(std::uint64_t addr, std::uint64_t at_ns);
   void drain_next_due();
   void wake_spinner(SimThread& s, std::uint64_t at_ns);
-  bool may_block_spinning(const SimThread& t, const void* live_stack_floor);
+  bool may_block_spinning(const SimThread& t);
   void note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value);
   bool spin_reads_unchanged(const SimThread& t) const;
 

@@ -17,11 +17,11 @@ void Engine::trace_lock(const void* lock, LockNote what, bool shared) {
 
 void Engine::trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
                                const void* waiter_node) {
-  // A waiter's node is on its own stack, and thread i runs on stack i (Engine::ensure_started).
-  const long owner = memory_.stack_owner(waiter_node);
+  // A waiter's node is one of its own frame objects (P::Local), which are thread i's in area i.
+  const long owner = memory_.frame_owner(waiter_node);
   if (owner < 0 || static_cast<std::size_t>(owner) >= threads_.size())
     throw std::logic_error(
-        fmt::format("a futex queue note names a waiter node at {:#x}, on no simulated thread's stack",
+        fmt::format("a futex queue note names a waiter node at {:#x}, in no simulated thread's frames (not a P::Local?)",
                     memory_.address_of(waiter_node)));
   trace_->futex_queue(start_time(), current_, what, bucket, key_address, static_cast<ThreadId>(owner));
 }

@@ -242,7 +242,7 @@ void Engine::pause() {
   // spinning (the thread keeps its CPU and its cached copy of the line, and resumes when the
   // write lands, up to one loop iteration earlier than it would have noticed), so hundreds of
   // threads spinning on contended locks cost no more to simulate than the handovers.
-  if (may_block_spinning(t, __builtin_frame_address(0))) {
+  if (may_block_spinning(t)) {
     set_state(t, ThreadRunState::spinning, mode_ == EngineMode::timed ? t.clock_ns : now_ns_);
     ++spin_blocked_;
     // Under TSO, choosing the next step may first drain a buffered store to what this thread
@@ -256,17 +256,16 @@ void Engine::pause() {
   t.spin_timed = false;
 }
 
-bool Engine::may_block_spinning(const SimThread& t, const void* live_stack_floor) {
+bool Engine::may_block_spinning(const SimThread& t) {
   if (t.spin_wrote || t.spin_overflow || t.spin_timed || t.spin_watch.empty()) return false;
-  // A read of the thread's own stack below `live_stack_floor` (pause's frame) was of a
-  // local of a function that has since returned, such as the MCS node of a lock taken and
-  // released within this iteration. The next iteration makes that object afresh, so the read
-  // tells nothing about what the next iteration will find, and the host bytes there now
-  // belong to whatever frames ran since: comparing them with the value read (below) made
-  // blocking depend on the engine's own code layout, and on whether a trace was written.
-  // Such an iteration does not block.
+  // A read of one of the thread's own frame objects that has since gone (below its frame
+  // floor) was of a local of a function that has returned, such as the MCS node of a lock
+  // taken and released within this iteration. The next iteration makes that object afresh,
+  // so the read tells nothing about what the next iteration will find. Such an iteration
+  // does not block.
+  const void* floor = memory_.frame_floor(current_);
   for (const SpinRead& r : t.spin_watch)
-    if (memory_.stack_owner(r.host) == static_cast<long>(current_) && r.host < live_stack_floor) return false;
+    if (memory_.frame_owner(r.host) == static_cast<long>(current_) && r.host < floor) return false;
   // Whether it blocks depends on what memory holds now: the pause reads what it watches.
   for (const SpinRead& r : t.spin_watch) log_access(r.addr, r.size, false);
   if (!spin_reads_unchanged(t)) return false;
@@ -381,7 +380,7 @@ void* Engine::allocate(std::size_t bytes, std::size_t align, NodeId node) {
 }
 
 void Engine::label(const void* host, std::size_t bytes, std::string_view name, const LabelLayout& layout) {
-  const long owner = memory_.stack_owner(host);
+  const long owner = memory_.frame_owner(host);
   std::string owned;
   if (owner >= 0 && static_cast<std::size_t>(owner) < threads_.size()) {
     owned = fmt::format("{}[{}]", name, threads_[static_cast<std::size_t>(owner)].name);

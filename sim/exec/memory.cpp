@@ -16,13 +16,14 @@
 
 namespace lockstep::sim {
 
-SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kHeapsBytes) {
+SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kFramesBytes + kHeapsBytes) {
   void* p = mmap(nullptr, arena_bytes_, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::runtime_error("simulated memory: mmap of the arena failed");
   arena_ = static_cast<std::byte*>(p);
   stacks_ = arena_;
-  heaps_ = arena_ + kStacksBytes;
+  frames_ = arena_ + kStacksBytes;
+  heaps_ = frames_ + kFramesBytes;
 }
 
 // Guard pages are protected when a stack is first used, not all 1,024 up front: each splits
@@ -51,10 +52,8 @@ SimMemory::~SimMemory() {
 }
 
 void SimMemory::reset() {
-  // Only the threads of the last execution were anchored: exploration resets thousands of
-  // times a second, and the whole table is 8 KiB.
-  std::fill_n(stack_shift_.begin(), anchored_, 0);
-  anchored_ = 0;
+  std::fill_n(frame_depth_.begin(), framed_, 0);
+  framed_ = 0;
   used_.fill(0);
   next_node_ = 0;
   labels_.clear();
@@ -107,36 +106,56 @@ void* SimMemory::stack_base(std::size_t index) const {
   return stacks_ + index * kStackSlotBytes + kPageBytes;
 }
 
-void SimMemory::set_stack_anchor(std::size_t index, const void* anchor) {
-  if (index >= kMaxThreads) throw std::out_of_range(fmt::format("set_stack_anchor: no thread {}", index));
-  const std::byte* top = stacks_ + (index + 1) * kStackSlotBytes;
-  const auto* a = static_cast<const std::byte*>(anchor);
-  if (a > top || a < top - kAnchorDepth)
-    throw std::logic_error(fmt::format("thread {}'s body starts {} bytes below its stack top, more than the {} reserved",
-                                       index, top - a, kAnchorDepth));
-  stack_shift_[index] = (top - a) - static_cast<std::int64_t>(kAnchorDepth);
-  anchored_ = std::max(anchored_, index + 1);
+SimMemory::FramePush SimMemory::push_frame(std::size_t index, std::size_t bytes, std::size_t align) {
+  if (index >= kMaxThreads) throw std::out_of_range(fmt::format("push_frame: no thread {}", index));
+  if (align == 0 || (align & (align - 1)) != 0)
+    throw std::invalid_argument(fmt::format("alignment {} is not a power of two", align));
+  const std::uint32_t before = frame_depth_[index];
+  // Down from the top of the thread's area, as a stack grows: the object starts at
+  // top - depth, aligned down (the area's top is page aligned, so offsets align as addresses).
+  const std::size_t depth = (before + bytes + align - 1) & ~(align - 1);
+  if (depth > kFrameBytes)
+    throw std::length_error(fmt::format("thread {}'s frame objects (P::Local) need more than {} bytes", index,
+                                        kFrameBytes));
+  frame_depth_[index] = static_cast<std::uint32_t>(depth);
+  framed_ = std::max(framed_, index + 1);
+  std::byte* p = frames_ + (index + 1) * kFrameBytes - depth;
+  std::memset(p, 0, bytes);  // not what an earlier execution left there
+  return FramePush{p, before};
 }
 
-long SimMemory::stack_owner(const void* host) const {
+void SimMemory::pop_frame(const void* host, std::uint32_t depth_before) {
+  const long owner = frame_owner(host);
+  const auto index = static_cast<std::size_t>(owner);
+  if (owner < 0 || frames_ + (index + 1) * kFrameBytes - frame_depth_[index] != host)
+    throw std::logic_error(fmt::format("thread {}'s frame objects were not freed last in, first out", owner));
+  frame_depth_[index] = depth_before;
+}
+
+const void* SimMemory::frame_floor(std::size_t index) const {
+  return frames_ + (index + 1) * kFrameBytes - frame_depth_[index];
+}
+
+long SimMemory::frame_owner(const void* host) const {
   const auto* p = static_cast<const std::byte*>(host);
-  if (p < stacks_ || p >= stacks_ + kStacksBytes) return -1;
-  return static_cast<long>(static_cast<std::size_t>(p - stacks_) / kStackSlotBytes);
+  if (p < frames_ || p >= frames_ + kFramesBytes) return -1;
+  return static_cast<long>(static_cast<std::size_t>(p - frames_) / kFrameBytes);
 }
 
-void SimMemory::outside_arena() {
+void SimMemory::outside_arena(const std::byte* host) const {
+  if (host >= stacks_ && host < stacks_ + kStacksBytes)
+    throw std::logic_error(
+        "a shared object lives in a host stack frame, whose address depends on the compiler and the build: "
+        "declare it as a P::Local (core/platform.hpp)");
   throw std::logic_error(
-      "a shared object lives outside simulated memory: allocate it with P::allocate or keep it on a simulated thread's stack");
+      "a shared object lives outside simulated memory: allocate it with P::allocate or declare it as a P::Local");
 }
 
 void* SimMemory::host_of(std::uint64_t addr) const {
-  if (addr >= kStackAddressBase && addr < kStackAddressBase + kStacksBytes) {
-    const std::uint64_t offset = addr - kStackAddressBase;  // simulated; the shift keeps it in its slot
-    return stacks_ + offset - static_cast<std::uint64_t>(stack_shift_[offset / kStackSlotBytes]);
-  }
+  if (addr >= kFrameAddressBase && addr < kFrameAddressBase + kFramesBytes) return frames_ + (addr - kFrameAddressBase);
   const std::uint64_t node = addr >> kNodeAddressShift;
   const std::uint64_t offset = addr & ((std::uint64_t{1} << kNodeAddressShift) - 1);
-  if (addr < kStackAddressBase && offset < kNodeHeapBytes) return heaps_ + node * kNodeHeapBytes + offset;
+  if (addr < kFrameAddressBase && offset < kNodeHeapBytes) return heaps_ + node * kNodeHeapBytes + offset;
   throw std::logic_error(fmt::format("address {:#x} is not in simulated memory", addr));
 }
 

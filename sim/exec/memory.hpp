@@ -27,10 +27,15 @@ inline constexpr std::size_t kNodeHeapBytes = std::size_t{64} << 20;
 inline constexpr std::size_t kMaxThreads = 1024;
 inline constexpr std::size_t kStackBytes = std::size_t{128} << 10;
 inline constexpr std::size_t kPageBytes = 4096;
-// Simulated physical layout: node n's memory starts at n << kNodeAddressShift; stacks sit
-// in their own range above every node's.
+// The shared objects a thread keeps in its frames (P::Local: a futex_q, an MCS node), per
+// thread. They are small and nest a few deep; running out is an error, not an overflow.
+inline constexpr std::size_t kFrameBytes = std::size_t{16} << 10;
+// Simulated physical layout: node n's memory starts at n << kNodeAddressShift; threads'
+// frames sit in their own range above every node's, thread i's at kFrameAddressBase +
+// i * kFrameBytes, growing down from its top as a stack does.
 inline constexpr int kNodeAddressShift = 36;
-inline constexpr std::uint64_t kStackAddressBase = std::uint64_t{kMaxNodes} << kNodeAddressShift;
+inline constexpr std::uint64_t kFrameAddressBase = std::uint64_t{kMaxNodes} << kNodeAddressShift;
+inline constexpr std::size_t kFramesBytes = kFrameBytes * kMaxThreads;
 inline constexpr std::size_t kStackSlotBytes = kStackBytes + kPageBytes;  // guard page below each stack
 inline constexpr std::size_t kStacksBytes = kStackSlotBytes * kMaxThreads;
 inline constexpr std::size_t kHeapsBytes = kNodeHeapBytes * kMaxNodes;
@@ -68,20 +73,30 @@ class SimMemory {
     nodes_ = nodes;
   }
 
-  // The usable stack of thread `index` (a guard page sits below it, once guard_stack).
+  // The host stack thread `index` runs on (a guard page sits below it, once guard_stack).
+  // Host stacks have no simulated addresses: where a compiler puts a local depends on the
+  // build (a debug build's frames are larger), so a shared object there would move with
+  // the build and every timed figure with it. Shared objects in a thread's frames are
+  // P::Local, allocated below.
   void* stack_base(std::size_t index) const;
   // Protects the guard page below stack `index` (once; before the stack is first used).
   void guard_stack(std::size_t index);
-  // Where thread `index`'s body starts on its host stack: simulated stack addresses count
-  // from there (it is kAnchorDepth below the top of the simulated stack), not from the top
-  // of the host stack. The engine's own frames above the body (fiber entry, thread_main)
-  // change size with every change to the engine's code; a waiter node on the stack that
-  // moves by 16 bytes can land in another cacheline and move every timed figure. Until
-  // the body starts, the host and simulated depths are the same.
-  void set_stack_anchor(std::size_t index, const void* anchor);
-  static constexpr std::size_t kAnchorDepth = kPageBytes;
-  // The index of the thread whose stack holds `host`, or -1 when no stack does.
-  long stack_owner(const void* host) const;
+
+  // A frame object for thread `index` (P::Local): `bytes` zeroed bytes aligned to `align`,
+  // below the thread's last one, and the depth to return to when it goes (pop_frame).
+  struct FramePush {
+    void* host = nullptr;
+    std::uint32_t depth_before = 0;
+  };
+  FramePush push_frame(std::size_t index, std::size_t bytes, std::size_t align);
+  // Frees `host`, which must be its thread's innermost frame object (last in, first out).
+  // Not necessarily from that thread: an aborted thread is unwound from the host.
+  void pop_frame(const void* host, std::uint32_t depth_before);
+  // The lowest live frame byte of thread `index`: its frame objects at or above this address
+  // are alive, those below have gone.
+  const void* frame_floor(std::size_t index) const;
+  // The index of the thread whose frames hold `host`, or -1 when none does.
+  long frame_owner(const void* host) const;
 
   // The simulated address of a host pointer into the arena. A pointer outside it is a
   // design bug (shared state the simulator cannot see), reported by an exception.
@@ -93,15 +108,12 @@ class SimMemory {
       const std::uint64_t node = offset / kNodeHeapBytes;
       return (node << kNodeAddressShift) + offset % kNodeHeapBytes;
     }
-    if (p >= stacks_ && p < stacks_ + kStacksBytes) {
-      const auto offset = static_cast<std::uint64_t>(p - stacks_);
-      return kStackAddressBase + offset + static_cast<std::uint64_t>(stack_shift_[offset / kStackSlotBytes]);
-    }
-    outside_arena();
+    if (p >= frames_ && p < frames_ + kFramesBytes) return kFrameAddressBase + static_cast<std::uint64_t>(p - frames_);
+    outside_arena(p);
   }
   NodeId node_of_address(std::uint64_t addr) const {
     if (addr >= kUnbackedAddressBase) return node_of_unbacked(addr);
-    if (addr >= kStackAddressBase) return 0;
+    if (addr >= kFrameAddressBase) return 0;
     return static_cast<NodeId>(addr >> kNodeAddressShift);
   }
   // The host bytes behind a simulated address of the arena (the inverse of address_of).
@@ -122,16 +134,19 @@ class SimMemory {
   std::string describe(std::uint64_t addr) const;
 
  private:
-  [[noreturn]] static void outside_arena();
+  [[noreturn]] void outside_arena(const std::byte* host) const;
   NodeId node_of_unbacked(std::uint64_t addr) const;
 
-  // Per thread: simulated minus host stack offset (set_stack_anchor), in [-kAnchorDepth, 0].
-  std::array<std::int64_t, kMaxThreads> stack_shift_{};
-  std::size_t anchored_ = 0;
-  std::array<bool, kMaxThreads> guarded_{};  // guard_stack done  // stack_shift_ may be nonzero below this index (reset clears only those)
+  // Per thread: bytes of its frame area in use (from the top down). Only threads below
+  // framed_ have used theirs since the last reset (exploration resets thousands of times a
+  // second; the table is 4 KiB).
+  std::array<std::uint32_t, kMaxThreads> frame_depth_{};
+  std::size_t framed_ = 0;
+  std::array<bool, kMaxThreads> guarded_{};  // guard_stack done
   std::byte* arena_ = nullptr;
   std::size_t arena_bytes_ = 0;
   std::byte* stacks_ = nullptr;
+  std::byte* frames_ = nullptr;
   std::byte* heaps_ = nullptr;
   std::array<std::size_t, kMaxNodes> used_{};
   // Per node: how much of its heap has had its pages faulted in (kept across executions).

@@ -6,6 +6,8 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 #include <type_traits>
 
 #include "core/platform.hpp"
@@ -118,6 +120,42 @@ struct SimPlatform {
 
    private:
     alignas(sizeof(T)) T value_;
+  };
+
+  // A shared object in the current thread's frames (core/platform.hpp, P::Local): its bytes
+  // come from the simulator's frame area of this thread, so its simulated address does not
+  // depend on how the host compiler laid out the frames that declare it.
+  template <class T>
+  class Local {
+   public:
+    template <class... Args>
+    explicit Local(Args&&... args) {
+      if constexpr (std::is_empty_v<T>) {
+        object_ = new (&empty_) T(std::forward<Args>(args)...);
+      } else {
+        engine_ = Engine::current();
+        if (engine_ == nullptr) throw std::logic_error("a P::Local outside a simulated thread");
+        push_ = engine_->push_frame(sizeof(T), alignof(T));
+        object_ = new (push_.host) T(std::forward<Args>(args)...);
+      }
+    }
+    ~Local() {
+      object_->~T();
+      // Also when an aborted thread is unwound from the host (Engine::destroy_fibers).
+      if constexpr (!std::is_empty_v<T>) engine_->pop_frame(push_.host, push_.depth_before);
+    }
+    Local(const Local&) = delete;
+    Local& operator=(const Local&) = delete;
+
+    T& operator*() { return *object_; }
+    T* operator->() { return object_; }
+    T* get() { return object_; }
+
+   private:
+    T* object_ = nullptr;
+    Engine* engine_ = nullptr;
+    SimMemory::FramePush push_{};
+    [[no_unique_address]] std::conditional_t<std::is_empty_v<T>, T, char> empty_{};
   };
 
   static void fence(std::memory_order order) { detail::engine().fence(order); }
