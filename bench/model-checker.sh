@@ -3,7 +3,7 @@
 # scenarios, three runs each (this machine is noisy: the range is the figure), then two
 # workers against one in alternating pairs. The speed to beat is GenMC's, about 200,000
 # executions/s on one core of this machine class; 50,000 is the floor (issues 5 and 20,
-# REFERENCE.md section 5).
+# docs/sources.md section 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset release >/dev/null

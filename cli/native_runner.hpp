@@ -1,5 +1,5 @@
 // `lockstep native`: runs a scenario's workload on real threads, pinned round robin to the
-// CPUs this process may use, for real time (ARCHITECTURE.md, "natively"), and reports the
+// CPUs this process may use, for real time (docs/architecture.md, "Natively"), and reports the
 // same result rows as a simulation, with "platform": "native".
 #pragma once
 

@@ -1,4 +1,4 @@
-// The seam between a design and the platform it runs on (ARCHITECTURE.md, "The seam").
+// The seam between a design and the platform it runs on (docs/architecture.md, "The seam").
 //
 // Every design in core/ is a template over a platform P that satisfies `Platform`. The
 // simulator's P turns each call into a scheduling point and a costed machine access; the
@@ -22,7 +22,7 @@ using CpuId = int;
 using NodeId = int;
 
 // Work the simulator cannot see, charged by kind so that designs name what they do and the
-// machine configuration says what it costs (ARCHITECTURE.md: P::charge).
+// machine configuration says what it costs (docs/architecture.md, "P::charge").
 enum class Work : std::uint8_t {
   hash,           // hashing a key (jhash2 and friends)
   syscall_entry,  // entering the kernel

@@ -469,7 +469,7 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
   }
   // Nodes with branches left whose branches become tasks: with early branches (take_early)
   // the first 1 + log2 N keep N workers busy; more tasks cost more than they balance
-  // (bench/README.md: 2 workers, split 1 to 6).
+  // (measured with 2 workers, split 1 to 6: `git log -p bench/README.md`).
   const auto split = 1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size()))));
   Pool pool(executors);
   ParallelDfs dfs(pool, verdict, limits.max_runs, split);

@@ -96,7 +96,7 @@ def main():
             cost(args.lockstep, [p for p in scenarios if p.name.startswith("cost-")], out)
         else:
             checked = [p for p in scenarios if not p.name.startswith("cost-")]
-            # Offset policies first, in REFERENCE.md's order, then the data policies.
+            # Offset policies first, in docs/sources.md's order, then the data policies.
             rank = ["none", "inode-lock", "vnode-rwlock", "f-pos-lock", "foffset-lock", "exclusive", "shared-read",
                     "lockless-reads", "page-locks", "range-locks"]
             def key(p):

@@ -41,7 +41,7 @@ inline void populate_pages(void* p, std::size_t bytes) {
 // ranges). The machine model's tag arrays and directory are megabytes looked up at random
 // (189 MiB of L3 tags on xeon-e7-16s): with 4 KiB pages nearly every lookup also misses
 // the host's TLB, and populating them costs one trip through the hypervisor per page.
-// hash-sweep ran 34-36 s with 4 KiB pages and 26-29 s with huge ones (bench/README.md).
+// hash-sweep ran 34-36 s with 4 KiB pages and 26-29 s with huge ones (`git log -p bench/README.md`).
 // Where the host has no huge pages, the range is populated with small ones, as before.
 inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 inline constexpr std::size_t kHugeFromBytes = std::size_t{1} << 20;

@@ -1,4 +1,4 @@
-// The scheduler oracle (ARCHITECTURE.md, "The scheduler oracle").
+// The scheduler oracle (docs/architecture.md, "The scheduler oracle").
 //
 // The simulator never decides an interleaving by itself: at every scheduling point it asks
 // the oracle which candidate goes next. Every strategy (timed, random, replay, and the

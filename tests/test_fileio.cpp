@@ -1,4 +1,4 @@
-// The file-I/O model (issue 6): the policies give the verdicts REFERENCE.md sections 2 and 3
+// The file-I/O model (issue 6): the policies give the verdicts docs/sources.md sections 2 and 3
 // predict under the model checker, the history checks judge hand-made histories as the
 // properties say, the workload runs natively, and bad fileio scenarios fail at their place.
 #include <catch2/catch.hpp>
@@ -100,7 +100,7 @@ TEST_CASE("offset_not_torn accepts every serial offset and rejects a half update
   CHECK(fileio::check_offset_not_torn(h, kThreads).has_value());
 }
 
-TEST_CASE("the bundled fileio scenarios give REFERENCE.md's verdicts", "[fileio][scenario]") {
+TEST_CASE("the bundled fileio scenarios give docs/sources.md's verdicts", "[fileio][scenario]") {
   // A few of scenarios/fileio/, one per kind of anomaly and one that passes; the end-to-end
   // test runs them all.
   const char* names[] = {"offset-none-reads-unique.yaml", "offset-vnode-rwlock-reads-unique.yaml",

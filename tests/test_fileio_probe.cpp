@@ -1,4 +1,4 @@
-// The file probe's pure parts: the policy classification (REFERENCE.md sections 2 and 3),
+// The file probe's pure parts: the policy classification (docs/sources.md sections 2 and 3),
 // the record tags the experiments recognise their writes by, and the result JSON's fields.
 #include <catch2/catch.hpp>
 
@@ -44,7 +44,7 @@ TEST_CASE("fileio classification: observing nothing rules out nothing", "[fileio
   CHECK(c.note.find("not prove") != std::string_view::npos);
 }
 
-// One anomaly at a time: the policies its REFERENCE.md rows forbid it in, and no others.
+// One anomaly at a time: the policies its docs/sources.md rows forbid it in, and no others.
 struct OneAnomaly {
   const char* name;
   std::uint64_t Observations::*count;

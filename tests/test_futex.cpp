@@ -179,7 +179,7 @@ TEST_CASE("without barrier (B) the waker loses a wakeup under x86-TSO, not under
 }
 
 TEST_CASE("without barrier (A) the waiter's locked increment still orders it under x86-TSO", "[futex][sim]") {
-  // REF section 1: on x86 `lock inc` drains the store buffer, so (A) is redundant there.
+  // docs/sources.md section 1: on x86 `lock inc` drains the store buffer, so (A) is redundant there.
   FutexConfig config;
   config.fastpath = WakeFastpath::counter_missing_a;
   CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 1, 0}, 8, 2000) == 0);

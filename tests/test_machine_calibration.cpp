@@ -1,4 +1,4 @@
-// The presets against the figures they must reproduce (REFERENCE.md section 4, the seed;
+// The presets against the figures they must reproduce (docs/sources.md section 4, the seed;
 // docs/machines.md lists them). These run the real model: latency probe and c2c ping-pong.
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Outcomes beyond pass and violation (cli/outcome.hpp): a witness of an `exists` condition
 // is `reachable` and replays; a search without one is `unreachable`; a stuck execution is a
-// `lost_wakeup` in REFERENCE.md section 1's decidable sense, and otherwise a deadlock.
+// `lost_wakeup` in docs/sources.md section 1's decidable sense, and otherwise a deadlock.
 #include <catch2/catch.hpp>
 
 #include <filesystem>

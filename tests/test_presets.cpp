@@ -1,5 +1,5 @@
 // The preset machines (sim/machine/presets.cpp) and how scenarios choose and override them
-// (cli/machine_loader.cpp): the facts of REFERENCE.md section 4 as numbers, overrides
+// (cli/machine_loader.cpp): the facts of docs/sources.md section 4 as numbers, overrides
 // landing in the right fields, and mistakes reported at their file:line:col.
 #include <catch2/catch.hpp>
 
@@ -27,7 +27,7 @@ const CacheLevel& cache(const MachineConfig& c, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("the presets hold REFERENCE.md's facts", "[machine]") {
+TEST_CASE("the presets hold docs/sources.md's facts", "[machine]") {
   const MachineConfig n = make_preset("nehalem-2s");
   CHECK(n.packages == 2);
   CHECK(n.cores_per_package == 4);

@@ -1,4 +1,4 @@
-// x86-TSO store buffers: the litmus tests' verdicts (REFERENCE.md section 1: the futex wake
+// x86-TSO store buffers: the litmus tests' verdicts (docs/sources.md section 1: the futex wake
 // fast path is the store-buffering pattern), explored with the random strategy.
 #include <catch2/catch.hpp>
 

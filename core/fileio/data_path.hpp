@@ -1,4 +1,4 @@
-// Moving data between a caller and the file under a data policy (REFERENCE.md section 3):
+// Moving data between a caller and the file under a data policy (docs/sources.md section 3):
 // which locks a read or a write of the file's bytes takes, then the copy, word by word.
 // The offset is not this file's business (offset_path.hpp); pread and pwrite come straight
 // here.

@@ -1,5 +1,5 @@
 // The system calls on one file: read, write and lseek through an open file description
-// (its offset guarded as the offset policy says, REFERENCE.md section 2), pread and pwrite
+// (its offset guarded as the offset policy says, docs/sources.md section 2), pread and pwrite
 // at an explicit position (no offset, so only the data policy's locks), each reporting what
 // a checker needs to judge it afterwards (IoResult).
 #pragma once
@@ -65,7 +65,7 @@ class FileIo {
   }
 
   // lseek reads and writes the offset like a read would: under vnode-rwlock it takes the
-  // lock shared [guess: REFERENCE.md names only reads and writes], under the others what
+  // lock shared [guess: docs/sources.md names only reads and writes], under the others what
   // read() takes.
   IoResult lseek(OpenFile<P>& file, std::int64_t offset, Whence whence) {
     ProtocolSteps<P> steps("lseek");

@@ -1,5 +1,5 @@
 // The policies a file-I/O design is configured with (docs/fileio.md): how the descriptor's
-// offset is protected (REFERENCE.md section 2) and how the file's data is locked for read and
+// offset is protected (docs/sources.md section 2) and how the file's data is locked for read and
 // write (section 3), plus the machine's word size for the offset.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace lockstep::fileio {
 
-// REFERENCE.md section 2, in table order.
+// docs/sources.md section 2, in table order.
 enum class OffsetPolicy : std::uint8_t {
   none,          // Unix before 1987, Linux before 3.14: offset copied, I/O done, offset written back
   inode_lock,    // CSRG 1987 (McKusick): the exclusive inode lock covers the offset
@@ -21,7 +21,7 @@ enum class OffsetPolicy : std::uint8_t {
 inline constexpr std::array<std::string_view, 5> kOffsetPolicyNames{"none", "inode-lock", "vnode-rwlock",
                                                                     "f-pos-lock", "foffset-lock"};
 
-// REFERENCE.md section 3, in table order.
+// docs/sources.md section 3, in table order.
 enum class DataPolicy : std::uint8_t {
   exclusive,       // 7th Edition: the exclusive inode lock for all I/O
   shared_read,     // 4.3BSD, FreeBSD, illumos UFS, XFS: inode rwlock, shared reads

@@ -4,7 +4,7 @@
 //
 // "Serial" below means some order of the calls, one at a time, that respects real time (a
 // call that ended before another began comes first): what POSIX XSH 2.9.7 asks of read,
-// write, pread, pwrite and lseek on regular files (REFERENCE.md section 3).
+// write, pread, pwrite and lseek on regular files (docs/sources.md section 3).
 #pragma once
 
 #include <algorithm>

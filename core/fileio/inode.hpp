@@ -1,6 +1,6 @@
 // The file: its size and its data, in pages of a configurable size, each with its own
 // sleeping page lock, plus the locks a data policy may take over the whole file (the inode
-// rwlock, a range lock). REFERENCE.md section 3 lists which policy takes which.
+// rwlock, a range lock). docs/sources.md section 3 lists which policy takes which.
 //
 // The data are P::Shared words, so every word a read or write copies is a step of its own
 // and a read racing a write is a real race, seen word by word. Each word holds a tag that
@@ -82,7 +82,7 @@ class Inode {
 
   // i_size is read and raised with atomics whatever the data policy: kernels order its
   // updates by means of their own (Linux's i_size_write under i_rwsem or a seqcount), and
-  // a lost size update is not one of the anomalies REFERENCE.md section 3 studies.
+  // a lost size update is not one of the anomalies docs/sources.md section 3 studies.
   std::uint64_t size() const { return shared_->size.load(std::memory_order_acquire); }
   void raise_size(std::uint64_t end) {
     std::uint64_t seen = shared_->size.load(std::memory_order_relaxed);

@@ -1,5 +1,5 @@
 // One futex hash table's buckets in platform memory, laid out packed or one per cacheline,
-// on one node or interleaved page by page over the nodes (REF section 1; the seed's
+// on one node or interleaved page by page over the nodes (docs/sources.md section 1; the seed's
 // "allocated on a single NUMA node" and "cacheline aligning the hash bucket structure").
 #pragma once
 

@@ -61,7 +61,7 @@ template <Platform P, class Lock>
 struct FutexBucket {
   Lock lock;
   // Tasks queued here or on their way (incremented before taking the lock): what the wake
-  // fast path reads to skip the lock (REF section 1).
+  // fast path reads to skip the lock (docs/sources.md section 1).
   typename P::template Atomic<std::uint32_t> waiters{0};
   typename P::template Shared<std::uint64_t> head{0};  // most urgent waiter, 0 when empty
   typename P::template Shared<std::uint64_t> tail{0};

@@ -1,6 +1,6 @@
 // The futex hash table's design variants, each one a field of FutexConfig. Every value traces
-// to a fact in ../shared/REFERENCE.md section 1 or the seed futex-scaling.txt; the comments
-// say which.
+// to a fact in docs/sources.md section 1 ("REF") or the futex-scaling article described there
+// ("seed"); the comments say which.
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
 // A futex's identity and its hash. Linux keys a private futex by (address space, page
 // address) and a shared one by (backing object, page index), plus the offset in the page,
-// and hashes the two words with jhash2 seeded by the offset (REF section 1). Keys are built
+// and hashes the two words with jhash2 seeded by the offset (docs/sources.md section 1). Keys are built
 // from P::address_of, so in the simulator they are simulated addresses and a run hashes
 // the same way every time.
 #pragma once

@@ -1,4 +1,4 @@
-// How many buckets each table variant has (REF section 1).
+// How many buckets each table variant has (docs/sources.md section 1).
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// FutexTable<P>: the futex hash table with every design variant of REF section 1 as a
+// FutexTable<P>: the futex hash table with every design variant of docs/sources.md section 1 as a
 // configuration (futex_config.hpp). The same code is the kernel's table in the simulator
 // and a user-space parking lot natively (as WebKit's and folly's ParkingLot are).
 //

@@ -2,7 +2,7 @@
 // per-process private table) growing by rehashing. FutexTable (futex_table.hpp) picks the
 // lock type at run time and forwards here, so each operation is compiled per lock kind.
 //
-// Semantics follow Linux's kernel/futex (REF section 1): wait checks the word under the
+// Semantics follow Linux's kernel/futex (docs/sources.md section 1): wait checks the word under the
 // bucket lock and returns EAGAIN on a mismatch; wake returns how many it woke; the waiter
 // counter is incremented before the lock is taken and read by wake after barrier (B).
 #pragma once
@@ -88,7 +88,7 @@ class FutexTableImpl {
       steps.next("hash the word to its bucket");
       const Slot s = locate(key);
       // Waiter side: count ourselves before taking the lock. On x86 the locked increment is
-      // also barrier (A); weaker machines need smp_mb__after_atomic (REF), which the
+      // also barrier (A); weaker machines need smp_mb__after_atomic (docs/sources.md section 1), which the
       // counter-missing-a variant leaves out: a relaxed increment.
       if (counting()) {
         steps.next(config_.fastpath == WakeFastpath::counter_missing_a ? "count the waiter (waiters++, no barrier A)"
@@ -178,7 +178,7 @@ class FutexTableImpl {
       const Slot s1 = locate(key1);
       const Slot s2 = locate_in(key2, s1.generation);
       // The target's counter goes up first, so a waker of `to` cannot miss waiters that are
-      // about to arrive on its bucket (REF: "requeue increments the target bucket's counter first").
+      // about to arrive on its bucket (docs/sources.md section 1: requeue raises the target's count first).
       if (counting()) {
         steps.next("count on the target bucket first (waiters++)");
         s2.bucket->waiters.fetch_add(1, std::memory_order_seq_cst);

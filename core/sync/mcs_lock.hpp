@@ -3,7 +3,7 @@
 // over is one store to the successor's node, so it moves one cacheline between two CPUs
 // instead of bouncing the lock word among every waiter as a ticket or TTAS lock does. This is
 // why the Linux queued spinlock (qspinlock, x86 since 4.2), which replaced the ticket lock
-// of REFERENCE.md section 1, queues its contended waiters on per-CPU MCS nodes.
+// of docs/sources.md section 1, queues its contended waiters on per-CPU MCS nodes.
 //
 // A node must live in platform memory: on the caller's stack (a simulated thread's stack is
 // simulated memory) or from P::allocate, never on the host heap (the simulator refuses to

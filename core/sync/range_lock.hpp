@@ -2,7 +2,7 @@
 // every request, granted or waiting, sits in one FIFO list; a request is granted when it
 // conflicts with no request queued before it. Two ranges conflict when they overlap and at
 // least one is a write, so readers share, overlapping writers exclude each other, and writers
-// of disjoint ranges run together, which is what REFERENCE.md section 3 says range locks buy
+// of disjoint ranges run together, which is what docs/sources.md section 3 says range locks buy
 // ("none, with concurrent non-overlapping writers") and what the seed asks for ("we can allow
 // concurrent writers to the same file as long as they are non-overlapping").
 //

@@ -1,5 +1,5 @@
 // A sleeping reader-writer lock: any number of shared holders or one exclusive holder;
-// contended lockers sleep in one FIFO queue. This is the inode lock of REFERENCE.md section 3
+// contended lockers sleep in one FIFO queue. This is the inode lock of docs/sources.md section 3
 // (4.3BSD/FreeBSD's shared vnode lock, illumos' vnode rwlock, Linux's i_rwsem) and, taken
 // exclusive for everything, 7th Edition's inode lock.
 //

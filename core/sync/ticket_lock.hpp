@@ -1,6 +1,6 @@
 // Ticket spinlock: FIFO hand-off through two counters. The Linux x86 spinlock from 2.6.25
 // until queued spinlocks (4.2); the futex wake fast path of b0c29f79 relied on its
-// spin_is_locked() being exact (REFERENCE.md section 1).
+// spin_is_locked() being exact (docs/sources.md section 1).
 #pragma once
 
 #include <cstdint>

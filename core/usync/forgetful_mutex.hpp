@@ -1,14 +1,14 @@
 // A known-bad variant of Drepper's "mutex, take 2" (drepper_mutex.hpp), kept so that the
 // checker has a real flaw to find: after a wakeup it takes the lock in state 1 instead of 2.
 //
-// "Futexes Are Tricky" (the seed futex-scaling.txt cites it) explains why take 2 relocks
+// "Futexes Are Tricky" (docs/sources.md section 1) explains why take 2 relocks
 // with a CAS of 0 to 2 after sleeping: a thread woken by an unlock cannot know whether
 // others still sleep on the word, so it must leave the word saying "somebody may sleep".
 // This variant relocks with 0 to 1, the obvious-looking choice. With two sleepers the first
 // unlock wakes one; that one takes the lock in state 1, its unlock then sees 1, skips
 // futex_wake, and the other sleeper is left behind for good: a deadlock once everyone else
 // has finished. (When such an execution also has a futex_wake that woke fewer than it asked
-// for, the checker calls it a lost_wakeup: REFERENCE.md section 1's definition.)
+// for, the checker calls it a lost_wakeup: docs/sources.md section 1's definition.)
 #pragma once
 
 #include <cstdint>

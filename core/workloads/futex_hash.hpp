@@ -1,4 +1,4 @@
-// futex-hash: `perf bench futex hash` (REF section 1). T threads, pinned round robin over the
+// futex-hash: `perf bench futex hash` (docs/sources.md section 1). T threads, pinned round robin over the
 // CPUs, each loop over their own F futexes (default 1024) calling FUTEX_WAIT with a value
 // that does not match, so every call returns EAGAIN at once: it measures hashing the key,
 // the bucket lock and the value check, not sleeping. Output: per-thread ops/s and their

@@ -1,5 +1,5 @@
 // The futex calls of one execution of thread programs, recorded so that an execution that
-// stops with threads asleep can be judged. REFERENCE.md section 1 states the lost wakeup so
+// stops with threads asleep can be judged. docs/sources.md section 1 states the lost wakeup so
 // that a checker can decide it: at quiescence a waiter sleeps on word w, w no longer holds the
 // value it waited for, and some wake(w, n) woke fewer than n threads. Deciding that needs
 // what only the caller of the futex knows: who sleeps in which wait (word, expected value)

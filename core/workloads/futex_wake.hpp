@@ -1,5 +1,5 @@
 // futex-wake and futex-requeue: `perf bench futex wake` and `perf bench futex requeue`
-// (REF section 1, "Siblings"). S sleepers block on one futex; once all are asleep the waker
+// (docs/sources.md section 1, "Siblings"). S sleepers block on one futex; once all are asleep the waker
 // wakes them k at a time (wake), or moves them k at a time onto a second futex and then
 // wakes them all there (requeue). Measured per round: how long the waker's calls took, and
 // how long each sleeper took to come back after the round began. Several rounds.

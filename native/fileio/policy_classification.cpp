@@ -13,7 +13,7 @@ struct Rule {
   std::initializer_list<std::string_view> forbidden_by;  // the policies this anomaly rules out
 };
 
-// One rule per anomaly the probe can see; each lists the policies whose row in REFERENCE.md
+// One rule per anomaly the probe can see; each lists the policies whose row in docs/sources.md
 // does not allow it. Policies a rule does not name are not constrained by that anomaly.
 const Rule kRules[] = {
     // Section 3: exclusive inode lock, shared-read/exclusive-write and range locks allow

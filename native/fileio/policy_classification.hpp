@@ -1,5 +1,5 @@
 // Which of the modeled file policies could have produced what the file probe observed.
-// The policies are REFERENCE.md's (section 2: who protects the shared file offset; section
+// The policies are docs/sources.md's (section 2: who protects the shared file offset; section
 // 3: who protects the data), by the names the simulated model (core/fileio) gives them.
 // A policy is inconsistent when the probe saw an anomaly the policy forbids; observing
 // nothing rules out nothing, because finite trials never prove an anomaly impossible.

@@ -12,7 +12,7 @@ namespace lockstep::native::fileio {
 namespace {
 
 // Shares of the probe's time, in percent. Torn reads get the most: they are the anomaly
-// Linux is known to show (REFERENCE.md section 3), and each size needs its own share.
+// Linux is known to show (docs/sources.md section 3), and each size needs its own share.
 constexpr int kTornPercent = 40;  // split evenly among kTornReadSizes
 constexpr int kInterleaveRangePercent = 10;
 constexpr int kInterleaveAppendPercent = 10;

@@ -64,7 +64,7 @@ class CostModel {
   virtual void expect_lines(std::uint64_t) {}
 };
 
-// Flat costs. Defaults are guesses of the order of a ~2.7 GHz x86 core (REFERENCE.md
+// Flat costs. Defaults are guesses of the order of a ~2.7 GHz x86 core (docs/sources.md
 // section 4 gives L1 hits of 3-4 cycles); each is overridable in a scenario's machine.
 struct FlatCosts {
   std::uint64_t load_ns = 2;             // [guess] an L1 hit

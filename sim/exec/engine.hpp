@@ -102,7 +102,7 @@ class SimWorkload {
   virtual WorkloadMetrics metrics() const { return {}; }
   // Called when no thread can run and some have not finished, before the engine calls it a
   // deadlock, while the threads' stacks are still alive: a workload that knows why they wait
-  // (a lost wakeup, REFERENCE.md section 1) says so; nothing means a plain deadlock.
+  // (a lost wakeup, docs/sources.md section 1) says so; nothing means a plain deadlock.
   virtual std::optional<QuiescenceFinding> at_quiescence(Engine&) { return std::nullopt; }
 };
 

@@ -19,7 +19,7 @@ void Engine::witness(std::string_view property, std::string_view message) {
 
 bool Engine::parked(ThreadId id) const { return id < threads_.size() && threads_[id].state == ThreadRunState::parked; }
 
-// No thread can run and some have not finished. The workload may know why (REFERENCE.md
+// No thread can run and some have not finished. The workload may know why (docs/sources.md
 // section 1 defines a lost wakeup so that a checker can decide it at this point); if not,
 // it is a deadlock, described by what each thread waits for.
 void Engine::record_quiescence(SimWorkload& workload) {

@@ -6,7 +6,7 @@
 // aligned one does not, and memory allocated on node 1 has node 1's addresses.
 //
 // The arena is reserved once per engine and reused by every execution; resetting a run is
-// resetting the bump pointers, so a run starts in microseconds (ARCHITECTURE.md,
+// resetting the bump pointers, so a run starts in microseconds (docs/architecture.md,
 // "Determinism rules": exploration is stateless).
 #pragma once
 

@@ -1,7 +1,7 @@
 // Data races on plain shared data (P::Shared, the engine's plain_load and plain_store): two
 // accesses to one location by different threads, at least one a write, that happens-before
 // does not order (property `data_race`, docs/scenarios.md). The detector keeps vector clocks
-// in the manner of FastTrack (Flanagan and Freund, PLDI 2009; REFERENCE.md section 5: loom's
+// in the manner of FastTrack (Flanagan and Freund, PLDI 2009; docs/sources.md section 5; loom's
 // runtime keeps its vector clocks in a file of their own, as this one does): each thread has
 // a clock, each atomic location the clock its last release published, and each plain
 // location the epoch (thread, clock) of its last write and of each thread's last read since.

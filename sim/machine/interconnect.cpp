@@ -139,7 +139,7 @@ double Interconnect::message(int from, int to, Message kind, double start) {
 // Coherent HyperTransport forwards a broadcast (a probe) along routes the routing tables
 // name per source: each node passes it on over the links that lead further from the source,
 // so every link of the tree carries one copy [derived: the routing tables' broadcast
-// route; REF section 4 has only "broadcast probes"]. A copy is cut-through at each node, as
+// route; docs/sources.md section 4 has only "broadcast probes"]. A copy is cut-through at each node, as
 // a message is, so on idle links each target has it when a message of its own would.
 void Interconnect::broadcast(int from, std::uint32_t targets, Message kind, double start, double* arrival) {
   const Tree& tree = trees_[static_cast<std::size_t>(from)];

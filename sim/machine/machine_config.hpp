@@ -1,6 +1,6 @@
 // A simulated machine, as numbers: its shape (boards, packages, cores, SMT threads), its
 // interconnect, caches, coherence protocol, DRAM and the costs of the OS. Presets
-// (presets.cpp) fill one from the facts of REFERENCE.md section 4; scenarios override
+// (presets.cpp) fill one from the facts of docs/sources.md section 4; scenarios override
 // any field. Latencies are in nanoseconds (fractions allowed: an L1 hit is ~1.5 ns).
 #pragma once
 

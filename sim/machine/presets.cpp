@@ -1,5 +1,5 @@
-// The preset machines. Every number names its source: "REF" is REFERENCE.md section 4,
-// "seed" is the DRAM-timing post (seeds/jeffr-tech-blog.txt), [derived] is arithmetic on
+// The preset machines. Every number names its source: "REF" is docs/sources.md section 4,
+// "seed" is the DRAM-timing post (Jeff Roberson's blog, docs/sources.md section 4), [derived] is arithmetic on
 // sourced facts (shown), [guess] is a judgement with its reasoning. The latency-related
 // numbers (uncore_ns, dram.latency_ns, link latencies, c2c_same_package_ns,
 // remote_cache_ns, probe_ns) are first values for calibration against the targets in

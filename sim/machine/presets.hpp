@@ -1,4 +1,4 @@
-// Named machines: the facts of REFERENCE.md section 4 (and the seed's DRAM timings) as
+// Named machines: the facts of docs/sources.md section 4 (and the seed's DRAM timings) as
 // MachineConfigs, plus `host`, read from this machine's sysfs (host_topology.hpp).
 // docs/machines.md lists every number with its source and the figures each preset must
 // reproduce once the memory model is calibrated.

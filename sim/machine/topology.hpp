@@ -2,7 +2,7 @@
 // cores, cores contain CPUs (SMT threads); interconnect links join packages. Routes,
 // hop counts and link latencies between packages come from shortest paths over the links.
 // Each package is one NUMA node with its own memory controller (true of both Nehalem-EP
-// and Opteron, REFERENCE.md section 4).
+// and Opteron, docs/sources.md section 4).
 #pragma once
 
 #include <vector>
