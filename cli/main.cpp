@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -350,6 +351,12 @@ int main(int argc, char** argv) {
   } catch (const cli::UsageError& e) {
     std::fprintf(stderr, "usage: %s\n", e.what());
   } catch (const std::exception& e) {
+    // A plain std::logic_error is what lockstep or a design says cannot happen (its
+    // subclasses, such as out_of_range, also report bad inputs): exit 3, docs/results.md.
+    if (typeid(e) == typeid(std::logic_error)) {
+      std::fprintf(stderr, "internal error (a bug in lockstep, not in the input): %s\n", e.what());
+      return cli::kExitInternalError;
+    }
     std::fprintf(stderr, "error: %s\n", e.what());
   }
   return cli::kExitBadInput;

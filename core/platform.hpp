@@ -150,6 +150,14 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   // Reports that a property failed. The simulator stops the execution and reports it;
   // natively the first report is kept and the run goes on.
   { P::violation(text, text) } -> std::same_as<void>;
+  // What a design assumes and never checked: `P::invariant([&] { return ...; }, "what")`.
+  // The simulator evaluates the condition at once, its reads seeing what this thread would
+  // see (its own buffered stores first) but taking no step, costing nothing and logging no
+  // access, so checking changes no schedule; a false condition is the violation of the
+  // property `invariant`, with a replayable schedule. The condition must only read. Natively
+  // it is compiled out unless LOCKSTEP_NATIVE_INVARIANTS is defined (debug and sanitizer
+  // builds), where a false one is reported as violation() reports.
+  { P::invariant([] { return true; }, text) } -> std::same_as<void>;
 };
 
 // A shared object in the calling thread's frames (the Platform concept's P::Local).

@@ -110,6 +110,12 @@ struct NativePlatform {
   static void note_futex_queue(FutexQueueNote, std::uint32_t, std::uint64_t, const void*) {}
   static void note_step(StepNote, std::string_view) {}
   static void violation(std::string_view property, std::string_view message) { record_violation(property, message); }
+  template <class Condition>
+  static void invariant([[maybe_unused]] Condition&& holds, [[maybe_unused]] std::string_view what) {
+#if defined(LOCKSTEP_NATIVE_INVARIANTS)
+    if (!holds()) record_violation("invariant", what);
+#endif
+  }
 };
 
 static_assert(Platform<NativePlatform>);

@@ -68,6 +68,13 @@ struct FutexBucket {
 
   static FutexWaiter<P>* at(std::uint64_t address) { return static_cast<FutexWaiter<P>*>(P::pointer_to(address)); }
 
+  // Whether `w`, whose links are `prev` and `next`, is on this bucket's list.
+  bool holds(const FutexWaiter<P>& w, std::uint64_t prev, std::uint64_t next) const {
+    const std::uint64_t self = P::address_of(&w);
+    return (prev != 0 ? at(prev)->next.load() : head.load()) == self &&
+           (next != 0 ? at(next)->prev.load() : tail.load()) == self;
+  }
+
   // Queues `w` after every waiter of the same or more urgent priority. Caller holds the lock.
   void enqueue(FutexWaiter<P>& w, std::uint32_t priority) {
     const std::uint64_t self = P::address_of(&w);
@@ -98,6 +105,9 @@ struct FutexBucket {
   void unlink(FutexWaiter<P>& w) {
     const std::uint64_t next = w.next.load();
     const std::uint64_t prev = w.prev.load();
+    // Unlinking a waiter from a bucket it is not on would corrupt both lists (Linux's
+    // __futex_unqueue warns on the same: WARN_ON_ONCE(plist_node_empty(&q->list))).
+    P::invariant([&] { return holds(w, prev, next); }, "a futex waiter unlinked from a bucket it is not queued on");
     if (prev != 0) {
       at(prev)->next.store(next);
     } else {

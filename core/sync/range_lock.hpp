@@ -34,7 +34,10 @@ class RangeLock {
     interlock_.lock();
     list_.push_back(self);
     const bool free = !blocked(self);
-    if (free) self.queued_granted.store(1);
+    if (free) {
+      self.queued_granted.store(1);
+      P::invariant([&] { return !overlaps_a_grant(self); }, "a range lock granted a range that conflicts with one it granted");
+    }
     note(free ? LockNote::acquire : LockNote::wait, mode);
     interlock_.unlock();
     if (!free) {
@@ -57,6 +60,7 @@ class RangeLock {
     for (Node* w = list_.front(); w != nullptr; w = list_.next_of(*w)) {
       if (w->queued_granted.load() != 0 || blocked(*w)) continue;
       w->queued_granted.store(1);
+      P::invariant([&] { return !overlaps_a_grant(*w); }, "a range lock granted a range that conflicts with one it granted");
       w->grant();
     }
     interlock_.unlock();
@@ -71,6 +75,14 @@ class RangeLock {
     const bool overlap = a.start.load() < b.end.load() && b.start.load() < a.end.load();
     const bool a_writes = a.mode.load() == static_cast<std::uint32_t>(LockMode::exclusive);
     return overlap && (a_writes || b.mode.load() == static_cast<std::uint32_t>(LockMode::exclusive));
+  }
+
+  // Whether a granted request other than `w`, anywhere in the list, conflicts with it (what
+  // blocked() rules out by looking only before `w`, given that grants go in list order).
+  bool overlaps_a_grant(const Node& w) const {
+    for (Node* e = list_.front(); e != nullptr; e = list_.next_of(*e))
+      if (e != &w && e->queued_granted.load() != 0 && conflict(*e, w)) return true;
+    return false;
   }
 
   // Whether a request queued before `w` conflicts with it.

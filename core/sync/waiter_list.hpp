@@ -83,6 +83,7 @@ class WaiterList {
   void push_back(Waiter& w) {
     const std::uint64_t self = P::address_of(&w);
     const std::uint64_t tail = tail_.load();
+    P::invariant([&] { return w.next.load() == 0 && tail != self; }, "a waiter queued twice on a waiter list");
     if (tail == 0) {
       head_.store(self);
     } else {
@@ -93,6 +94,7 @@ class WaiterList {
 
   void pop_front() {
     const std::uint64_t head = head_.load();
+    P::invariant([&] { return head != 0; }, "pop_front of an empty waiter list");
     const std::uint64_t next = at(head)->next.load();
     head_.store(next);
     if (next == 0) tail_.store(0);
@@ -102,7 +104,12 @@ class WaiterList {
   void remove(Waiter& w) {
     const std::uint64_t self = P::address_of(&w);
     std::uint64_t prev = 0;
-    for (std::uint64_t cur = head_.load(); cur != self; cur = at(cur)->next.load()) prev = cur;
+    for (std::uint64_t cur = head_.load(); cur != self; cur = at(cur)->next.load()) {
+      // The end of the list without finding `w`: it was not on it (the walk would go on
+      // through address 0).
+      P::invariant([&] { return cur != 0; }, "a waiter removed from a waiter list it is not on");
+      prev = cur;
+    }
     const std::uint64_t next = w.next.load();
     if (prev == 0) {
       head_.store(next);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <typeinfo>
 #include <utility>
 
 #include <fmt/format.h>
@@ -154,6 +155,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   if (!internal_error_.empty()) {
     destroy_fibers();
     tls_engine_ = outer;
+    if (internal_is_bug_) throw std::logic_error(internal_error_);
     throw std::runtime_error(internal_error_);
   }
   log_ = nullptr;  // what follows is not a step
@@ -379,6 +381,10 @@ void Engine::thread_main(ThreadId id) {
     // away happens outside the handler, since the C++ runtime's record of the exception
     // being handled belongs to the host thread, not to the fiber.
     internal_error_ = fmt::format("thread '{}' threw: {}", t.name, e.what());
+    // A logic_error is a bug in the simulator or a design (a broken coherence state, a
+    // shared object outside simulated memory), and stays one on the host: exit 3, not 2.
+    // (std::logic_error itself: its subclasses, such as out_of_range, also report inputs.)
+    internal_is_bug_ = typeid(e) == typeid(std::logic_error);
     threw = true;
   }
   if (threw) abort_execution();

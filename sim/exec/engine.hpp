@@ -160,6 +160,18 @@ class Engine {
   // Reports a violated property. From a simulated thread it ends the execution and does not
   // return; from the host side (a workload's final check) it records the first one.
   void violation(std::string_view property, std::string_view message);
+  // Evaluates `condition` (P::invariant) as an observer: its loads read what the current
+  // thread would read (its own buffered stores first) without a step, a cost or a logged
+  // access; a store or read-modify-write in it is a design bug.
+  template <class Condition>
+  bool observe(Condition&& condition) {
+    struct Observing {
+      bool& flag;
+      explicit Observing(bool& f) : flag(f) { flag = true; }
+      ~Observing() { flag = false; }
+    } observing(observing_);
+    return static_cast<bool>(condition());
+  }
   // Host side, from a final check: the final state is a witness of `property` (an `exists`
   // condition); recorded unless a violation came first (engine_properties.cpp).
   void witness(std::string_view property, std::string_view message);
@@ -252,6 +264,8 @@ class Engine {
   void drain_next_due();
   void wake_spinner(SimThread& s, std::uint64_t at_ns);
   bool may_block_spinning(const SimThread& t);
+  std::uint64_t observed_load(const void* host, unsigned size) const;
+  [[noreturn]] static void write_while_observing();
   void note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value);
   bool spin_reads_unchanged(const SimThread& t) const;
 
@@ -316,9 +330,11 @@ class Engine {
   std::size_t schedule_at_violation_ = 0;
   bool continue_after_violation_ = false;
   bool abandoned_ = false;
+  bool observing_ = false;  // in an invariant's condition (observe)
   EventLog* log_ = nullptr;  // explore mode, when the oracle observes every step
   RaceDetector races_;
   std::string internal_error_;
+  bool internal_is_bug_ = false;
   std::exception_ptr oracle_error_;  // the oracle threw on a simulated thread (pick_next)
   Schedule schedule_;
 };

@@ -95,7 +95,23 @@ std::uint64_t Engine::direct_rmw(void* host, unsigned size, RmwOp op, std::uint6
   return old_value;
 }
 
+std::uint64_t Engine::observed_load(const void* host, unsigned size) const {
+  check_size(size);
+  if (!on_host()) {
+    const SimThread& t = threads_[current_];
+    if (const BufferedStore* own = t.store_buffer.empty() ? nullptr : forward(t, memory_.address_of(host), size))
+      return own->value;
+  }
+  return read_bits(host, size);
+}
+
+void Engine::write_while_observing() {
+  throw std::logic_error("an invariant's condition wrote to shared memory: it must only read");
+}
+
 std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order order, bool plain) {
+  if (observing_) [[unlikely]]
+    return observed_load(host, size);
   if (on_host()) return direct_load(host, size);
   check_size(size);
   const std::uint64_t addr = memory_.address_of(host);
@@ -129,6 +145,8 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
 }
 
 void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_order order, bool plain) {
+  if (observing_) [[unlikely]]
+    write_while_observing();
   if (on_host()) return direct_store(host, size, value);
   check_size(size);
   value &= size_mask(size);
@@ -163,6 +181,8 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
 
 std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
                           std::memory_order order, bool* success) {
+  if (observing_) [[unlikely]]
+    write_while_observing();
   if (on_host()) return direct_rmw(host, size, op, operand, desired, success);
   check_size(size);
   bool ok = true;

@@ -182,6 +182,11 @@ struct SimPlatform {
   static void violation(std::string_view property, std::string_view message) {
     detail::engine().violation(property, message);
   }
+  template <class Condition>
+  static void invariant(Condition&& holds, std::string_view what) {
+    Engine& e = detail::engine();
+    if (!e.observe(std::forward<Condition>(holds))) e.violation("invariant", what);
+  }
   // Trace notes (core/platform.hpp): an event when the execution is traced, and never a step.
   // Untraced, a note is one thread-local load and a branch; the rest is out of line
   // (sim_platform.cpp), so designs inline as little of it as can be.

@@ -95,6 +95,7 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   line.home = static_cast<std::uint8_t>(a.home);
   links_.set_now(static_cast<double>(a.start_ns));
   const double exact = latency(a, line, line_addr, static_cast<double>(a.start_ns));
+  check_line(line, a);
   source_counts_[static_cast<std::size_t>(last_source_)]++;
   last_line_ = &line;
   last_cpu_ = a.cpu;
@@ -107,6 +108,27 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   const auto whole = static_cast<std::int64_t>(total);
   carry = total - static_cast<double>(whole);
   return static_cast<std::uint64_t>(whole);
+}
+
+// The directory's states after an access, checked in every build: a wrong state would not
+// crash anything, it would quietly move every figure after it. The accessing core holds
+// the line (M after a write); an owner is not also a sharer; E and M are the only copy.
+void MemorySystem::check_line(const Line& line, const Access& a) const {
+  const int core = topology_.core_of(a.cpu);
+  const bool write = a.kind == OpKind::store || a.kind == OpKind::rmw || a.kind == OpKind::plain_store;
+  const char* wrong = nullptr;
+  if (write && (line.owner != core || line.owner_state != OwnerState::modified)) {
+    wrong = "the writer does not hold it Modified";
+  } else if (line.owner != core && !line.shared_by(core)) {
+    wrong = "the reader holds no copy";
+  } else if (line.owner >= 0 && line.shared_by(line.owner)) {
+    wrong = "its owner is also a sharer";
+  } else if (line.owner >= 0 && line.sole_copy() && !line.sharers.empty()) {
+    wrong = "it is Exclusive or Modified and shared";
+  }
+  if (wrong != nullptr) [[unlikely]]
+    throw std::logic_error(fmt::format("coherence directory: after an access by CPU {} to {:#x}, {} (a simulator bug)",
+                                       a.cpu, a.addr, wrong));
 }
 
 // The host lines an access from `cpu` to `addr` reads first: its directory entry and the

@@ -72,6 +72,7 @@ class MemorySystem final : public CostModel {
 
   // memory_system.cpp: what an access costs
   double latency(const Access& a, Line& line, std::uint64_t line_addr, double start);
+  void check_line(const Line& line, const Access& a) const;
   double private_hit(int core, Line& line, std::uint64_t line_addr, double at);
   double miss(const Access& a, Line& line, std::uint64_t line_addr, int core, double start);
   bool read_from_own_llc(const Line& line, std::uint64_t line_addr, int package, bool exclusive) const;
