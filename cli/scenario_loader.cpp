@@ -508,19 +508,28 @@ std::string read_scenario_text(const std::string& path) {
 // nest, so eight levels of nine uses of the one before are 43 million nodes in 2.4 KB.
 constexpr std::size_t kMaxScenarioNodes = 100'000;
 
+// And nest at most this deep. yaml-cpp stops text nested past 2000 levels, but an alias used
+// inside its own anchor's node makes a cycle, as deep as the node count lets it go: 100,000
+// frames of this walk overflowed the stack of an ASan build (a fuzz finding).
+constexpr std::size_t kMaxScenarioDepth = 256;
+
 // Walks the document as the loaders will (aliases expanded), refusing it at the node where
-// it passes kMaxScenarioNodes.
-void require_bounded(const yaml::Source& src, const YAML::Node& node, std::size_t& seen) {
+// it passes kMaxScenarioNodes or kMaxScenarioDepth.
+void require_bounded(const yaml::Source& src, const YAML::Node& node, std::size_t& seen, std::size_t depth = 1) {
   if (++seen > kMaxScenarioNodes)
     src.fail(node, fmt::format("the scenario expands to more than {} YAML nodes (an alias counts each time it is "
                                "used)",
                                kMaxScenarioNodes));
+  if (depth > kMaxScenarioDepth)
+    src.fail(node, fmt::format("the scenario nests deeper than {} YAML levels (an alias used inside its own "
+                               "anchor's node nests without end)",
+                               kMaxScenarioDepth));
   if (node.IsSequence()) {
-    for (const YAML::Node& child : node) require_bounded(src, child, seen);
+    for (const YAML::Node& child : node) require_bounded(src, child, seen, depth + 1);
   } else if (node.IsMap()) {
     for (const auto& kv : node) {
-      require_bounded(src, kv.first, seen);
-      require_bounded(src, kv.second, seen);
+      require_bounded(src, kv.first, seen, depth + 1);
+      require_bounded(src, kv.second, seen, depth + 1);
     }
   }
 }
