@@ -8,11 +8,13 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "cli/files.hpp"
@@ -506,19 +508,28 @@ std::string read_scenario_text(const std::string& path) {
 // nest, so eight levels of nine uses of the one before are 43 million nodes in 2.4 KB.
 constexpr std::size_t kMaxScenarioNodes = 100'000;
 
+// And nest at most this deep. yaml-cpp stops text nested past 2000 levels, but an alias used
+// inside its own anchor's node makes a cycle, as deep as the node count lets it go: 100,000
+// frames of this walk overflowed the stack of an ASan build (a fuzz finding).
+constexpr std::size_t kMaxScenarioDepth = 256;
+
 // Walks the document as the loaders will (aliases expanded), refusing it at the node where
-// it passes kMaxScenarioNodes.
-void require_bounded(const yaml::Source& src, const YAML::Node& node, std::size_t& seen) {
+// it passes kMaxScenarioNodes or kMaxScenarioDepth.
+void require_bounded(const yaml::Source& src, const YAML::Node& node, std::size_t& seen, std::size_t depth = 1) {
   if (++seen > kMaxScenarioNodes)
     src.fail(node, fmt::format("the scenario expands to more than {} YAML nodes (an alias counts each time it is "
                                "used)",
                                kMaxScenarioNodes));
+  if (depth > kMaxScenarioDepth)
+    src.fail(node, fmt::format("the scenario nests deeper than {} YAML levels (an alias used inside its own "
+                               "anchor's node nests without end)",
+                               kMaxScenarioDepth));
   if (node.IsSequence()) {
-    for (const YAML::Node& child : node) require_bounded(src, child, seen);
+    for (const YAML::Node& child : node) require_bounded(src, child, seen, depth + 1);
   } else if (node.IsMap()) {
     for (const auto& kv : node) {
-      require_bounded(src, kv.first, seen);
-      require_bounded(src, kv.second, seen);
+      require_bounded(src, kv.first, seen, depth + 1);
+      require_bounded(src, kv.second, seen, depth + 1);
     }
   }
 }
@@ -554,18 +565,43 @@ void require_utf8(const std::string& path, const std::string& text) {
                                   static_cast<unsigned char>(text[*bad])));
 }
 
+// Where a stream's documents start, parsed without building nodes. The caller stops it after
+// a few: yaml-cpp 0.7 makes an empty document of a stray `,` at the top level without
+// consuming it, so the next document is that one again, forever (jbeder/yaml-cpp#1040);
+// YAML::LoadAll loops on it, taking memory, and so would a count run to the end.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> marks;
+  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
 YAML::Node parse_yaml(const yaml::Source& src, const std::string& text) {
-  std::vector<YAML::Node> docs;
+  // Not YAML::LoadAll (see DocumentStarts): the first document is loaded on its own, and the
+  // stream is read only as far as the start of a second, which is refused.
+  YAML::Node doc;
+  DocumentStarts starts;
   try {
-    docs = YAML::LoadAll(text);
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
+    }
+    doc = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     src.fail_at(src.where(e.mark), e.msg);
   }
-  if (docs.empty() || docs[0].IsNull()) src.fail_at(src.file() + ":1:1", "the file holds no scenario (expected a map)");
-  if (docs.size() > 1) src.fail(docs[1], "a scenario file holds one YAML document");
+  if (starts.marks.empty() || doc.IsNull()) src.fail_at(src.file() + ":1:1", "the file holds no scenario (expected a map)");
+  if (starts.marks.size() > 1) src.fail_at(src.where(starts.marks[1]), "a scenario file holds one YAML document");
   std::size_t seen = 0;
-  require_bounded(src, docs[0], seen);
-  return docs[0];
+  require_bounded(src, doc, seen);
+  return doc;
 }
 
 ScenarioFile load(const std::string& path, const RowFilter& keep) {

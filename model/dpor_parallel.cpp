@@ -88,6 +88,11 @@ class Pool {
     } catch (...) {
       job.error = std::current_exception();
     }
+    // The function may own what owns the job (a ChildTask holds its job, whose function holds
+    // the ChildTask): dropped once run, or the pair would keep each other alive, leaking every
+    // task of a parallel dfs (LeakSanitizer, the asan stage of CI). The thread running it
+    // holds the job itself, so the job outlives this.
+    job.fn = nullptr;
     job.done.store(true, std::memory_order_release);
   }
   void serve(Executor& ex) {

@@ -65,10 +65,13 @@ class FutexTable {
  private:
   // Calls `f` with the implementation for the configured lock; the tables cannot move, so
   // the variant starts empty and the constructor emplaces the one alternative.
+  // (The result type is named outside the lambda: clang 14 crashes on `f` in a capturing
+  // lambda's trailing return type, and the fuzz build is clang's.)
   template <class F>
   decltype(auto) visit(F&& f) const {
+    using Result = decltype(f(std::get<1>(impl_)));
     return std::visit(
-        [&](auto& t) -> decltype(f(std::get<1>(impl_))) {
+        [&](auto& t) -> Result {
           if constexpr (std::is_same_v<std::decay_t<decltype(t)>, std::monostate>) {
             throw std::logic_error("futex table used before construction");
           } else {

@@ -265,6 +265,10 @@ ResultFile parse_result(std::string_view text) {
     const std::size_t line = line_of_byte(text, e.byte ? e.byte - 1 : 0);
     throw ResultError(line, cut ? "the file ends in the middle of the JSON (it is truncated)"
                                 : "not valid JSON (a lockstep result is one JSON object)");
+  } catch (const Json::out_of_range& e) {
+    // A number too large for a double (`1e400`): valid JSON, but not a result lockstep wrote.
+    // nlohmann::json throws it as out_of_range, not as a parse_error, and gives no place.
+    throw ResultError(0, fmt::format("a number in the file is out of range ({})", e.what()));
   }
   ResultFile file;
   if (json.is_array()) {
