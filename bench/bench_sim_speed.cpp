@@ -30,7 +30,7 @@ std::string scenario_path() {
 
 void BM_SimSpeedScenario(benchmark::State& state) {
   const cli::Scenario s = cli::load_scenario_row(scenario_path(), {});
-  if (s.workload.kind != cli::WorkloadKind::futex_hash || s.memory_model != cli::MemoryModel::sc)
+  if (!s.workload.is("futex-hash") || s.memory_model != cli::MemoryModel::sc)
     throw std::logic_error("the sim-speed scenario is no longer an SC futex-hash: update this benchmark");
   // As the runner builds it (cli/runner.cpp, make_costs and machine_shape): nodes, policy,
   // SMT siblings.
@@ -46,7 +46,7 @@ void BM_SimSpeedScenario(benchmark::State& state) {
     costs = std::make_unique<FlatCostModel>(s.machine.costs);
   }
   Engine engine(shape, *costs, EngineLimits{s.strategy.max_steps, 0});
-  SimWorkloadOf<FutexHash<SimPlatform>, FutexHashParams> workload(s.workload.futex_hash);
+  SimWorkloadOf<FutexHash<SimPlatform>, FutexHashParams> workload(s.workload.get<FutexHashParams>());
   std::uint64_t memory_ops = 0;
   for (auto _ : state) {
     TimedStrategy oracle(s.strategy.seed);

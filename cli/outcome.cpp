@@ -40,7 +40,8 @@ void name_outcome(RowReport& report, const Scenario& s) {
 
 std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::ExecutionResult& r) {
   if (!r.violation) return std::nullopt;
-  if (is_checked(s, r.violation->property)) return r.violation;
+  // A design's broken assumption (P::invariant) is never filtered out by the property list.
+  if (is_checked(s, r.violation->property) || r.violation->property == "invariant") return r.violation;
   if (r.violation->property == "lost_wakeup" && is_checked(s, "deadlock")) {
     sim::Violation v = *r.violation;
     v.property = "deadlock";

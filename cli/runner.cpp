@@ -16,12 +16,9 @@
 #include "cli/interleaving.hpp"
 #include "cli/outcome.hpp"
 #include "cli/trace_output.hpp"
-#include "core/workloads/fileio_workload.hpp"
-#include "core/workloads/lock_counter.hpp"
-#include "core/workloads/program_workload.hpp"
+#include "cli/workload_registry.hpp"
 #include "model/random_strategy.hpp"
 #include "model/replay_strategy.hpp"
-#include "sim/exec/workload_adapter.hpp"
 #include "sim/machine/memory_system.hpp"
 #include "sim/machine/probes.hpp"
 #include "sim/timed_strategy.hpp"
@@ -44,30 +41,8 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
-  switch (s.workload.kind) {
-    case WorkloadKind::latency_probe: return std::make_unique<sim::machine::LatencyProbe>(s.workload.latency_probe);
-    case WorkloadKind::c2c: return nullptr;  // many executions, one per pair: see RowRunner::c2c
-    case WorkloadKind::lock_counter:
-      return std::make_unique<sim::SimWorkloadOf<LockCounter<sim::SimPlatform>, LockCounterParams>>(
-          s.workload.lock_counter);
-    case WorkloadKind::futex_hash:
-      return std::make_unique<sim::SimWorkloadOf<FutexHash<sim::SimPlatform>, FutexHashParams>>(s.workload.futex_hash);
-    case WorkloadKind::futex_wake:
-    case WorkloadKind::futex_requeue:
-      return std::make_unique<sim::SimWorkloadOf<FutexWake<sim::SimPlatform>, FutexWakeParams>>(s.workload.futex_wake);
-    case WorkloadKind::futex_pingpong:
-      return std::make_unique<sim::SimWorkloadOf<FutexPingpong<sim::SimPlatform>, FutexPingpongParams>>(
-          s.workload.futex_pingpong);
-    case WorkloadKind::fileio:
-      return std::make_unique<
-          sim::SimWorkloadOf<FileioWorkload<sim::SimPlatform>, std::shared_ptr<const fileio::FileioSpec>>>(
-          s.workload.fileio);
-    case WorkloadKind::program:
-      return std::make_unique<
-          sim::SimWorkloadOf<ProgramWorkload<sim::SimPlatform>, std::shared_ptr<const program::Program>>>(
-          s.workload.program);
-  }
-  throw std::logic_error("unknown workload kind");
+  if (s.workload.kind->simulate == nullptr) return nullptr;  // c2c: many executions, see RowRunner::c2c
+  return s.workload.kind->simulate(s.workload);
 }
 
 std::unique_ptr<sim::CostModel> make_costs(const Scenario& s) {
@@ -214,7 +189,7 @@ std::string RowRunner::trace_header(const std::string& strategy, std::uint64_t e
 }
 
 RowReport RowRunner::run(Command command) {
-  if (s_.workload.kind == WorkloadKind::c2c) return c2c();
+  if (s_.workload.is("c2c")) return c2c();
   if (command == Command::run || s_.strategy.kind == StrategyKind::timed) return timed();
   return explore(options_.executions.value_or(s_.strategy.executions));
 }
@@ -275,7 +250,7 @@ RowReport RowRunner::c2c() {
   sim::TraceRecorder trace(trace_header("timed", 0));
   TraceOutput output = trace_output();
   output.attach(trace);
-  const sim::machine::C2cResult r = sim::machine::run_c2c(engine_, s_.workload.c2c, core_of_cpu, seed(), &trace);
+  const sim::machine::C2cResult r = sim::machine::run_c2c(engine_, s_.workload.get<sim::machine::C2cParams>(), core_of_cpu, seed(), &trace);
   report.elapsed_s = seconds_since(start);
   report.executions = r.executions;
   report.sim_ops = r.memory_ops;

@@ -2,6 +2,7 @@
 // A file with a `sweep` gives one Scenario per combination of the swept values.
 #pragma once
 
+#include <any>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -74,28 +75,23 @@ struct DesignSpec {
   std::string fileio_where;
 };
 
-enum class WorkloadKind : std::uint8_t {
-  lock_counter,
-  program,
-  latency_probe,
-  c2c,
-  futex_hash,
-  futex_wake,
-  futex_requeue,
-  futex_pingpong,
-  fileio
-};
+struct WorkloadKindInfo;  // a row of the workload registry (cli/workload_registry.hpp)
 
+// A scenario's workload: its registry row and that row's parameters (LockCounterParams for
+// lock-counter, std::shared_ptr<const program::Program> for thread programs, ...).
 struct WorkloadSpec {
-  WorkloadKind kind = WorkloadKind::program;
-  LockCounterParams lock_counter;                    // kind == lock_counter
-  std::shared_ptr<const program::Program> program;  // kind == program
-  sim::machine::LatencyProbeParams latency_probe;    // kind == latency_probe
-  sim::machine::C2cParams c2c;                       // kind == c2c
-  FutexHashParams futex_hash;                        // kind == futex_hash
-  FutexWakeParams futex_wake;                        // kind == futex_wake or futex_requeue
-  FutexPingpongParams futex_pingpong;                // kind == futex_pingpong
-  std::shared_ptr<const fileio::FileioSpec> fileio;  // kind == fileio
+  const WorkloadKindInfo* kind = nullptr;
+  std::any params;
+
+  std::string_view name() const;  // the row's kind name
+  bool is(std::string_view kind_name) const { return name() == kind_name; }
+  // The parameters as the row's type; another type is a bug (std::logic_error).
+  template <class T>
+  const T& get() const {
+    if (const T* p = std::any_cast<T>(&params)) return *p;
+    throw std::logic_error(std::string("workload parameters of another type than the ") + std::string(name()) +
+                           " row's");
+  }
 };
 
 // Where a scenario is meant to run: `sim` scenarios run under run/check/replay (and natively

@@ -25,6 +25,7 @@
 #include "cli/scenario.hpp"
 #include "cli/machine_workloads_loader.hpp"
 #include "cli/platform_loader.hpp"
+#include "cli/workload_registry.hpp"
 #include "cli/yaml_fields.hpp"
 #include "sim/exec/memory.hpp"
 
@@ -98,55 +99,28 @@ bool is_program(const yaml::Map& root) {
   return true;
 }
 
-// The built-in workloads, by kind; each takes its own keys.
+// The built-in workloads, by kind (cli/workload_registry.cpp); each takes its own keys.
 WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, const DesignSpec& design) {
   const yaml::Source& src = root.source();
   const YAML::Node node = root.required("workload");
-  // Every kind's keys, to read `kind` first; each kind's own map then rejects the others'.
-  const yaml::Map probe(src, node, "workload",
-                        {"kind", "threads", "iterations", "cpus", "bytes", "placement", "cpu", "samples", "seed",
-                         "rounds", "warmup_rounds", "smt", "futexes", "runtime_us", "op", "batch", "warmup_passes",
-                         "words", "size", "descriptors"});
-  const std::vector<std::string> kinds = workload_kinds();
+  // Every kind's keys, to read `kind` first; the kind's own map then rejects the others'.
+  std::vector<std::string_view> every_key{"kind"};
+  for (const WorkloadKindInfo& row : workload_registry())
+    for (const std::string_view key : row.keys)
+      if (std::find(every_key.begin(), every_key.end(), key) == every_key.end()) every_key.push_back(key);
+  const yaml::Map probe(src, node, "workload", every_key);
   const YAML::Node kind = probe.required("kind");
   const std::string name = yaml::scalar(src, kind, "kind");
-  WorkloadSpec w;
-  if (name == "lock-counter") {
-    const yaml::Map m(src, node, "workload", {"kind", "threads", "iterations", "cpus"});
-    w.kind = WorkloadKind::lock_counter;
-    LockCounterParams& p = w.lock_counter;
-    p.lock = design.spinlock;
-    p.threads = static_cast<int>(m.integer_or("threads", 1, static_cast<std::int64_t>(sim::kMaxThreads), 2));
-    p.iterations = static_cast<int>(m.integer_or("iterations", 1, kMaxCounterIterations, 10));
-    p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
-  } else if (name == "latency-probe") {
-    const yaml::Map m(src, node, "workload", {"kind", "bytes", "placement", "cpu", "samples", "seed"});
-    w.kind = WorkloadKind::latency_probe;
-    w.latency_probe = load_latency_probe(m, machine);
-  } else if (name == "futex-hash") {
-    const yaml::Map m(src, node, "workload", {"kind", "threads", "futexes", "cpus", "runtime_us", "op", "warmup_passes"});
-    w.kind = WorkloadKind::futex_hash;
-    w.futex_hash = load_futex_hash(m, machine, design);
-  } else if (name == "futex-pingpong") {
-    const yaml::Map m(src, node, "workload", {"kind", "threads", "words", "cpus", "runtime_us", "rounds"});
-    w.kind = WorkloadKind::futex_pingpong;
-    w.futex_pingpong = load_futex_pingpong(m, machine, design);
-  } else if (name == "futex-wake" || name == "futex-requeue") {
-    const yaml::Map m(src, node, "workload", {"kind", "threads", "batch", "rounds", "cpus"});
-    w.kind = name == "futex-wake" ? WorkloadKind::futex_wake : WorkloadKind::futex_requeue;
-    w.futex_wake = load_futex_wake(m, machine, design, name == "futex-wake" ? FutexWakeMode::wake : FutexWakeMode::requeue);
-  } else if (name == "fileio") {
-    const yaml::Map m(src, node, "workload", {"kind", "size", "descriptors", "threads", "runtime_us"});
-    w.kind = WorkloadKind::fileio;
-    w.fileio = load_fileio_workload(m, machine, design);
-  } else if (name == "c2c") {
-    const yaml::Map m(src, node, "workload", {"kind", "rounds", "warmup_rounds", "smt"});
-    w.kind = WorkloadKind::c2c;
-    w.c2c = load_c2c(m);
-  } else {
+  const WorkloadKindInfo* row = find_workload(name);
+  if (row == nullptr || row->load == nullptr)
     src.fail(kind, fmt::format("unknown workload kind '{}' (expected one of: {}; thread programs go under `threads`)",
-                               name, yaml::join(kinds)));
-  }
+                               name, yaml::join(workload_kinds())));
+  std::vector<std::string_view> keys{"kind"};
+  keys.insert(keys.end(), row->keys.begin(), row->keys.end());
+  const yaml::Map m(src, node, "workload", keys);
+  WorkloadSpec w;
+  w.kind = row;
+  w.params = row->load(m, machine, design);
   return w;
 }
 
@@ -157,36 +131,30 @@ bool is_builtin(std::string_view name) {
   return std::find(builtins.begin(), builtins.end(), name) != builtins.end();
 }
 
-// lost_wakeup goes wherever deadlock does (it is the deadlock whose cause is known);
-// data_race is never on by default (it is opt-in: tracking happens-before costs).
-std::vector<std::string> default_properties(WorkloadKind kind) {
-  if (kind == WorkloadKind::lock_counter) return {"mutual_exclusion", "deadlock", "lost_wakeup", "bound_exceeded"};
-  if (kind == WorkloadKind::futex_hash || kind == WorkloadKind::futex_wake || kind == WorkloadKind::futex_requeue ||
-      kind == WorkloadKind::futex_pingpong)
-    return {"futex_semantics", "deadlock", "lost_wakeup", "bound_exceeded"};
-  if (kind == WorkloadKind::fileio) {
-    std::vector<std::string> names(fileio::kFileProperties.begin(), fileio::kFileProperties.end());
-    names.insert(names.end(), {"deadlock", "bound_exceeded"});
-    return names;
-  }
-  return {"assertion", "deadlock", "lost_wakeup", "bound_exceeded"};
+// A workload's own properties (its registry row) are on by default. data_race is never on
+// by default (it is opt-in: tracking happens-before costs), but any workload may ask for it,
+// and for the properties every execution can fail (deadlock and its known cause, the step
+// bound). invariant is always on: a design's assumption broken (P::invariant).
+bool checked_anywhere(std::string_view name) {
+  return name == "data_race" || name == "deadlock" || name == "lost_wakeup" || name == "bound_exceeded" ||
+         name == "invariant";
 }
 
-std::string builtin_property(const yaml::Source& src, const YAML::Node& node, WorkloadKind kind) {
+std::string builtin_property(const yaml::Source& src, const YAML::Node& node, const WorkloadKindInfo& kind) {
   std::string name = yaml::scalar(src, node, "property");
   if (!is_builtin(name)) {
     src.fail(node, fmt::format("unknown property '{}' (built in: {}; a final condition is {{name: ..., forall: ...}} "
                                "or {{name: ..., exists: ...}})",
                                name, yaml::join(builtin_properties())));
   }
-  if (name == "mutual_exclusion" && kind != WorkloadKind::lock_counter)
-    src.fail(node, "mutual_exclusion is checked by the lock-counter workload only (a program checks it with assert)");
-  if (name == "assertion" && kind != WorkloadKind::program) src.fail(node, "assertion applies to thread programs only");
-  const bool file_property =
-      std::find(fileio::kFileProperties.begin(), fileio::kFileProperties.end(), name) != fileio::kFileProperties.end();
-  if (file_property && kind != WorkloadKind::fileio)
-    src.fail(node, fmt::format("{} is a property of the fileio workload (docs/fileio.md)", name));
-  return name;
+  if (checked_anywhere(name) || std::find(kind.properties.begin(), kind.properties.end(), name) != kind.properties.end())
+    return name;
+  std::vector<std::string> owners;
+  for (const WorkloadKindInfo& row : workload_registry())
+    if (std::find(row.properties.begin(), row.properties.end(), name) != row.properties.end())
+      owners.emplace_back(row.name == "program" ? "thread programs" : fmt::format("the {} workload", row.name));
+  src.fail(node, fmt::format("{} is a property of {} only, not of {} (docs/scenarios.md, \"Properties\")", name,
+                             yaml::join(owners), kind.name == "program" ? "thread programs" : kind.name));
 }
 
 // {name: N, forall: EXPR} (must hold in every final state) or {name: N, exists: EXPR} (an
@@ -214,10 +182,10 @@ std::string final_condition(const yaml::Source& src, const YAML::Node& node, pro
 
 
 // `prog` is null for built-in workloads; final conditions are added to it.
-std::vector<std::string> load_properties(const yaml::Map& root, WorkloadKind kind, program::Program* prog) {
+std::vector<std::string> load_properties(const yaml::Map& root, const WorkloadKindInfo& kind, program::Program* prog) {
   const yaml::Source& src = root.source();
   const std::optional<YAML::Node> node = root.get("properties");
-  if (!node) return default_properties(kind);
+  if (!node) return kind.properties;
   yaml::require_list(src, *node, "properties");
   std::vector<std::string> names;
   for (const auto& entry : *node) {
@@ -231,16 +199,16 @@ std::vector<std::string> load_properties(const yaml::Map& root, WorkloadKind kin
 
 // design.fileio goes with the fileio workload, which checks the file properties listed.
 void check_fileio(const yaml::Map& root, Scenario& s) {
-  if (s.workload.kind != WorkloadKind::fileio) {
+  if (!s.workload.is("fileio")) {
     if (s.design.fileio)
       root.source().fail_at(s.design.fileio_where, "design.fileio: file policies apply to the fileio workload only");
     return;
   }
-  auto spec = std::make_shared<fileio::FileioSpec>(*s.workload.fileio);
+  auto spec = std::make_shared<fileio::FileioSpec>(*s.workload.get<std::shared_ptr<const fileio::FileioSpec>>());
   for (const std::string& p : s.properties)
     if (std::find(fileio::kFileProperties.begin(), fileio::kFileProperties.end(), p) != fileio::kFileProperties.end())
       spec->properties.push_back(p);
-  s.workload.fileio = std::move(spec);
+  s.workload.params = std::shared_ptr<const fileio::FileioSpec>(std::move(spec));
 }
 
 // --- strategy, expectation
@@ -363,16 +331,16 @@ Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const st
   s.design = load_design(root);
   if (is_program(root)) {
     program::Program prog = load_program(root, s.machine, s.design);
-    s.properties = load_properties(root, WorkloadKind::program, &prog);
-    s.workload.kind = WorkloadKind::program;
-    s.workload.program = std::make_shared<const program::Program>(std::move(prog));
+    s.properties = load_properties(root, program_workload(), &prog);
+    s.workload.kind = &program_workload();
+    s.workload.params = std::make_shared<const program::Program>(std::move(prog));
   } else {
     if (s.design.mutex)
       src.fail_at(s.design.mutex_where,
                   "design.mutex: futex mutexes are the locks of thread programs; built-in workloads take "
                   "design.spinlock");
     s.workload = load_workload(root, s.machine, s.design);
-    s.properties = load_properties(root, s.workload.kind, nullptr);
+    s.properties = load_properties(root, *s.workload.kind, nullptr);
   }
   check_fileio(root, s);
   s.strategy = load_strategy(root);
@@ -638,20 +606,24 @@ std::string show(const Params& params) {
 }  // namespace
 
 std::vector<std::string> workload_kinds() {
-  return {"lock-counter", "latency-probe", "c2c", "futex-hash", "futex-pingpong", "futex-wake", "futex-requeue", "fileio"};
+  std::vector<std::string> names;
+  for (const WorkloadKindInfo& row : workload_registry())
+    if (row.load != nullptr) names.emplace_back(row.name);
+  return names;
 }
 
 std::vector<std::string> builtin_properties() {
-  std::vector<std::string> names{"assertion",        "deadlock",        "lost_wakeup", "bound_exceeded",
-                                 "mutual_exclusion", "futex_semantics", "data_race"};
+  std::vector<std::string> names{"assertion",       "deadlock",  "lost_wakeup", "bound_exceeded", "mutual_exclusion",
+                                 "futex_semantics", "data_race", "invariant"};
   names.insert(names.end(), fileio::kFileProperties.begin(), fileio::kFileProperties.end());
   return names;
 }
 
 std::vector<std::string> exists_conditions(const WorkloadSpec& w) {
   std::vector<std::string> names;
-  if (w.kind == WorkloadKind::program)
-    for (const program::FinalCondition& c : w.program->exists) names.push_back(c.property);
+  if (w.is("program"))
+    for (const program::FinalCondition& c : w.get<std::shared_ptr<const program::Program>>()->exists)
+      names.push_back(c.property);
   return names;
 }
 

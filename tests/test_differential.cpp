@@ -32,7 +32,7 @@ std::shared_ptr<const program::Program> load(const std::string& program, const s
   const std::string path = (scratch().path() / ("p" + std::to_string(++n) + ".yaml")).string();
   std::ofstream(path) << "name: t\nmachine: {preset: flat, cpus: 4}\nmemory_model: " << model << "\n"
                       << program << tail << "strategy: {kind: dfs}\n";
-  return cli::load_scenario_file(path).rows.front().workload.program;
+  return cli::load_scenario_file(path).rows.front().workload.get<std::shared_ptr<const program::Program>>();
 }
 
 bool reaches(const ReferenceResult& r, const std::string& outcome) { return r.outcomes.count(outcome) > 0; }

@@ -153,7 +153,7 @@ TEST_CASE("bad fileio scenarios fail at the line and column of the mistake", "[s
       {"fileio_policy.yaml", 2, 27, "unknown offset policy 'f_pos_lock'"},
       {"fileio_unaligned.yaml", 5, 27, "bytes: 12 is not a multiple of 8 bytes"},
       {"fileio_unknown_fd.yaml", 5, 43, "unknown descriptor 'b' (declared: a)"},
-      {"fileio_property_elsewhere.yaml", 3, 14, "reads_atomic is a property of the fileio workload"},
+      {"fileio_property_elsewhere.yaml", 3, 14, "reads_atomic is a property of the fileio workload only"},
       {"fileio_design_elsewhere.yaml", 2, 10, "design.fileio: file policies apply to the fileio workload only"},
       {"fileio_timed_read.yaml", 5, 48, "a timed fileio workload (runtime_us) repeats its calls: use pread and pwrite"},
       {"fileio_word_bits.yaml", 2, 30, "word_bits: expected 32 or 64"},

@@ -20,6 +20,7 @@
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
 #include "tests/lambda_workload.hpp"
+#include "core/workloads/workload.hpp"
 
 using namespace lockstep;
 using namespace lockstep::futex;
@@ -91,6 +92,7 @@ struct WaitWakeParams {
 template <Platform P>
 class WaitWake {
  public:
+  static constexpr WorkloadHooks kHooks{};
   explicit WaitWake(const WaitWakeParams& p) : p_(p) {}
   ~WaitWake() {
     if (flag_ != nullptr) destroy_on<P>(flag_);
@@ -226,6 +228,7 @@ struct OrderParams {
 template <Platform P>
 class WakeOrder {
  public:
+  static constexpr WorkloadHooks kHooks{};
   using Word = typename P::template Atomic<std::uint32_t>;
   explicit WakeOrder(const OrderParams& p) : p_(p) {}
   ~WakeOrder() {

@@ -119,7 +119,7 @@ TEST_CASE("a modelled machine: overrides land in the model, the OS costs and the
   CHECK(m.costs.wake_ns == c.os.wake_ns);
   CHECK(m.node_of_cpu == Topology(c).node_of_cpu());
   CHECK(m.cpus() == 16);
-  CHECK(s.workload.lock_counter.cpus == 16);  // a workload's default is the machine's CPUs
+  CHECK(s.workload.get<LockCounterParams>().cpus == 16);  // a workload's default is the machine's CPUs
 }
 
 TEST_CASE("board_links override the links between boards, after links", "[machine]") {

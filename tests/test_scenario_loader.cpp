@@ -79,11 +79,11 @@ TEST_CASE("a lock-counter scenario with every machine override", "[scenario]") {
   CHECK(c.time_slice_ns == 100000);
   CHECK(c.work_ns == std::array<std::uint64_t, kWorkKinds>{11, 12, 13, 2});
   CHECK(s.design.spinlock == SpinlockKind::ttas);
-  REQUIRE(s.workload.kind == WorkloadKind::lock_counter);
-  CHECK(s.workload.lock_counter.lock == SpinlockKind::ttas);
-  CHECK(s.workload.lock_counter.threads == 6);
-  CHECK(s.workload.lock_counter.iterations == 25);
-  CHECK(s.workload.lock_counter.cpus == 4);
+  REQUIRE(s.workload.is("lock-counter"));
+  CHECK(s.workload.get<LockCounterParams>().lock == SpinlockKind::ttas);
+  CHECK(s.workload.get<LockCounterParams>().threads == 6);
+  CHECK(s.workload.get<LockCounterParams>().iterations == 25);
+  CHECK(s.workload.get<LockCounterParams>().cpus == 4);
   CHECK(s.properties == std::vector<std::string>{"mutual_exclusion", "deadlock"});
   CHECK(s.strategy.kind == StrategyKind::timed);
   CHECK(s.strategy.seed == 99);
@@ -104,10 +104,10 @@ TEST_CASE("defaults of a minimal scenario", "[scenario]") {
   CHECK(s.memory_model == MemoryModel::sc);
   CHECK(s.design.family == "spinlock");
   CHECK(s.design.spinlock == SpinlockKind::ticket);
-  CHECK(s.workload.lock_counter.lock == SpinlockKind::ticket);
-  CHECK(s.workload.lock_counter.threads == 2);
-  CHECK(s.workload.lock_counter.iterations == 10);
-  CHECK(s.workload.lock_counter.cpus == 2);
+  CHECK(s.workload.get<LockCounterParams>().lock == SpinlockKind::ticket);
+  CHECK(s.workload.get<LockCounterParams>().threads == 2);
+  CHECK(s.workload.get<LockCounterParams>().iterations == 10);
+  CHECK(s.workload.get<LockCounterParams>().cpus == 2);
   CHECK(s.properties == std::vector<std::string>{"mutual_exclusion", "deadlock", "lost_wakeup", "bound_exceeded"});
   CHECK(s.strategy.kind == StrategyKind::random);
   CHECK(s.strategy.seed == 1);
@@ -121,8 +121,8 @@ TEST_CASE("a program with every op kind", "[scenario]") {
   const Scenario s = load_one("good/program_all_ops.yaml");
   CHECK(s.description == "exercises each op kind");
   CHECK(s.machine.node_of_cpu == std::vector<NodeId>{0, 0, 1, 1});
-  REQUIRE(s.workload.kind == WorkloadKind::program);
-  const program::Program& p = *s.workload.program;
+  REQUIRE(s.workload.is("program"));
+  const program::Program& p = *s.workload.get<std::shared_ptr<const program::Program>>();
   CHECK(p.lock_kind == SpinlockKind::ttas);
   CHECK(p.locks == std::vector<std::string>{"L"});
 
@@ -203,7 +203,7 @@ TEST_CASE("a program with every op kind", "[scenario]") {
 
 TEST_CASE("defaults of a thread program", "[scenario]") {
   const Scenario s = load_one("good/program_defaults.yaml");
-  const program::Program& p = *s.workload.program;
+  const program::Program& p = *s.workload.get<std::shared_ptr<const program::Program>>();
   CHECK(p.lock_kind == SpinlockKind::ticket);
   // Threads without a cpu go round robin over the machine's two CPUs.
   REQUIRE(p.threads.size() == 3);
@@ -229,17 +229,17 @@ TEST_CASE("a sweep expands to the cartesian product, first key outermost", "[sce
     CHECK(s.params == std::vector<std::pair<std::string, std::string>>{{"workload.threads", std::to_string(threads[i])},
                                                                        {"design.spinlock", ttas ? "ttas" : "ticket"},
                                                                        {"workload.cpus", "2"}});
-    CHECK(s.workload.lock_counter.threads == threads[i]);
-    CHECK(s.workload.lock_counter.lock == (ttas ? SpinlockKind::ttas : SpinlockKind::ticket));
-    CHECK(s.workload.lock_counter.cpus == 2);  // a key the sweep added
-    CHECK(s.workload.lock_counter.iterations == 5);
+    CHECK(s.workload.get<LockCounterParams>().threads == threads[i]);
+    CHECK(s.workload.get<LockCounterParams>().lock == (ttas ? SpinlockKind::ttas : SpinlockKind::ticket));
+    CHECK(s.workload.get<LockCounterParams>().cpus == 2);  // a key the sweep added
+    CHECK(s.workload.get<LockCounterParams>().iterations == 5);
     CHECK(s.path == path);
   }
 
   // A row by its values, in any order.
   const Scenario row =
       load_scenario_row(path, {{"design.spinlock", "ttas"}, {"workload.cpus", "2"}, {"workload.threads", "4"}});
-  CHECK(row.workload.lock_counter.threads == 4);
+  CHECK(row.workload.get<LockCounterParams>().threads == 4);
   CHECK(row.design.spinlock == SpinlockKind::ttas);
   CHECK_THROWS_WITH(load_scenario_row(path, {{"workload.threads", "3"}}),
                     Catch::StartsWith(path + ": no row of the scenario has workload.threads=3"));
@@ -272,7 +272,7 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"duplicate_key.yaml", 2, 44, "duplicate key 'threads' in workload"},
       {"expr_syntax.yaml", 7, 29, "expected an operand, got ')'"},
       {"forall_unknown.yaml", 8, 34, "unknown thread 't1'"},
-      {"mutex_on_program.yaml", 4, 24, "mutual_exclusion is checked by the lock-counter workload only"},
+      {"mutex_on_program.yaml", 4, 24, "mutual_exclusion is a property of the lock-counter workload only, not of thread programs"},
       {"deep_expr.yaml", 5, 352, "more than 64 operands"},
       {"exists_and_forall.yaml", 6, 36, "property 'both': give forall or exists, not both"},
       {"exists_expect_pass.yaml", 7, 9, "exists conditions (seen) reaches them or not, so it never passes"},
@@ -290,7 +290,7 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
 
 TEST_CASE("exists conditions, futex mutexes and the new built-in properties", "[scenario]") {
   const Scenario s = load_one("good/program_exists.yaml");
-  const program::Program& p = *s.workload.program;
+  const program::Program& p = *s.workload.get<std::shared_ptr<const program::Program>>();
   CHECK(p.mutex == usync::MutexKind::mutex2);
   CHECK(p.uses_futex_table());
   REQUIRE(p.forall.size() == 1);

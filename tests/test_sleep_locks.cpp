@@ -20,6 +20,7 @@
 #include "native/runner.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
+#include "core/workloads/workload.hpp"
 
 using namespace lockstep;
 
@@ -40,6 +41,7 @@ struct LockTestParams {
 template <Platform P>
 class SleepLockWorkload {
  public:
+  static constexpr WorkloadHooks kHooks{};
   explicit SleepLockWorkload(const LockTestParams& params) : params_(params) {}
   ~SleepLockWorkload() {
     if (s_ != nullptr) destroy_on<P>(s_);

@@ -20,6 +20,7 @@
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
 #include "tests/scratch_dir.hpp"
+#include "core/workloads/workload.hpp"
 
 using namespace lockstep;
 
@@ -166,6 +167,7 @@ static_assert(Platform<JoinRecordingPlatform>);
 template <Platform P>
 class McsQueueWorkload {
  public:
+  static constexpr WorkloadHooks kHooks{};
   explicit McsQueueWorkload(int threads) : threads_(threads) {}
   ~McsQueueWorkload() {
     if (lock_ != nullptr) destroy_on<P>(lock_);

@@ -27,6 +27,7 @@
 #include "native/runner.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
+#include "core/workloads/workload.hpp"
 
 using namespace lockstep;
 using namespace lockstep::usync;
@@ -123,6 +124,7 @@ class PlatformBox {
 template <class M, class Params, class State>
 class UsyncWorkload {
  public:
+  static constexpr WorkloadHooks kHooks{};
   using P = typename M::Platform;
   explicit UsyncWorkload(const Params& p) : p_(p) {}
   int done() const { return done_.load(); }

@@ -27,6 +27,7 @@
 #include "core/workloads/fileio_spec.hpp"
 #include "core/workloads/metrics.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/workload.hpp"
 
 namespace lockstep {
 
@@ -61,6 +62,8 @@ inline std::vector<std::uint64_t> reachable_pages(const fileio::FileioSpec& s) {
 template <Platform P>
 class FileioWorkload {
  public:
+  static constexpr WorkloadHooks kHooks{.metrics = true};
+
   explicit FileioWorkload(std::shared_ptr<const fileio::FileioSpec> spec)
       : spec_(std::move(spec)), calls_(spec_->threads.size()), ops_(spec_->threads.size(), 0),
         reads_(spec_->threads.size(), 0),

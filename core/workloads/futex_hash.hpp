@@ -31,6 +31,7 @@
 #include "core/platform.hpp"
 #include "core/workloads/metrics.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/workload.hpp"
 
 namespace lockstep {
 
@@ -53,6 +54,8 @@ template <Platform P, class Backend = futex::FutexTable<P>>
   requires futex::FutexBackend<Backend, typename P::template Atomic<std::uint32_t>>
 class FutexHash {
  public:
+  static constexpr WorkloadHooks kHooks{.metrics = true};
+
   using Word = typename P::template Atomic<std::uint32_t>;
 
   explicit FutexHash(const FutexHashParams& params)

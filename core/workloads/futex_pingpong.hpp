@@ -24,6 +24,7 @@
 #include "core/platform.hpp"
 #include "core/workloads/metrics.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/workload.hpp"
 
 namespace lockstep {
 
@@ -42,6 +43,8 @@ template <Platform P, class Backend = futex::FutexTable<P>>
   requires futex::FutexBackend<Backend, typename P::template Atomic<std::uint32_t>>
 class FutexPingpong {
  public:
+  static constexpr WorkloadHooks kHooks{.metrics = true};
+
   using Word = typename P::template Atomic<std::uint32_t>;
 
   explicit FutexPingpong(const FutexPingpongParams& params)

@@ -15,6 +15,7 @@
 #include "core/platform.hpp"
 #include "core/workloads/metrics.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/workload.hpp"
 
 namespace lockstep {
 
@@ -37,6 +38,8 @@ struct FutexWakeParams {
 template <Platform P>
 class FutexWake {
  public:
+  static constexpr WorkloadHooks kHooks{.metrics = true};
+
   using Word = typename P::template Atomic<std::uint32_t>;
 
   explicit FutexWake(const FutexWakeParams& p) : p_(p) {}

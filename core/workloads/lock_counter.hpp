@@ -12,6 +12,7 @@
 #include "core/sync/spin_guard.hpp"
 #include "core/sync/spinlock.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/workload.hpp"
 
 namespace lockstep {
 
@@ -25,6 +26,8 @@ struct LockCounterParams {
 template <Platform P>
 class LockCounter {
  public:
+  static constexpr WorkloadHooks kHooks{};  // setup and check only
+
   explicit LockCounter(const LockCounterParams& params) : params_(params) {}
   ~LockCounter() {
     if (state_ != nullptr) destroy_on<P>(state_);

@@ -29,12 +29,15 @@
 #include "core/workloads/futex_ledger.hpp"
 #include "core/workloads/program.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/workload.hpp"
 
 namespace lockstep {
 
 template <Platform P>
 class ProgramWorkload {
  public:
+  static constexpr WorkloadHooks kHooks{.reached = true, .at_quiescence = true};
+
   explicit ProgramWorkload(std::shared_ptr<const program::Program> program) : program_(std::move(program)) {}
   ~ProgramWorkload() { release(); }
   ProgramWorkload(const ProgramWorkload&) = delete;

@@ -6,12 +6,16 @@
 #include <optional>
 #include <utility>
 
+#include "core/workloads/workload.hpp"
 #include "sim/exec/engine.hpp"
 #include "sim/exec/sim_platform.hpp"
 
 namespace lockstep::sim {
 
+// The hooks W declares (core/workloads/workload.hpp) are the ones called; the concept makes
+// a declared hook that W lacks, or one W has and does not declare, a compile error.
 template <class W, class Params>
+  requires Workload<W, SimPlatform::Thread>
 class SimWorkloadOf final : public SimWorkload {
  public:
   explicit SimWorkloadOf(Params params) : params_(std::move(params)) {}
@@ -27,19 +31,19 @@ class SimWorkloadOf final : public SimWorkload {
   // conditions) reports it as a witness, after its own checks.
   void check(Engine& engine) override {
     workload_->check();
-    if constexpr (requires(const W& w) { w.reached(); }) {
+    if constexpr (W::kHooks.reached) {
       if (const auto found = workload_->reached()) engine.witness(found->property, found->message);
     }
   }
   std::optional<QuiescenceFinding> at_quiescence(Engine& engine) override {
-    if constexpr (requires(const W& w, std::function<bool(ThreadId)> sleeping) { w.at_quiescence(sleeping); }) {
+    if constexpr (W::kHooks.at_quiescence) {
       const auto found = workload_->at_quiescence([&engine](ThreadId id) { return engine.parked(id); });
       if (found) return QuiescenceFinding{found->property, found->message};
     }
     return std::nullopt;
   }
   WorkloadMetrics metrics() const override {
-    if constexpr (requires(const W& w) { w.metrics(); }) {
+    if constexpr (W::kHooks.metrics) {
       if (workload_) return workload_->metrics();
     }
     return {};

@@ -129,7 +129,7 @@ class Run {
   // True when it agreed; a mismatch is reported and, for a generated program, written.
   bool check(std::uint64_t seed, Model model, const cli::ScenarioFile& file, const fs::path& path,
              const std::string& text) {
-    const auto prog = file.rows.front().workload.program;
+    const auto prog = file.rows.front().workload.get<std::shared_ptr<const lockstep::program::Program>>();
     ReferenceLimits rl;
     rl.count_classes = o_.classes;
     rl.max_states = o_.max_states;
