@@ -26,6 +26,9 @@ for t in "${targets[@]}"; do
   findings=out/fuzz/findings/$t
   log=out/fuzz/$t.log
   mkdir -p "$corpus" "$findings"
+  stamp=out/fuzz/.start-$t
+  touch "$stamp"
+  start=$SECONDS
   # libFuzzer writes new inputs into the first directory only; the seeds are read, not changed.
   # shellcheck disable=SC2086
   set +e
@@ -34,11 +37,12 @@ for t in "${targets[@]}"; do
     -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1
   rc=$?
   set -e
+  took=$((SECONDS - start))
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
   speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
   cov=$(grep -oE '(cov|ft): [0-9]+' "$log" | tail -2 | tr '\n' ' ' || true)
-  found=$(find "$findings" -type f | sort)
-  echo "$t: ${execs} inputs in ${seconds} s (${speed}/s), ${cov}corpus $(find "$corpus" -type f | wc -l) files, exit $rc"
+  found=$(find "$findings" -type f -newer "$stamp" | sort)  # this run's findings only
+  echo "$t: ${execs} inputs in ${took} s (${speed}/s), ${cov}corpus $(find "$corpus" -type f | wc -l) files, exit $rc"
   if [ -n "$found" ] || [ "$rc" -ne 0 ]; then
     status=1
     echo "  findings (see $log):"
