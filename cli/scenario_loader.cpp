@@ -37,7 +37,6 @@ constexpr std::uint64_t kMaxSweepRows = 10'000;
 constexpr std::uint64_t kMaxExecutions = 100'000'000;
 // dfs and bounded stop here if the space is larger, and say it was not exhausted.
 constexpr std::uint64_t kDefaultExhaustiveRuns = 1'000'000;
-constexpr std::int64_t kMaxCounterIterations = 1'000'000'000;
 constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
 using Params = std::vector<std::pair<std::string, std::string>>;
