@@ -11,10 +11,6 @@ namespace lockstep::cli {
 
 namespace {
 
-bool is_checked(const Scenario& s, const std::string& property) {
-  return std::find(s.properties.begin(), s.properties.end(), property) != s.properties.end();
-}
-
 bool is_exists(const Scenario& s, const std::string& property) {
   const std::vector<std::string> names = exists_conditions(s.workload);
   return std::find(names.begin(), names.end(), property) != names.end();
@@ -38,11 +34,14 @@ void name_outcome(RowReport& report, const Scenario& s) {
 
 }  // namespace
 
+bool reports_property(const Scenario& s, const std::string& property) {
+  return property == "invariant" || std::find(s.properties.begin(), s.properties.end(), property) != s.properties.end();
+}
+
 std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::ExecutionResult& r) {
   if (!r.violation) return std::nullopt;
-  // A design's broken assumption (P::invariant) is never filtered out by the property list.
-  if (is_checked(s, r.violation->property) || r.violation->property == "invariant") return r.violation;
-  if (r.violation->property == "lost_wakeup" && is_checked(s, "deadlock")) {
+  if (reports_property(s, r.violation->property)) return r.violation;
+  if (r.violation->property == "lost_wakeup" && reports_property(s, "deadlock")) {
     sim::Violation v = *r.violation;
     v.property = "deadlock";
     return v;

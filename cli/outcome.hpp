@@ -19,6 +19,10 @@ namespace lockstep::cli {
 // The violation or witness an execution reports, when the scenario checks its property.
 // A lost wakeup is one kind of deadlock: where deadlock is checked and lost_wakeup is not,
 // it counts as a deadlock.
+// Whether a violation of `property` is reported for scenario `s`: it lists the property, or
+// it is `invariant` (a design's broken assumption, P::invariant), which no list filters out.
+bool reports_property(const Scenario& s, const std::string& property);
+
 std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::ExecutionResult& r);
 
 // "pass", "violation: P", "reachable: N" or "unreachable: N".

@@ -1,6 +1,5 @@
 #include "cli/workload_registry.hpp"
 
-#include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <type_traits>
@@ -9,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/fileio_loader.hpp"
+#include "cli/outcome.hpp"
 #include "cli/futex_loader.hpp"
 #include "cli/machine_workloads_loader.hpp"
 #include "core/fileio/history_checks.hpp"
@@ -47,11 +47,6 @@ std::unique_ptr<sim::SimWorkload> simulate(const WorkloadSpec& spec) {
 
 // --- natively: one execution on real threads
 
-// A design's broken assumption (P::invariant) is never filtered out by the property list.
-bool is_checked(const Scenario& s, const std::string& property) {
-  return property == "invariant" || std::find(s.properties.begin(), s.properties.end(), property) != s.properties.end();
-}
-
 template <class W, class Params>
   requires Workload<W, NativePlatform::Thread>
 RowReport run_native(const Scenario& s, const Params& params) {
@@ -68,7 +63,7 @@ RowReport run_native(const Scenario& s, const Params& params) {
   report.executions = 1;
   report.elapsed_s = r.elapsed_s;
   if constexpr (W::kHooks.metrics) report.workload = workload.metrics();
-  if (r.violation && is_checked(s, r.violation->property)) {
+  if (r.violation && reports_property(s, r.violation->property)) {
     report.result = "violation";
     report.property = r.violation->property;
     report.message = r.violation->message;
@@ -123,8 +118,19 @@ std::vector<std::string> fileio_properties() {
   return names;
 }
 
-FutexWakeParams load_wake(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design, FutexWakeMode mode) {
-  return load_futex_wake(m, machine, design, mode);
+// futex-wake and futex-requeue: one workload (FutexWake), two modes. Only the table has
+// waiters_on(), which its waker counts sleepers with, so natively they need the table.
+template <FutexWakeMode Mode>
+WorkloadKindInfo futex_wake_row(std::string_view name) {
+  return {.name = name,
+          .keys = {"threads", "batch", "rounds", "cpus"},
+          .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
+            return load_futex_wake(m, machine, design, Mode);
+          },
+          .simulate = simulate<FutexWake<SimPlatform>, FutexWakeParams>,
+          .check_native = table_backend_only,
+          .native = native_of<FutexWake<NativePlatform>, FutexWakeParams>,
+          .properties = futex_properties()};
 }
 
 }  // namespace
@@ -181,24 +187,8 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .check_native = nullptr,
        .native = native_on_backend<FutexPingpong, FutexPingpongParams>,
        .properties = futex_properties()},
-      {.name = "futex-wake",
-       .keys = {"threads", "batch", "rounds", "cpus"},
-       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
-         return load_wake(m, machine, design, FutexWakeMode::wake);
-       },
-       .simulate = simulate<FutexWake<SimPlatform>, FutexWakeParams>,
-       .check_native = table_backend_only,
-       .native = native_of<FutexWake<NativePlatform>, FutexWakeParams>,
-       .properties = futex_properties()},
-      {.name = "futex-requeue",
-       .keys = {"threads", "batch", "rounds", "cpus"},
-       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
-         return load_wake(m, machine, design, FutexWakeMode::requeue);
-       },
-       .simulate = simulate<FutexWake<SimPlatform>, FutexWakeParams>,
-       .check_native = table_backend_only,
-       .native = native_of<FutexWake<NativePlatform>, FutexWakeParams>,
-       .properties = futex_properties()},
+      futex_wake_row<FutexWakeMode::wake>("futex-wake"),
+      futex_wake_row<FutexWakeMode::requeue>("futex-requeue"),
       {.name = "fileio",
        .keys = {"size", "descriptors", "threads", "runtime_us"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {

@@ -95,7 +95,6 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   line.home = static_cast<std::uint8_t>(a.home);
   links_.set_now(static_cast<double>(a.start_ns));
   const double exact = latency(a, line, line_addr, static_cast<double>(a.start_ns));
-  check_line(line, a);
   source_counts_[static_cast<std::size_t>(last_source_)]++;
   last_line_ = &line;
   last_cpu_ = a.cpu;
@@ -110,9 +109,10 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   return static_cast<std::uint64_t>(whole);
 }
 
-// The directory's states after an access, checked in every build: a wrong state would not
-// crash anything, it would quietly move every figure after it. The accessing core holds
-// the line (M after a write); an owner is not also a sharer; E and M are the only copy.
+// The directory's states after an access that changed them (a miss or an upgrade; a hit
+// changes none but E to M), checked in every build: a wrong state would not crash anything,
+// it would quietly move every figure after it. The accessing core holds the line (M after
+// a write); an owner is not also a sharer; E and M are the only copy.
 void MemorySystem::check_line(const Line& line, const Access& a) const {
   const int core = topology_.core_of(a.cpu);
   const bool write = a.kind == OpKind::store || a.kind == OpKind::rmw || a.kind == OpKind::plain_store;
@@ -174,7 +174,9 @@ double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_add
   } else if (line.shared_by(core)) {
     if (!exclusive) return private_hit(core, line, line_addr, start);
   } else {
-    return miss(a, line, line_addr, core, start);
+    const double t = miss(a, line, line_addr, core, start);
+    check_line(line, a);
+    return t;
   }
   // S, O or F here, wanted exclusive: invalidate every other copy (an RFO upgrade).
   for (int sharer : line.sharers) prefetch_core_sets(sharer, line_addr);
@@ -183,6 +185,7 @@ double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_add
   set_owner(line, core, OwnerState::modified);
   line.busy_until_ns = done;
   last_source_ = Source::upgrade;
+  check_line(line, a);
   return done - start;
 }
 
