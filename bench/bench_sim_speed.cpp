@@ -8,7 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "cli/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/exec/workload_adapter.hpp"
@@ -29,10 +29,10 @@ std::string scenario_path() {
 }
 
 void BM_SimSpeedScenario(benchmark::State& state) {
-  const cli::Scenario s = cli::load_scenario_row(scenario_path(), {});
-  if (!s.workload.is("futex-hash") || s.memory_model != cli::MemoryModel::sc)
+  const scenario::Scenario s = scenario::load_scenario_row(scenario_path(), {});
+  if (!s.workload.is("futex-hash") || s.memory_model != scenario::MemoryModel::sc)
     throw std::logic_error("the sim-speed scenario is no longer an SC futex-hash: update this benchmark");
-  // As the runner builds it (cli/runner.cpp, make_costs and machine_shape): nodes, policy,
+  // As the runner builds it (driver/simulation.cpp, make_costs and machine_shape): nodes, policy,
   // SMT siblings.
   std::unique_ptr<CostModel> costs;
   MachineShape shape{s.machine.node_of_cpu, s.machine.memory_policy};

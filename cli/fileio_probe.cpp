@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/files.hpp"
+#include "io/files.hpp"
 
 namespace lockstep::cli {
 
@@ -29,7 +29,7 @@ int run_fileio_probe(const FileioProbeOptions& options) {
     // A path need not be UTF-8; JSON must be, so stray bytes become U+FFFD as in results_json.
     const auto text =
         fileio_probe_json(result, page_bytes, c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    write_file_atomically(options.json, text + "\n");
+    io::write_file_atomically(options.json, text + "\n");
   }
   if (!options.quiet) fmt::print("{}", fileio_probe_summary(result, c));
   return 0;

@@ -6,9 +6,13 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/report.hpp"
+#include "scenario/report.hpp"
 
 namespace lockstep::cli {
+
+using scenario::MachineMeasurements;
+using scenario::RowReport;
+using scenario::ScenarioReport;
 
 std::string junit_xml(const std::vector<ScenarioReport>& reports);
 

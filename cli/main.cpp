@@ -14,14 +14,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "cli/files.hpp"
+#include "io/files.hpp"
 #include "cli/fileio_probe.hpp"
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
-#include "cli/native_runner.hpp"
+#include "driver/native_runner.hpp"
 #include "cli/result_json.hpp"
-#include "cli/runner.hpp"
-#include "cli/scenario.hpp"
+#include "driver/runner.hpp"
+#include "scenario/scenario.hpp"
 #include "cli/summary_table.hpp"
 #include "cli/terminal_plots.hpp"
 #include "cli/sweep_csv.hpp"
@@ -31,6 +31,13 @@
 
 namespace lockstep::cli {
 namespace {
+
+// The command line loads scenarios (scenario/), runs them through the driver (driver/) and
+// writes what they found (the writers here, files through io/).
+using namespace lockstep::driver;    // NOLINT(google-build-using-namespace)
+using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace)
+using io::read_file;
+using io::write_file_atomically;
 
 constexpr int kExitMatched = 0;
 constexpr int kExitMismatch = 1;

@@ -4,9 +4,13 @@
 
 #include <string>
 
-#include "cli/report.hpp"
+#include "scenario/report.hpp"
 
 namespace lockstep::cli {
+
+using scenario::MachineMeasurements;
+using scenario::RowReport;
+using scenario::ScenarioReport;
 
 std::string histogram_csv(const MachineMeasurements& m);
 std::string c2c_csv(const MachineMeasurements& m);

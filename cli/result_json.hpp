@@ -7,9 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/report.hpp"
+#include "scenario/report.hpp"
 
 namespace lockstep::cli {
+
+using scenario::MachineMeasurements;
+using scenario::RowReport;
+using scenario::ScenarioReport;
 
 // Fields in the documented order. Throws std::invalid_argument for an unswept report
 // that does not hold exactly one row.

@@ -5,9 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "cli/report.hpp"
+#include "scenario/report.hpp"
 
 namespace lockstep::cli {
+
+using scenario::MachineMeasurements;
+using scenario::RowReport;
+using scenario::ScenarioReport;
 
 // Columns: scenario, expected, result, executions, time, and "ok" or "MISMATCH". With
 // `color`, the mark is green or red (ANSI escapes); the alignment is the same either way.

@@ -5,9 +5,13 @@
 #include <string>
 #include <string_view>
 
-#include "cli/report.hpp"
+#include "scenario/report.hpp"
 
 namespace lockstep::cli {
+
+using scenario::MachineMeasurements;
+using scenario::RowReport;
+using scenario::ScenarioReport;
 
 // Header: the parameter paths, in the order the rows give them, then result, property,
 // matched, executions, sim_ops, steps, virtual_time_ns, elapsed_s, trace_sha256.

@@ -4,9 +4,13 @@
 
 #include <string>
 
-#include "cli/report.hpp"
+#include "scenario/report.hpp"
 
 namespace lockstep::cli {
+
+using scenario::MachineMeasurements;
+using scenario::RowReport;
+using scenario::ScenarioReport;
 
 std::string render_histogram(const MachineMeasurements& m, int rows = 24, int width = 50);
 std::string render_c2c(const MachineMeasurements& m);

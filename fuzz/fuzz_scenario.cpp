@@ -1,4 +1,4 @@
-// Fuzz target: the scenario loader (cli/scenario.hpp, load_scenario_file), with the bytes as
+// Fuzz target: the scenario loader (scenario/scenario.hpp, load_scenario_file), with the bytes as
 // the contents of a scenario file, then the check every simulating command makes before it
 // runs (require_simulable). Any bytes must either load or be refused with a ScenarioError
 // (bad input, "file:line:col: ..."); anything else is a finding.
@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <string>
 
-#include "cli/runner.hpp"
-#include "cli/scenario.hpp"
+#include "driver/runner.hpp"
+#include "scenario/scenario.hpp"
 
 namespace {
 
@@ -47,10 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string& path = scratch_path();
   write_all(path, data, size);
   try {
-    const lockstep::cli::ScenarioFile file = lockstep::cli::load_scenario_file(path);
-    for (const lockstep::cli::Scenario& row : file.rows) (void)lockstep::cli::exists_conditions(row.workload);
-    lockstep::cli::require_simulable(file);
-  } catch (const lockstep::cli::ScenarioError&) {
+    const lockstep::scenario::ScenarioFile file = lockstep::scenario::load_scenario_file(path);
+    for (const lockstep::scenario::Scenario& row : file.rows) (void)lockstep::scenario::exists_conditions(row.workload);
+    lockstep::driver::require_simulable(file);
+  } catch (const lockstep::scenario::ScenarioError&) {
     // Bad input, refused with a message: fine.
   }
   return 0;

@@ -6,9 +6,14 @@
 #include <initializer_list>
 #include <string>
 
-#include "cli/scenario.hpp"
+#include "scenario/scenario.hpp"
 
-namespace lockstep::cli::testing {
+namespace lockstep::testing {
+
+using scenario::load_scenario_file;
+using scenario::Scenario;
+using scenario::ScenarioError;
+using scenario::ScenarioFile;
 
 inline std::string fixture(const std::string& name) {
   return std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/scenarios/" + name;
@@ -49,4 +54,4 @@ inline void check_bad_cases(std::initializer_list<BadCase> cases) {
   }
 }
 
-}  // namespace lockstep::cli::testing
+}  // namespace lockstep::testing

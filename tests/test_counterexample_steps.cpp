@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/interleaving.hpp"
+#include "trace/interleaving.hpp"
 #include "tests/traced_run.hpp"
 #include "trace/address_names.hpp"
 
@@ -59,10 +59,10 @@ TEST_CASE("address names: arrays, fields, offsets, the innermost region, hex out
 namespace {
 
 // Every numbered raw step is folded by exactly one protocol-step line, in order.
-void check_folding(const cli::Interleaving& view) {
+void check_folding(const trace::Interleaving& view) {
   std::vector<std::size_t> folded;
   std::size_t last_first = 0;
-  for (const cli::ProtocolStepLine& s : view.steps) {
+  for (const trace::ProtocolStepLine& s : view.steps) {
     if (s.first_raw == 0) continue;
     CHECK(s.first_raw >= last_first);
     last_first = s.first_raw;
@@ -77,19 +77,19 @@ void check_folding(const cli::Interleaving& view) {
 }
 
 // Checks the library scenario `name`, which must violate `property`, and reads its trace.
-cli::Interleaving view_of(const std::string& name, const std::string& property) {
+trace::Interleaving view_of(const std::string& name, const std::string& property) {
   const testing::TracedRun run = testing::traced_run(testing::library_scenario(name));
   REQUIRE(run.report.property == property);
   std::string text;
   for (const nlohmann::json& e : run.events) text += e.dump() + "\n";
-  cli::Interleaving view = cli::read_interleaving(text);
+  trace::Interleaving view = trace::read_interleaving(text);
   check_folding(view);
   return view;
 }
 
-bool has_step(const cli::Interleaving& view, const std::string& thread, const std::string& step_prefix,
+bool has_step(const trace::Interleaving& view, const std::string& thread, const std::string& step_prefix,
               const std::string& detail_part = "") {
-  return std::any_of(view.steps.begin(), view.steps.end(), [&](const cli::ProtocolStepLine& s) {
+  return std::any_of(view.steps.begin(), view.steps.end(), [&](const trace::ProtocolStepLine& s) {
     return s.thread == thread && s.step.starts_with(step_prefix) && s.detail.find(detail_part) != std::string::npos;
   });
 }
@@ -97,7 +97,7 @@ bool has_step(const cli::Interleaving& view, const std::string& thread, const st
 }  // namespace
 
 TEST_CASE("the futex lost wakeup reads as the protocol's steps with design-level names", "[names]") {
-  const cli::Interleaving view = view_of("futex/lost-wakeup-missing-barrier.yaml", "lost_wakeup");
+  const trace::Interleaving view = view_of("futex/lost-wakeup-missing-barrier.yaml", "lost_wakeup");
   // The raw view names the words by design: no "futex_table+" offsets remain.
   for (const std::string& line : view.raw) CHECK(line.find("futex_table") == std::string::npos);
   // The story SPIN tells in ten steps, here in the design's steps.
@@ -113,19 +113,19 @@ TEST_CASE("the futex lost wakeup reads as the protocol's steps with design-level
   CHECK(has_step(view, "waker", "store buffer drains", "f = 1 reaches memory"));
   // Folded: far fewer lines than raw steps.
   const std::size_t lines = static_cast<std::size_t>(std::count_if(
-      view.steps.begin(), view.steps.end(), [](const cli::ProtocolStepLine& s) { return s.thread != "-"; }));
+      view.steps.begin(), view.steps.end(), [](const trace::ProtocolStepLine& s) { return s.thread != "-"; }));
   CHECK(lines <= 14);
   CHECK(view.raw_steps >= 30);
   // The verbose form lists every raw step under its line.
-  const std::vector<std::string> verbose = cli::format_protocol_steps(view, true);
-  const std::vector<std::string> brief = cli::format_protocol_steps(view, false);
+  const std::vector<std::string> verbose = trace::format_protocol_steps(view, true);
+  const std::vector<std::string> brief = trace::format_protocol_steps(view, false);
   CHECK(verbose.size() > brief.size());
   CHECK(std::count_if(verbose.begin(), verbose.end(), [](const std::string& l) { return l.starts_with("      | "); }) >=
         static_cast<long>(view.raw_steps - brief.size()));
 }
 
 TEST_CASE("a file-offset lost write reads as the write's steps on f_pos", "[names]") {
-  const cli::Interleaving view = view_of("fileio/offset-none-lost-write.yaml", "no_lost_write");
+  const trace::Interleaving view = view_of("fileio/offset-none-lost-write.yaml", "no_lost_write");
   CHECK(has_step(view, "w0", "write > load the offset (no lock)", "file.fd.f_pos -> 0"));
   CHECK(has_step(view, "w1", "write > load the offset (no lock)", "file.fd.f_pos -> 0"));
   CHECK(has_step(view, "w0", "write > store the new offset", "file.fd.f_pos = 16"));
@@ -137,5 +137,5 @@ TEST_CASE("a trace whose protocol steps do not nest is an error naming the line"
 {"t":0,"ev":"thread","th":0,"name":"a","cpu":0}
 {"t":1,"ev":"step","th":0,"act":"end"}
 )";
-  CHECK_THROWS_WITH(cli::read_interleaving(bad), Catch::Contains("trace line 3"));
+  CHECK_THROWS_WITH(trace::read_interleaving(bad), Catch::Contains("trace line 3"));
 }

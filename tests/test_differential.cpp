@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "cli/runner.hpp"
-#include "cli/scenario.hpp"
+#include "driver/runner.hpp"
+#include "scenario/scenario.hpp"
 #include "model/dpor_strategy.hpp"
 #include "tests/differential/engine_outcomes.hpp"
 #include "tests/differential/reference_machine.hpp"
@@ -32,7 +32,7 @@ std::shared_ptr<const program::Program> load(const std::string& program, const s
   const std::string path = (scratch().path() / ("p" + std::to_string(++n) + ".yaml")).string();
   std::ofstream(path) << "name: t\nmachine: {preset: flat, cpus: 4}\nmemory_model: " << model << "\n"
                       << program << tail << "strategy: {kind: dfs}\n";
-  return cli::load_scenario_file(path).rows.front().workload.get<std::shared_ptr<const program::Program>>();
+  return scenario::load_scenario_file(path).rows.front().workload.get<std::shared_ptr<const program::Program>>();
 }
 
 bool reaches(const ReferenceResult& r, const std::string& outcome) { return r.outcomes.count(outcome) > 0; }
@@ -209,15 +209,15 @@ properties: [data_race]
 strategy: {kind: dfs, minimize: false}
 expect: {violation: data_race}
 )";
-  const cli::ScenarioFile file = cli::load_scenario_file(path);
+  const scenario::ScenarioFile file = scenario::load_scenario_file(path);
   for (unsigned workers : {1U, 2U, 3U}) {
     for (int round = 0; round < 4; ++round) {
       INFO("workers " << workers << ", round " << round);
-      cli::RunOptions options;
-      options.command = cli::Command::check;
+      driver::RunOptions options;
+      options.command = driver::Command::check;
       options.workers = workers;
       options.out_dir = (scratch().path() / "out").string();
-      const cli::ScenarioReport report = cli::run_scenario_file(file, options);
+      const scenario::ScenarioReport report = driver::run_scenario_file(file, options);
       REQUIRE(report.rows.size() == 1);
       CHECK(report.rows.front().result == "violation");
       CHECK(report.rows.front().property == "data_race");

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/runner.hpp"
-#include "cli/scenario.hpp"
+#include "driver/runner.hpp"
+#include "scenario/scenario.hpp"
 #include "core/fileio/history_checks.hpp"
 #include "core/workloads/fileio_workload.hpp"
 #include "native/native_platform.hpp"
@@ -18,7 +18,7 @@
 #include "tests/scratch_dir.hpp"
 
 using namespace lockstep;
-using namespace lockstep::cli::testing;
+using namespace lockstep::testing;
 
 namespace {
 
@@ -110,11 +110,11 @@ TEST_CASE("the bundled fileio scenarios give docs/sources.md's verdicts", "[file
   for (const char* name : names) {
     const std::string path = std::string(LOCKSTEP_SOURCE_DIR) + "/scenarios/fileio/" + name;
     INFO(path);
-    const cli::ScenarioFile file = cli::load_scenario_file(path);
-    cli::RunOptions options;
-    options.command = cli::Command::check;
+    const scenario::ScenarioFile file = scenario::load_scenario_file(path);
+    driver::RunOptions options;
+    options.command = driver::Command::check;
     options.out_dir = (lockstep::testing::scratch_dir() / "fileio").string();
-    const cli::ScenarioReport report = cli::run_scenario_file(file, options);
+    const scenario::ScenarioReport report = driver::run_scenario_file(file, options);
     REQUIRE(report.rows.size() == 1);
     CHECK(report.rows[0].matched);
   }

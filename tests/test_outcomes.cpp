@@ -1,4 +1,4 @@
-// Outcomes beyond pass and violation (cli/outcome.hpp): a witness of an `exists` condition
+// Outcomes beyond pass and violation (scenario/outcome.hpp): a witness of an `exists` condition
 // is `reachable` and replays; a search without one is `unreachable`; a stuck execution is a
 // `lost_wakeup` in docs/sources.md section 1's decidable sense, and otherwise a deadlock.
 #include <catch2/catch.hpp>
@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/files.hpp"
+#include "io/files.hpp"
 #include "cli/result_json.hpp"
-#include "cli/runner.hpp"
+#include "driver/runner.hpp"
 #include "cli/summary_table.hpp"
 #include "model/schedule_file.hpp"
 #include "tests/scenario_fixtures.hpp"
@@ -18,7 +18,9 @@
 
 using namespace lockstep;
 using namespace lockstep::cli;
-using lockstep::cli::testing::fixture;
+using namespace lockstep::driver;
+using namespace lockstep::scenario;
+using lockstep::testing::fixture;
 
 namespace {
 
@@ -67,7 +69,7 @@ TEST_CASE("a witness of an exists condition is reachable and its schedule replay
   REQUIRE_FALSE(r.schedule_path.empty());
   CHECK(c.report.result() == "reachable");
 
-  const model::ScheduleFile schedule = model::parse_schedule(read_file(r.schedule_path), r.schedule_path);
+  const model::ScheduleFile schedule = model::parse_schedule(io::read_file(r.schedule_path), r.schedule_path);
   CHECK(schedule.property == "sb_relaxed");
   const ScenarioReport replayed = replay_schedule(schedule, r.schedule_path, c.options);
   REQUIRE(replayed.rows.size() == 1);

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/chrome_trace.hpp"
+#include "trace/chrome_trace.hpp"
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
 #include "cli/result_json.hpp"
@@ -17,6 +17,7 @@
 
 using namespace lockstep;
 using namespace lockstep::cli;
+using namespace lockstep::scenario;
 using Json = nlohmann::ordered_json;
 
 namespace {
@@ -239,7 +240,7 @@ std::size_t count_phase(const Json& events, std::string_view ph) {
 }  // namespace
 
 TEST_CASE("Chrome export has thread states, CPU occupancy and named operations", "[outputs]") {
-  const Json doc = Json::parse(chrome_trace_json(kTrace));
+  const Json doc = Json::parse(trace::chrome_trace_json(kTrace));
   CHECK(keys_of(doc) == std::vector<std::string>{"traceEvents", "displayTimeUnit", "metadata"});
   CHECK(doc["displayTimeUnit"] == "ns");
   CHECK(doc["metadata"]["scenario"] == "s.yaml");
@@ -302,7 +303,7 @@ constexpr std::string_view kLockTrace =
 }  // namespace
 
 TEST_CASE("Chrome export shows lock holds, hand-offs and futex queue lengths", "[outputs]") {
-  const Json doc = Json::parse(chrome_trace_json(kLockTrace));
+  const Json doc = Json::parse(trace::chrome_trace_json(kLockTrace));
   const Json& ev = doc["traceEvents"];
   const Json* first = find_event(ev, "b", "L", 0.1);
   REQUIRE(first != nullptr);
@@ -343,7 +344,7 @@ TEST_CASE("Chrome export shows lock holds, hand-offs and futex queue lengths", "
 }
 
 TEST_CASE("Chrome export draws wakeups as flows and marks violations", "[outputs]") {
-  const Json doc = Json::parse(chrome_trace_json(kTrace));
+  const Json doc = Json::parse(trace::chrome_trace_json(kTrace));
   const Json& ev = doc["traceEvents"];
   CHECK(count_phase(ev, "s") == 1);
   CHECK(count_phase(ev, "f") == 1);
@@ -370,17 +371,17 @@ TEST_CASE("Chrome export draws wakeups as flows and marks violations", "[outputs
 TEST_CASE("Chrome export rejects what is not a lockstep trace, naming the line", "[outputs]") {
   std::string corrupt(kTrace);
   corrupt.insert(corrupt.find("{\"t\":40,"), "{\"t\":5,\"ev\":\n");
-  CHECK_THROWS_WITH(chrome_trace_json(corrupt), Catch::Contains("line 10") && Catch::Contains("not valid JSON"));
-  CHECK_THROWS_WITH(chrome_trace_json("{\"format\":\"other\"}\n"), Catch::Contains("line 1: not a lockstep trace"));
-  CHECK_THROWS_WITH(chrome_trace_json("{\"format\":\"lockstep-trace\",\"version\":2}\n"),
+  CHECK_THROWS_WITH(trace::chrome_trace_json(corrupt), Catch::Contains("line 10") && Catch::Contains("not valid JSON"));
+  CHECK_THROWS_WITH(trace::chrome_trace_json("{\"format\":\"other\"}\n"), Catch::Contains("line 1: not a lockstep trace"));
+  CHECK_THROWS_WITH(trace::chrome_trace_json("{\"format\":\"lockstep-trace\",\"version\":2}\n"),
                     Catch::Contains("unsupported trace version 2"));
-  CHECK_THROWS_WITH(chrome_trace_json(""), Catch::Contains("line 1"));
+  CHECK_THROWS_WITH(trace::chrome_trace_json(""), Catch::Contains("line 1"));
   std::string missing(kTrace);
   missing.insert(missing.find("{\"t\":40,"), "{\"t\":1,\"ev\":\"state\",\"th\":0}\n");
-  CHECK_THROWS_WITH(chrome_trace_json(missing), Catch::Contains("line 10: the event has no 'state'"));
+  CHECK_THROWS_WITH(trace::chrome_trace_json(missing), Catch::Contains("line 10: the event has no 'state'"));
   std::string bad_addr(kTrace);
   bad_addr.insert(bad_addr.find("{\"t\":40,"), R"({"t":1,"ev":"op","th":0,"cpu":0,"op":"load","addr":"12","lat":1})" "\n");
-  CHECK_THROWS_WITH(chrome_trace_json(bad_addr), Catch::Contains("line 10: 'addr' must be a hex address"));
+  CHECK_THROWS_WITH(trace::chrome_trace_json(bad_addr), Catch::Contains("line 10: 'addr' must be a hex address"));
 }
 
 namespace {
@@ -441,8 +442,8 @@ TEST_CASE("Chrome export of an engine trace is deterministic and well formed", "
   sim::TraceRecorder trace(R"("seed":3)");
   const auto result = engine.run(w, timed, &trace, 0);
   REQUIRE_FALSE(result.violation);
-  const std::string out = chrome_trace_json(trace.text());
-  CHECK(out == chrome_trace_json(trace.text()));
+  const std::string out = trace::chrome_trace_json(trace.text());
+  CHECK(out == trace::chrome_trace_json(trace.text()));
   const Json doc = Json::parse(out);
   std::size_t cpu_slices = 0;
   std::size_t increments = 0;

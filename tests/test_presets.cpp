@@ -1,5 +1,5 @@
 // The preset machines (sim/machine/presets.cpp) and how scenarios choose and override them
-// (cli/machine_loader.cpp): the facts of docs/sources.md section 4 as numbers, overrides
+// (scenario/machine_loader.cpp): the facts of docs/sources.md section 4 as numbers, overrides
 // landing in the right fields, and mistakes reported at their file:line:col.
 #include <catch2/catch.hpp>
 
@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "cli/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "scenario_fixtures.hpp"
 #include "sim/machine/presets.hpp"
 #include "sim/machine/topology.hpp"
 
 using namespace lockstep;
-using namespace lockstep::cli;
-using namespace lockstep::cli::testing;
+using namespace lockstep::scenario;
+using namespace lockstep::testing;
 using namespace lockstep::sim::machine;
 
 namespace {

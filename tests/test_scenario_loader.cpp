@@ -1,4 +1,4 @@
-// The scenario loader (cli/scenario_loader.cpp and friends): good files load with the values
+// The scenario loader (scenario/scenario_loader.cpp and friends): good files load with the values
 // they say, bad files fail with the exact place of the mistake (docs/scenarios.md).
 #include <catch2/catch.hpp>
 
@@ -7,16 +7,16 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "cli/expr_parser.hpp"
-#include "cli/files.hpp"
-#include "cli/scenario.hpp"
+#include "scenario/expr_parser.hpp"
+#include "io/files.hpp"
+#include "scenario/scenario.hpp"
 #include "scenario_fixtures.hpp"
-#include "cli/yaml_fields.hpp"
+#include "scenario/yaml_fields.hpp"
 #include "core/workloads/expr_eval.hpp"
 
 using namespace lockstep;
-using namespace lockstep::cli;
-using namespace lockstep::cli::testing;
+using namespace lockstep::scenario;
+using namespace lockstep::testing;
 using program::ExprNode;
 using program::ExprOp;
 using program::OpKind;
@@ -58,7 +58,7 @@ TEST_CASE("a lock-counter scenario with every machine override", "[scenario]") {
   const std::string path = fixture("good/lock_counter.yaml");
   const ScenarioFile file = load_scenario_file(path);
   CHECK(file.path == path);
-  CHECK(file.sha256 == sha256_hex(read_file(path)));
+  CHECK(file.sha256 == io::sha256_hex(io::read_file(path)));
   CHECK_FALSE(file.swept);
   REQUIRE(file.rows.size() == 1);
   const Scenario& s = file.rows[0];

@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/runner.hpp"
-#include "cli/scenario.hpp"
+#include "driver/runner.hpp"
+#include "scenario/scenario.hpp"
 #include "core/sync/mcs_lock.hpp"
 #include "core/sync/spin_guard.hpp"
 #include "core/workloads/lock_counter.hpp"
@@ -215,17 +215,17 @@ TEST_CASE("an MCS lock is acquired in the order its waiters queued", "[sync][mcs
 }
 
 TEST_CASE("scenario files run thread programs under an MCS lock", "[sync][mcs][scenario]") {
-  const cli::ScenarioFile file =
-      cli::load_scenario_file(std::string(LOCKSTEP_SOURCE_DIR) + "/scenarios/basics/counter-program-lock.yaml");
+  const scenario::ScenarioFile file =
+      scenario::load_scenario_file(std::string(LOCKSTEP_SOURCE_DIR) + "/scenarios/basics/counter-program-lock.yaml");
   const auto mcs = std::find_if(file.rows.begin(), file.rows.end(),
-                                [](const cli::Scenario& row) { return row.design.spinlock == SpinlockKind::mcs; });
+                                [](const scenario::Scenario& row) { return row.design.spinlock == SpinlockKind::mcs; });
   REQUIRE(mcs != file.rows.end());
-  cli::ScenarioFile one = file;
+  scenario::ScenarioFile one = file;
   one.rows = {*mcs};
-  cli::RunOptions options;
+  driver::RunOptions options;
   options.executions = 300;
   options.out_dir = (lockstep::testing::scratch_dir() / "mcs").string();
-  const cli::ScenarioReport report = cli::run_scenario_file(one, options);
+  const scenario::ScenarioReport report = driver::run_scenario_file(one, options);
   INFO(report.rows.front().message);
   CHECK(report.result() == "pass");
   CHECK(report.matched());

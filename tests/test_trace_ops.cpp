@@ -44,7 +44,7 @@ bool memory_op(const json& e) {
 }  // namespace
 
 TEST_CASE("a lock bouncing between sockets shows lines coming from the other package's caches", "[trace]") {
-  const TracedRun run = traced_run(lockstep::cli::testing::fixture("good/trace_lock_bounce.yaml"));
+  const TracedRun run = traced_run(lockstep::testing::fixture("good/trace_lock_bounce.yaml"));
   const auto node_of_cpu = run.header.at("node_of_cpu").get<std::vector<int>>();
   static const std::set<std::string> kSources{"l1",           "l2",         "l3",          "same_package_core",
                                               "remote_cache", "dram_local", "dram_remote", "upgrade"};

@@ -11,14 +11,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/runner.hpp"
-#include "cli/scenario.hpp"
+#include "driver/runner.hpp"
+#include "scenario/scenario.hpp"
 #include "tests/scratch_dir.hpp"
 
 namespace lockstep::testing {
 
 struct TracedRun {
-  cli::RowReport report;
+  scenario::RowReport report;
   nlohmann::json header;
   std::vector<nlohmann::json> events;  // every line after the header, in file order
 
@@ -37,14 +37,14 @@ inline std::string library_scenario(const std::string& name) {
 
 // Runs row `row` (from 0) of the scenario at `path` (`check`) and reads its trace.
 inline TracedRun traced_run(const std::string& path, std::size_t row = 0) {
-  const cli::ScenarioFile file = cli::load_scenario_file(path);
+  const scenario::ScenarioFile file = scenario::load_scenario_file(path);
   REQUIRE(row < file.rows.size());
-  const cli::ScenarioFile one{file.path, file.sha256, false, {file.rows[row]}};
+  const scenario::ScenarioFile one{file.path, file.sha256, false, {file.rows[row]}};
   const auto dir = scratch_dir();
-  cli::RunOptions options;
+  driver::RunOptions options;
   options.out_dir = dir.string();
   options.trace_path = (dir / "run.trace.jsonl").string();
-  const cli::ScenarioReport report = cli::run_scenario_file(one, options);
+  const scenario::ScenarioReport report = driver::run_scenario_file(one, options);
   REQUIRE(report.rows.size() == 1);
   TracedRun run;
   run.report = report.rows.front();

@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include "cli/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "tests/differential/engine_outcomes.hpp"
 #include "tests/differential/program_generator.hpp"
 #include "tests/differential/reference_machine.hpp"
@@ -109,8 +109,8 @@ class Run {
   // A scenario file's thread program, under the file's memory model (a mismatch found
   // earlier, or a program of one's own); true when everything agreed.
   bool file(const std::string& path) {
-    const cli::ScenarioFile f = cli::load_scenario_file(path);
-    const Model model = f.rows.front().memory_model == cli::MemoryModel::tso ? Model::tso : Model::sc;
+    const scenario::ScenarioFile f = scenario::load_scenario_file(path);
+    const Model model = f.rows.front().memory_model == scenario::MemoryModel::tso ? Model::tso : Model::sc;
     const auto before = tally_[model].mismatches;
     check(0, model, f, path, "");
     return tally_[model].mismatches == before;
@@ -121,13 +121,13 @@ class Run {
     for (const Model model : {Model::sc, Model::tso}) {
       const fs::path path = fs::path(o_.out) / fmt::format("seed-{}-{}.yaml", seed, name_of(model));
       write_atomically(path, scenario_text(seed, model, text, "", "properties: [assertion]\nexpect: pass\n"));
-      if (check(seed, model, cli::load_scenario_file(path.string()), path, text) && !o_.keep) fs::remove(path);
+      if (check(seed, model, scenario::load_scenario_file(path.string()), path, text) && !o_.keep) fs::remove(path);
     }
   }
 
  private:
   // True when it agreed; a mismatch is reported and, for a generated program, written.
-  bool check(std::uint64_t seed, Model model, const cli::ScenarioFile& file, const fs::path& path,
+  bool check(std::uint64_t seed, Model model, const scenario::ScenarioFile& file, const fs::path& path,
              const std::string& text) {
     const auto prog = file.rows.front().workload.get<std::shared_ptr<const lockstep::program::Program>>();
     ReferenceLimits rl;

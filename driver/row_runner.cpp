@@ -1,0 +1,318 @@
+#include "driver/row_runner.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "driver/simulation.hpp"
+#include "model/exploration.hpp"
+#include "model/random_strategy.hpp"
+#include "model/replay_strategy.hpp"
+#include "scenario/outcome.hpp"
+#include "sim/machine/memory_system.hpp"
+#include "sim/machine/probes.hpp"
+#include "sim/timed_strategy.hpp"
+#include "trace/interleaving.hpp"
+
+namespace lockstep::driver {
+
+using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
+
+namespace {
+
+double seconds_since(RowRunner::Clock::time_point start) {
+  return std::chrono::duration<double>(RowRunner::Clock::now() - start).count();
+}
+
+// What a machine workload measured, for the report.
+void record_latencies(const sim::machine::LatencyCounts& counts, MachineMeasurements& out) {
+  for (const auto& [latency, count] : counts) out.histogram.push_back({latency, latency + 1, count});
+  for (const sim::machine::Peak& p : sim::machine::find_peaks(counts)) out.peaks_ns.push_back(p.centre_ns);
+}
+
+void record_sources(const sim::CostModel& costs, MachineMeasurements& out) {
+  const auto* memory = dynamic_cast<const sim::machine::MemorySystem*>(&costs);
+  if (memory == nullptr) return;
+  for (int i = 0; i < sim::machine::kSources; ++i) {
+    const std::uint64_t n = memory->source_counts()[static_cast<std::size_t>(i)];
+    if (n != 0) out.sources.emplace_back(sim::machine::name_of(static_cast<sim::machine::Source>(i)), n);
+  }
+  out.writebacks = memory->writebacks();
+}
+
+}  // namespace
+
+std::string RowRunner::stem() const {
+  std::string base = std::filesystem::path(s_.path).stem().string();
+  return file_.swept ? fmt::format("{}-row{}", base, row_ + 1) : base;
+}
+
+std::string RowRunner::trace_header(const std::string& strategy, std::uint64_t execution) const {
+  nlohmann::ordered_json h;
+  h["scenario"] = s_.path;
+  h["name"] = s_.name;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& [path, value] : s_.params) params[path] = value;
+  h["params"] = params;
+  h["strategy"] = strategy;
+  h["seed"] = seed();
+  h["execution"] = execution;
+  h["memory_model"] = s_.memory_model == MemoryModel::tso ? "tso" : "sc";
+  h["cpus"] = s_.machine.cpus();
+  nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
+  for (NodeId n : s_.machine.node_of_cpu) nodes.push_back(n);
+  h["node_of_cpu"] = nodes;
+  const std::string text = h.dump();
+  return text.substr(1, text.size() - 2);  // the members, without braces
+}
+
+RowReport RowRunner::run(Command command) {
+  if (s_.workload.is("c2c")) return c2c();
+  if (command == Command::run || s_.strategy.kind == StrategyKind::timed) return timed();
+  return explore(options_.executions.value_or(s_.strategy.executions));
+}
+
+// A timed run is one execution, run twice: untraced, which is what elapsed_s and
+// sim_ops_per_host_s measure, then traced for the trace and its hash. The two must agree
+// step for step (determinism is checked here, in every build).
+RowReport RowRunner::timed() {
+  RowReport report;
+  report.strategy = "timed";
+  report.seed = seed();
+  sim::TimedStrategy oracle(seed());
+  const auto start = Clock::now();
+  const sim::ExecutionResult r = engine_.run(*workload_, oracle, nullptr, 0);
+  report.elapsed_s = seconds_since(start);
+  if (const auto* probe = dynamic_cast<const sim::machine::LatencyProbe*>(workload_.get()))
+    record_latencies(probe->counts(), report.machine);
+  record_sources(*costs_, report.machine);
+  report.workload = workload_->metrics();
+  report.executions = 1;
+  report.sim_ops = r.memory_ops;
+  report.steps = r.steps;
+  report.virtual_time_ns = r.virtual_time_ns;
+  report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
+  const auto violation = checked_violation(s_, r);
+  if (violation) {
+    report.result = "violation";
+    report.property = violation->property;
+    report.message = violation->message;
+    write_schedule(report, {}, sim::EngineMode::timed, 0, "timed");
+  } else {
+    report.result = "pass";
+  }
+  sim::TraceRecorder trace(trace_header("timed", 0));
+  TraceOutput output = trace_output();
+  output.attach(trace);
+  const sim::ExecutionResult again = engine_.run(*workload_, oracle, &trace, 0);
+  if (again.steps != r.steps || again.virtual_time_ns != r.virtual_time_ns)
+    throw std::logic_error(fmt::format("{}: the traced re-run of a timed execution diverged ({} vs {} steps)", s_.path,
+                                       again.steps, r.steps));
+  record_trace(report, trace, output);
+  return report;
+}
+
+// The c2c matrix: one timed execution per pair of CPUs. The trace is the first pair's.
+RowReport RowRunner::c2c() {
+  RowReport report;
+  report.strategy = "timed";
+  report.seed = seed();
+  const auto start = Clock::now();
+  std::vector<int> core_of_cpu;
+  if (s_.machine.model) {
+    const sim::machine::Topology topology(*s_.machine.model);
+    for (CpuId cpu = 0; cpu < topology.cpus(); ++cpu) core_of_cpu.push_back(topology.core_of(cpu));
+  } else {
+    for (CpuId cpu = 0; cpu < s_.machine.cpus(); ++cpu) core_of_cpu.push_back(cpu);
+  }
+  sim::TraceRecorder trace(trace_header("timed", 0));
+  TraceOutput output = trace_output();
+  output.attach(trace);
+  const sim::machine::C2cResult r = sim::machine::run_c2c(engine_, s_.workload.get<sim::machine::C2cParams>(), core_of_cpu, seed(), &trace);
+  report.elapsed_s = seconds_since(start);
+  report.executions = r.executions;
+  report.sim_ops = r.memory_ops;
+  report.result = "pass";
+  report.machine.c2c_cpus = r.cpus;
+  report.machine.c2c_ns = r.one_way_ns;
+  report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
+  record_trace(report, trace, output);  // the first pair's execution
+  return report;
+}
+
+RowReport RowRunner::explore(std::uint64_t max_runs) {
+  RowReport report;
+  report.seed = seed();
+  const auto start = Clock::now();
+  SimExecutor main(engine_, *workload_);
+  model::ExplorationSetup setup;
+  setup.strategy = s_.strategy;
+  setup.seed = seed();
+  setup.max_runs = max_runs;
+  setup.workers = options_.workers.value_or(s_.strategy.workers);
+  setup.executor = &main;
+  setup.make_executor = [this] { return std::make_unique<OwnedSimExecutor>(s_); };
+  setup.verdict = [this](const sim::ExecutionResult& r) { return checked_violation(s_, r); };
+  if (options_.progress) setup.progress = [&](std::uint64_t done) { progress(done, max_runs, start, false); };
+  const model::Exploration e = model::explore(setup);
+  const model::SearchOutcome& o = e.outcome;
+  report.elapsed_s = seconds_since(start);
+  if (options_.progress) progress(o.executions + o.pruned, max_runs, start, true);
+  report.strategy = e.strategy;
+  report.executions = o.executions;
+  report.pruned = o.pruned;
+  report.max_depth = o.max_depth;
+  report.exhaustive = o.exhaustive;
+  report.sim_ops = o.sim_ops;
+  report.bounds = e.bounds;
+  report.guarantee = e.guarantee;
+  report.workers = e.workers;
+  report.internal_errors = o.internal_errors;
+  report.executions_per_s = e.search_s > 0 ? static_cast<double>(o.executions + o.pruned) / e.search_s : 0;
+
+  if (!o.violation) {
+    report.result = "pass";
+    // The trace of a pass is a random execution, unless that one violates a property: a
+    // search stopped by its cap may not have met it (`--executions 1`). Then it is the
+    // search's own first execution, which passed.
+    model::RandomStrategy random(seed());
+    const bool random_passes = !checked_violation(s_, engine_.run(*workload_, random, nullptr, 0));
+    if (random_passes) {
+      model::RandomStrategy oracle(seed());
+      finish(report, oracle, 0, std::nullopt);
+    } else {
+      const auto first = e.make_strategy();
+      finish(report, *first, 0, std::nullopt);
+    }
+    return report;
+  }
+  const model::Counterexample& c = *e.counterexample;
+  report.result = "violation";
+  report.property = o.violation->property;
+  report.message = o.violation->message;
+  auto& ce = report.counterexample;
+  ce.present = true;
+  ce.preemptions = c.preemptions;
+  ce.steps = c.steps;
+  ce.minimized = s_.strategy.minimize;
+  ce.fewest_preemptions_proven = c.fewest_preemptions_proven;
+  ce.fewest_steps_proven = c.fewest_steps_proven;
+  ce.found_preemptions = e.found_preemptions;
+  ce.found_steps = o.violating_steps;
+  ce.minimize_executions = c.executions;
+  write_schedule(report, c.schedule, sim::EngineMode::explore, o.violating_index, e.strategy);
+  // The reported trace comes from replaying the schedule: every counterexample is checked
+  // to replay before it is shown. Its message is the replayed one (minimization may have
+  // found a shorter way to the same property).
+  model::ReplayStrategy replay(c.schedule, sim::EngineMode::explore);
+  finish(report, replay, o.violating_index, o.violation);
+  return report;
+}
+
+// Runs the reported execution again with a trace, checks it agrees, writes trace outputs.
+void RowRunner::finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t execution,
+                       const std::optional<sim::Violation>& expected_violation) {
+  sim::TraceRecorder trace(trace_header(report.strategy, execution));
+  TraceOutput output = trace_output();
+  output.attach(trace);
+  const sim::ExecutionResult r = engine_.run(*workload_, oracle, &trace, execution);
+  const auto violation = checked_violation(s_, r);
+  const bool agrees = expected_violation ? (violation && violation->property == expected_violation->property)
+                                         : !violation;
+  if (!agrees) throw std::logic_error(fmt::format("{}: the traced re-run of execution {} did not reproduce its outcome",
+                                                  s_.path, execution));
+  if (violation) {
+    report.message = violation->message;
+    if (trace.whole_text_kept()) {
+      const trace::Interleaving view = trace::read_interleaving(trace.text());
+      report.interleaving = view.raw;
+      if (view.has_protocol_steps) {  // else the raw steps say it all
+        report.protocol_steps = trace::format_protocol_steps(view, false);
+        report.protocol_steps_verbose = trace::format_protocol_steps(view, true);
+      }
+    }
+  }
+  report.steps = r.steps;
+  report.virtual_time_ns = r.virtual_time_ns;
+  record_trace(report, trace, output);
+}
+
+// --trace and --chrome-trace name files for a single row; --save-traces puts every row's
+// traces in the output directory.
+TraceOutput RowRunner::trace_output() const {
+  std::string trace_path = options_.trace_path;
+  std::string chrome_path = options_.chrome_trace_path;
+  if (options_.save_traces) {
+    if (trace_path.empty()) trace_path = fmt::format("{}/{}.trace.jsonl", options_.out_dir, stem());
+    if (chrome_path.empty()) chrome_path = fmt::format("{}/{}.chrome.json", options_.out_dir, stem());
+  }
+  return TraceOutput(std::move(trace_path), std::move(chrome_path));
+}
+
+void RowRunner::record_trace(RowReport& report, sim::TraceRecorder& trace, TraceOutput& output) const {
+  const TraceOutput::Written written = output.finish(trace);
+  report.trace_sha256 = written.sha256;
+  report.trace_path = written.trace_path;
+  report.chrome_trace_path = written.chrome_trace_path;
+}
+
+void RowRunner::write_schedule(RowReport& report, const sim::Schedule& schedule, sim::EngineMode mode,
+                               std::uint64_t execution, const std::string& strategy) {
+  model::ScheduleFile file;
+  file.scenario = s_.path;
+  file.scenario_sha256 = file_.sha256;
+  file.params = s_.params;
+  file.seed = seed();
+  file.mode = mode;
+  file.strategy = strategy;
+  file.execution = execution;
+  file.property = report.property;
+  file.choices = schedule;
+  report.schedule_path = fmt::format("{}/{}.schedule", options_.out_dir, stem());
+  io::write_file_atomically(report.schedule_path, model::format_schedule(file));
+  report.replay_command = fmt::format("lockstep replay {}", report.schedule_path);
+}
+
+void RowRunner::progress(std::uint64_t done, std::uint64_t total, Clock::time_point start, bool final_line) const {
+  const double elapsed = seconds_since(start);
+  if (elapsed < 1.0) return;
+  std::fprintf(stderr, "\r%s: %llu/%llu executions, %.1f s%s", s_.name.c_str(),
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), elapsed,
+               final_line ? "\n" : "");
+  std::fflush(stderr);
+}
+
+RowReport RowRunner::replay(const model::ScheduleFile& schedule) {
+  RowReport report;
+  report.strategy = "replay";
+  report.seed = schedule.seed;
+  const auto start = Clock::now();
+  std::unique_ptr<sim::Scheduler> oracle;
+  if (schedule.mode == sim::EngineMode::timed) {
+    oracle = std::make_unique<sim::TimedStrategy>(schedule.seed);
+  } else {
+    oracle = std::make_unique<model::ReplayStrategy>(schedule.choices, sim::EngineMode::explore);
+  }
+  sim::TraceRecorder trace(trace_header(schedule.strategy, schedule.execution));
+  TraceOutput output = trace_output();
+  output.attach(trace);
+  const sim::ExecutionResult r = engine_.run(*workload_, *oracle, &trace, schedule.execution);
+  if (auto* replay = dynamic_cast<model::ReplayStrategy*>(oracle.get()); replay != nullptr && !replay->consumed())
+    throw model::ScheduleMismatch("the execution ended before the schedule did: it does not fit this scenario");
+  report.elapsed_s = seconds_since(start);
+  report.executions = 1;
+  report.sim_ops = r.memory_ops;
+  report.steps = r.steps;
+  report.virtual_time_ns = r.virtual_time_ns;
+  const auto violation = checked_violation(s_, r);
+  report.result = violation ? "violation" : "pass";
+  if (violation) {
+    report.property = violation->property;
+    report.message = violation->message;
+  }
+  record_trace(report, trace, output);
+  return report;
+}
+
+}  // namespace lockstep::driver

@@ -1,0 +1,54 @@
+// Runs scenarios: timed simulation (`run`), exploration (`check`) and replay of a schedule
+// file (`replay`), producing the reports behind every output.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "scenario/outcome.hpp"
+#include "scenario/report.hpp"
+#include "scenario/scenario.hpp"
+#include "model/schedule_file.hpp"
+
+namespace lockstep::driver {
+
+// The driver speaks in the scenario layer's words.
+using scenario::RowReport;
+using scenario::Scenario;
+using scenario::ScenarioFile;
+using scenario::ScenarioReport;
+
+enum class Command : std::uint8_t { run, check, replay };
+const char* name_of(Command command);
+
+struct RunOptions {
+  Command command = Command::check;
+  std::optional<std::uint64_t> seed;        // --seed
+  std::optional<std::uint64_t> executions;  // --executions
+  std::string out_dir = "out";              // schedules (and traces with save_traces)
+  bool save_traces = false;                 // write every row's trace and Chrome trace to out_dir
+  std::string trace_path;                   // --trace (one row only)
+  std::string chrome_trace_path;            // --chrome-trace (one row only)
+  bool progress = false;                    // a progress line on stderr for long work
+  std::optional<unsigned> workers;          // --workers: parallel search (every strategy but timed, naive)
+};
+
+// Throws ScenarioError, at the place in the file, when a row cannot be simulated: the
+// scenario says `platform: native`, or names a host futex backend (kernel, std-atomic-wait).
+void require_simulable(const Scenario& scenario);
+void require_simulable(const ScenarioFile& file);
+
+// Runs one row of a scenario file (`options.command`: a timed run, or a search): the unit a
+// sweep is made of, which a front end may spread over processes; judged against `expect`.
+RowReport run_scenario_row(const ScenarioFile& file, std::size_t row, const RunOptions& options);
+
+// Runs every row of a scenario file, in order.
+ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& options);
+
+// Replays a schedule file against the scenario it names.
+ScenarioReport replay_schedule(const model::ScheduleFile& schedule, const std::string& schedule_path,
+                               const RunOptions& options);
+
+}  // namespace lockstep::driver

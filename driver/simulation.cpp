@@ -1,0 +1,54 @@
+#include "driver/simulation.hpp"
+
+#include <algorithm>
+
+#include "scenario/workload_registry.hpp"
+#include "sim/machine/memory_system.hpp"
+#include "sim/machine/topology.hpp"
+
+namespace lockstep::driver {
+
+using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
+
+std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
+  if (s.workload.kind->simulate == nullptr) return nullptr;  // c2c: many executions, see RowRunner::c2c
+  return s.workload.kind->simulate(s.workload);
+}
+
+std::unique_ptr<sim::CostModel> make_costs(const Scenario& s) {
+  if (s.machine.model) return std::make_unique<sim::machine::MemorySystem>(*s.machine.model);
+  return std::make_unique<sim::FlatCostModel>(s.machine.costs);
+}
+
+// The engine's view of the machine: CPUs, their nodes and, for a modelled machine, which
+// hardware threads share a core.
+sim::MachineShape machine_shape(const Scenario& s) {
+  sim::MachineShape shape{s.machine.node_of_cpu, s.machine.memory_policy};
+  if (s.machine.model) {
+    const sim::machine::Topology topology(*s.machine.model);
+    for (CpuId cpu = 0; cpu < topology.cpus(); ++cpu) shape.core_of_cpu.push_back(topology.core_of(cpu));
+    shape.smt_work_factor = s.machine.model->smt_work_factor;
+  }
+  return shape;
+}
+
+namespace {
+
+// x86-TSO gives every thread a store buffer as deep as the machine's; SC gives none.
+std::uint32_t store_buffer_entries(const Scenario& s) {
+  constexpr std::uint32_t kFlatStoreBufferEntries = 32;  // [guess] Nehalem's 32, for the flat machine
+  if (s.memory_model != MemoryModel::tso) return 0;
+  return s.machine.model ? s.machine.model->store_buffer_entries : kFlatStoreBufferEntries;
+}
+
+}  // namespace
+
+// The engine's limits: steps, store buffers, and whether to track happens-before (only
+// when the scenario checks data_race).
+sim::EngineLimits engine_limits(const Scenario& s) {
+  sim::EngineLimits limits{s.strategy.max_steps, store_buffer_entries(s)};
+  limits.detect_races = std::find(s.properties.begin(), s.properties.end(), "data_race") != s.properties.end();
+  return limits;
+}
+
+}  // namespace lockstep::driver

@@ -1,0 +1,40 @@
+// Where one execution's trace goes while it is recorded: always into its SHA-256, into a
+// file when one is asked for, and kept in memory (up to a cap) for the Chrome export, so a
+// timed run of millions of steps never holds its whole trace.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "io/files.hpp"
+#include "sim/exec/trace.hpp"
+
+namespace lockstep::driver {
+
+class TraceOutput {
+ public:
+  // Empty paths: not wanted.
+  TraceOutput(std::string trace_path, std::string chrome_path);
+  void attach(sim::TraceRecorder& recorder);
+
+  struct Written {
+    std::string sha256;
+    std::string trace_path;         // empty when not written
+    std::string chrome_trace_path;  // empty when not written (or the trace was too large)
+  };
+  Written finish(sim::TraceRecorder& recorder);
+
+ private:
+  static constexpr std::size_t kChromeMaxBytes = std::size_t{64} << 20;
+  void take(std::string_view chunk);
+
+  std::string trace_path_;
+  std::string chrome_path_;
+  io::Sha256Stream sha_;
+  std::optional<io::AtomicFileWriter> file_;
+  std::string kept_;
+  bool kept_whole_ = true;
+};
+
+}  // namespace lockstep::driver

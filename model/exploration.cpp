@@ -1,0 +1,120 @@
+#include "model/exploration.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "model/bounded_parallel.hpp"
+#include "model/bounded_strategy.hpp"
+#include "model/dpor_parallel.hpp"
+#include "model/dpor_strategy.hpp"
+#include "model/naive_strategy.hpp"
+#include "model/pct_strategy.hpp"
+#include "model/random_strategy.hpp"
+
+namespace lockstep::model {
+
+namespace {
+
+// Minimization tries each preemption bound up to this many executions.
+constexpr std::uint64_t kMinimizeBudgetPerBound = 20'000;
+// PCT's k, when the scenario does not give it: the most choice points among this many random
+// executions (deterministic: they use the run's seed).
+constexpr std::uint64_t kPctProbeExecutions = 16;
+
+std::uint64_t probe_choice_points(const ExplorationSetup& setup) {
+  RandomStrategy probe(setup.seed);
+  std::uint64_t most = 1;
+  for (std::uint64_t i = 0; i < kPctProbeExecutions; ++i)
+    most = std::max<std::uint64_t>(most, setup.executor->run(probe, i).schedule.size());
+  return most;
+}
+
+}  // namespace
+
+Exploration explore(const ExplorationSetup& setup) {
+  const StrategySpec& spec = setup.strategy;
+  Exploration e;
+  e.strategy = name_of(spec.kind);
+  SearchLimits limits{setup.max_runs, setup.progress};
+  const bool sampling = spec.kind == StrategyKind::random || spec.kind == StrategyKind::pct;
+
+  // bounded: the loader ensured exactly one of the two bounds.
+  const BoundKind bound_kind =
+      spec.preemption_bound.has_value() ? BoundKind::preemption : BoundKind::delay;
+  const unsigned bound = spec.preemption_bound.value_or(spec.delay_bound.value_or(0));
+  StrategyFactory make;
+  switch (spec.kind) {
+    case StrategyKind::dfs:
+      make = [] { return std::make_unique<DporStrategy>(); };
+      break;
+    case StrategyKind::naive:
+      make = [] { return std::make_unique<NaiveStrategy>(); };
+      break;
+    case StrategyKind::bounded:
+      make = [bound_kind, bound] { return std::make_unique<BoundedStrategy>(bound_kind, bound); };
+      break;
+    case StrategyKind::pct: {
+      const std::uint64_t k = spec.choice_points != 0 ? spec.choice_points : probe_choice_points(setup);
+      const std::uint64_t seed = setup.seed;
+      const unsigned depth = spec.depth;
+      make = [seed, depth, k] { return std::make_unique<PctStrategy>(seed, depth, k); };
+      break;
+    }
+    case StrategyKind::random:
+    case StrategyKind::timed: {
+      const std::uint64_t seed = setup.seed;
+      make = [seed] { return std::make_unique<RandomStrategy>(seed); };
+      break;
+    }
+  }
+
+  e.make_strategy = make;
+  const auto strategy = make();
+  const auto start = std::chrono::steady_clock::now();
+  // naive is the reference for the others: one worker, nothing shared with their parallel search.
+  const bool parallel = setup.workers > 1 && spec.kind != StrategyKind::timed && spec.kind != StrategyKind::naive;
+  if (parallel) {
+    std::vector<std::unique_ptr<Executor>> extra;
+    std::vector<Executor*> executors{setup.executor};
+    for (unsigned w = 1; w < setup.workers; ++w) {
+      extra.push_back(setup.make_executor());
+      executors.push_back(extra.back().get());
+    }
+    e.workers = setup.workers;
+    if (sampling) {
+      e.outcome = search_sampling(make, executors, setup.verdict, limits);
+    } else if (spec.kind == StrategyKind::dfs) {
+      e.outcome = search_dfs(executors, setup.verdict, limits);
+    } else {
+      e.outcome = search_bounded(bound_kind, bound, executors, setup.verdict, limits);
+    }
+  } else {
+    e.outcome = search(*strategy, *setup.executor, setup.verdict, limits);
+  }
+  e.search_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  e.bounds = strategy->bounds();
+  if (auto* pct = dynamic_cast<PctStrategy*>(strategy.get()); pct != nullptr) {
+    e.guarantee = pct->guarantee_for(setup.executor->processes(), e.outcome.executions);
+  }
+
+  if (e.outcome.violation) {
+    const Verdict same = [&setup, property = e.outcome.violation->property](const sim::ExecutionResult& r) {
+      auto v = setup.verdict(r);
+      return v && v->property == property ? v : std::nullopt;
+    };
+    e.found_preemptions = count_preemptions(*setup.executor, e.outcome.schedule, e.outcome.violating_index);
+    if (spec.minimize) {
+      e.counterexample = minimize(*setup.executor, same, e.outcome.schedule, e.outcome.violating_index,
+                                         kMinimizeBudgetPerBound);
+    } else {
+      Counterexample c;
+      c.schedule = e.outcome.schedule;
+      c.steps = e.outcome.violating_steps;
+      c.preemptions = e.found_preemptions;
+      e.counterexample = std::move(c);
+    }
+  }
+  return e;
+}
+
+}  // namespace lockstep::model

@@ -1,0 +1,46 @@
+// Strategy selection: a scenario's `strategy` (StrategySpec) turned into a search, on one
+// worker or several, its counterexample minimized, and what the search found.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "model/minimize.hpp"
+#include "model/search.hpp"
+#include "model/strategy_spec.hpp"
+
+namespace lockstep::model {
+
+struct ExplorationSetup {
+  StrategySpec strategy;
+  std::uint64_t seed = 1;
+  std::uint64_t max_runs = 0;  // executions (random, pct) or the cap (dfs, bounded)
+  unsigned workers = 1;
+  Executor* executor = nullptr;                              // worker 0's
+  std::function<std::unique_ptr<Executor>()> make_executor;  // the others'
+  Verdict verdict;
+  std::function<void(std::uint64_t)> progress;
+};
+
+struct Exploration {
+  std::string strategy;  // dfs, bounded, pct, random
+  SearchOutcome outcome;
+  std::string bounds;
+  std::string guarantee;
+  unsigned workers = 1;
+  double search_s = 0;  // host time of the search alone (not minimization)
+  // Set when a violation was found: the schedule to report, minimized unless the scenario
+  // says `minimize: false`.
+  std::optional<Counterexample> counterexample;
+  unsigned found_preemptions = 0;
+  // A fresh strategy of the search's kind: its execution 0 is the search's first, which a
+  // passing result traces (any other schedule could meet a violation the search never saw).
+  StrategyFactory make_strategy;
+};
+
+Exploration explore(const ExplorationSetup& setup);
+
+}  // namespace lockstep::model

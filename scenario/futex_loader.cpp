@@ -1,0 +1,147 @@
+#include "scenario/futex_loader.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/futex/futex_designs.hpp"
+#include "sim/exec/memory.hpp"
+
+namespace lockstep::scenario {
+
+namespace {
+
+constexpr std::uint64_t kMaxRuntimeUs = 1'000'000'000;
+constexpr std::int64_t kMaxFutexesPerThread = 1 << 20;
+constexpr std::int64_t kMaxRounds = 1'000'000;
+constexpr std::uint64_t kMaxPingpongRounds = 1'000'000'000;
+
+// The table designs, then the host's futexes (FutexBackendKind after `table`), which only
+// `lockstep native` runs.
+std::vector<std::string_view> design_names() {
+  std::vector<std::string_view> names;
+  for (const futex::NamedDesign& d : futex::kNamedDesigns) names.push_back(d.name);
+  for (std::size_t b = 1; b < kFutexBackendNames.size(); ++b) names.push_back(kFutexBackendNames[b]);
+  return names;
+}
+
+// Sets the design named by names[i]: a table design's configuration or a host backend.
+void name_design(FutexDesign& d, const std::vector<std::string_view>& names, std::size_t i) {
+  d.name = std::string(names[i]);
+  if (i < futex::kNamedDesigns.size()) {
+    d.config = futex::kNamedDesigns[i].config;
+  } else {
+    d.backend = static_cast<FutexBackendKind>(i - futex::kNamedDesigns.size() + 1);
+  }
+}
+
+template <class E, std::size_t N>
+E field(const yaml::Map& m, std::string_view key, const std::array<std::string_view, N>& names, E fallback) {
+  const auto node = m.get(key);
+  if (!node) return fallback;
+  return static_cast<E>(yaml::choice(m.source(), *node, key, names));
+}
+
+int threads_in(const yaml::Map& m, std::string_view key, int fallback) {
+  return static_cast<int>(m.integer_or(key, 1, static_cast<std::int64_t>(sim::kMaxThreads) - 1, fallback));
+}
+
+}  // namespace
+
+futex::FutexMachine futex_machine(const MachineSpec& machine) {
+  const int nodes = machine.node_of_cpu.empty() ? 1 : *std::max_element(machine.node_of_cpu.begin(), machine.node_of_cpu.end()) + 1;
+  return futex::FutexMachine{std::max(1, machine.cpus()), nodes, 1};
+}
+
+FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
+  const std::vector<std::string_view> names = design_names();
+  FutexDesign d;
+  if (node.IsScalar()) {
+    name_design(d, names, yaml::choice(src, node, "futex design", names));
+    d.where = src.where(node);
+    return d;
+  }
+  const yaml::Map m(src, node, "futex",
+                    {"design", "name", "sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath"});
+  d.name = "custom";
+  d.where = src.where(node);
+  if (const auto base = m.get("design")) {
+    name_design(d, names, yaml::choice(src, *base, "futex design", names));
+    d.where = src.where(*base);
+  }
+  if (d.backend != FutexBackendKind::table) {
+    for (std::string_view key : {"sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath"})
+      if (const auto at = m.key_node(key))
+        src.fail(*at, fmt::format("'{}' configures a futex table, but '{}' is the host's futex", key, d.name));
+  }
+  futex::FutexConfig& c = d.config;
+  c.sizing = field(m, "sizing", futex::kSizingNames, c.sizing);
+  c.placement = field(m, "placement", futex::kPlacementNames, c.placement);
+  c.layout = field(m, "layout", futex::kLayoutNames, c.layout);
+  c.lock = field(m, "lock", kSpinlockNames, c.lock);
+  c.hash = field(m, "hash", futex::kHashNames, c.hash);
+  c.key = field(m, "key", futex::kKeyNames, c.key);
+  c.fastpath = field(m, "wake_fastpath", futex::kFastpathNames, c.fastpath);
+  if (m.has("sizing") || m.has("placement") || m.has("layout") || m.has("lock") || m.has("hash") || m.has("key") ||
+      m.has("wake_fastpath"))
+    d.name = d.name == "custom" ? "custom" : d.name + "+";
+  d.name = m.scalar_or("name", d.name);
+  return d;
+}
+
+// What the futex workloads that run for a time share: the design (`missing` says what to
+// give when there is none), `cpus`, the machine the table is sized for, and `runtime_us`.
+template <class Params>
+Params timed_futex_workload(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design,
+                            const char* missing) {
+  if (!design.futex) m.source().fail(m.node(), missing);
+  Params p;
+  p.config = design.futex->config;
+  p.design = design.futex->name;
+  p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+  p.machine = futex_machine(machine);
+  p.runtime_ns = m.unsigned_or("runtime_us", 1, kMaxRuntimeUs, p.runtime_ns / 1000) * 1000;
+  return p;
+}
+
+FutexHashParams load_futex_hash(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) {
+  const yaml::Source& src = m.source();
+  auto p = timed_futex_workload<FutexHashParams>(
+      m, machine, design, "futex-hash needs a futex design: `design: {futex: baseline}` (or aligned, numa, both, ...)");
+  p.threads = threads_in(m, "threads", machine.cpus());
+  p.futexes = static_cast<int>(m.integer_or("futexes", 1, kMaxFutexesPerThread, p.futexes));
+  p.warmup_passes = static_cast<int>(m.integer_or("warmup_passes", 0, 1000, p.warmup_passes));
+  static constexpr std::array<std::string_view, 2> kOps{"wait", "wake"};
+  if (const auto op = m.get("op")) p.op = static_cast<FutexHashOp>(yaml::choice(src, *op, "op", kOps));
+  return p;
+}
+
+FutexPingpongParams load_futex_pingpong(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) {
+  auto p = timed_futex_workload<FutexPingpongParams>(
+      m, machine, design, "futex-pingpong needs a futex design: `design: {futex: linux-3.14}` (or another)");
+  p.threads = threads_in(m, "threads", std::max(2, machine.cpus() - machine.cpus() % 2));
+  if (p.threads % 2 != 0)
+    m.source().fail(*m.get("threads"),
+                    fmt::format("futex-pingpong runs threads in pairs: threads must be even, not {}", p.threads));
+  p.words = static_cast<int>(m.integer_or("words", 1, kMaxFutexesPerThread, p.words));
+  p.rounds = m.unsigned_or("rounds", 0, kMaxPingpongRounds, p.rounds);
+  return p;
+}
+
+FutexWakeParams load_futex_wake(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design,
+                                FutexWakeMode mode) {
+  const yaml::Source& src = m.source();
+  if (!design.futex) src.fail(m.node(), "this workload needs a futex design: `design: {futex: linux-3.14}` (or another)");
+  FutexWakeParams p;
+  p.mode = mode;
+  p.config = design.futex->config;
+  p.design = design.futex->name;
+  p.sleepers = threads_in(m, "threads", std::max(1, machine.cpus() - 1));
+  p.batch = static_cast<int>(m.integer_or("batch", 1, p.sleepers, 1));
+  p.rounds = static_cast<int>(m.integer_or("rounds", 1, kMaxRounds, p.rounds));
+  p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+  p.machine = futex_machine(machine);
+  return p;
+}
+
+}  // namespace lockstep::scenario

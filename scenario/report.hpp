@@ -1,0 +1,113 @@
+// What a command found, per scenario and per sweep row: the data behind the result JSON
+// (docs/results.md), the JUnit report, the CSV of a sweep and the summary table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/workloads/metrics.hpp"
+
+namespace lockstep::scenario {
+
+// What a machine workload measured (latency-probe, c2c); empty for the others.
+struct MachineMeasurements {
+  struct Bin {
+    std::uint64_t lo_ns = 0;
+    std::uint64_t hi_ns = 0;
+    std::uint64_t count = 0;
+  };
+  std::vector<Bin> histogram;     // latency-probe: per-access latencies
+  std::vector<double> peaks_ns;   // latency-probe: peak centres, tallest first
+  std::vector<int> c2c_cpus;      // c2c: the CPUs measured
+  std::vector<std::vector<double>> c2c_ns;  // c2c: one-way latency between c2c_cpus[i] and [j]
+  std::vector<std::pair<std::string, std::uint64_t>> sources;  // which level answered how many accesses
+  std::uint64_t writebacks = 0;  // dirty lines written back to memory (with sources only)
+  bool empty() const { return histogram.empty() && c2c_ns.empty(); }
+};
+
+struct RowReport {
+  std::vector<std::pair<std::string, std::string>> params;  // sweep values of this row
+  std::string result;      // "pass", "violation", "reachable" or "unreachable" (scenario/outcome.hpp)
+  std::string property;    // the violated property, the exists condition reached, or those not reached
+  std::string message;     // what the violation, the witness or the search says
+  std::string expected;    // "pass", or "violation: P", "reachable: N", "unreachable: N"
+  bool matched = false;    // result agrees with expected
+  std::string strategy;    // timed, random, replay
+  std::uint64_t seed = 0;
+  std::uint64_t executions = 0;
+  bool exhaustive = false;  // true only when every execution within the bounds was covered
+  std::uint64_t sim_ops = 0;  // visible operations simulated, over all executions
+  std::uint64_t steps = 0;    // visible operations of the reported execution
+  std::uint64_t virtual_time_ns = 0;  // of the reported execution
+  double elapsed_s = 0;       // host time (never part of a trace)
+  std::string trace_sha256;   // of the reported execution's trace bytes
+  std::string trace_path;         // where the trace was written, if it was
+  std::string chrome_trace_path;  // likewise for the Chrome trace-event JSON
+  std::string schedule_path;      // on violation: the schedule file that replays it
+  std::string replay_command;     // on violation: the exact command that replays it
+  double sim_ops_per_host_s = 0;  // simulated operations per host second (all executions)
+  // Exploration (check): the search's statistics.
+  std::uint64_t pruned = 0;       // executions abandoned as redundant (dfs sleep sets)
+  std::uint64_t max_depth = 0;    // most steps in one execution
+  std::string bounds;             // what the search stayed within ("preemptions <= 2")
+  std::string guarantee;          // pct: its probability bound
+  double executions_per_s = 0;    // executions (pruned included) per host second
+  unsigned workers = 1;
+  // States the search's algorithm says cannot be reached, met anyway (a checker bug): the
+  // verdict is not to be trusted, and the command exits 3.
+  std::uint64_t internal_errors = 0;
+  // The reported counterexample: preemptions and how sure its minimality is.
+  struct Counterexample {
+    bool present = false;
+    unsigned preemptions = 0;
+    std::uint64_t steps = 0;
+    bool minimized = false;                   // minimization ran
+    bool fewest_preemptions_proven = false;
+    bool fewest_steps_proven = false;
+    unsigned found_preemptions = 0;           // before minimization
+    std::uint64_t found_steps = 0;
+    std::uint64_t minimize_executions = 0;
+  } counterexample;
+  std::vector<std::string> interleaving;  // the counterexample, one readable line per step
+  // The same, grouped by the designs' protocol steps (trace/interleaving.hpp); the verbose
+  // form lists each line's raw steps under it. Empty when no design marked a step.
+  std::vector<std::string> protocol_steps;
+  std::vector<std::string> protocol_steps_verbose;
+  MachineMeasurements machine;
+  WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
+
+  // The outcome in the words of `expected`: "pass", or "<result>: <property>".
+  std::string outcome() const { return result == "pass" || property.empty() ? result : result + ": " + property; }
+};
+
+struct ScenarioReport {
+  std::string scenario;  // path of the scenario file
+  std::string name;
+  std::string command;   // run, check, replay or native
+  std::string platform = "sim";  // where the rows ran: sim or native
+  bool swept = false;
+  std::vector<RowReport> rows;
+
+  // A scenario's result is the most telling of its rows': violation, then reachable, then
+  // unreachable, then pass. It matched when every row did.
+  std::string result() const {
+    for (const char* outcome : {"violation", "reachable", "unreachable"})
+      for (const RowReport& r : rows)
+        if (r.result == outcome) return outcome;
+    return "pass";
+  }
+  bool matched() const {
+    for (const RowReport& r : rows)
+      if (!r.matched) return false;
+    return !rows.empty();
+  }
+  std::uint64_t internal_errors() const {
+    std::uint64_t n = 0;
+    for (const RowReport& r : rows) n += r.internal_errors;
+    return n;
+  }
+};
+
+}  // namespace lockstep::scenario

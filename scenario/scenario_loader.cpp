@@ -1,0 +1,644 @@
+// Scenario files (docs/scenarios.md): the top-level sections, and the expansion of `sweep`
+// into rows. The machine is read by machine_loader.cpp, thread programs by
+// program_loader.cpp; the strict field reading that every section shares is in yaml_fields.cpp.
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include "io/files.hpp"
+#include "scenario/fileio_loader.hpp"
+#include "scenario/futex_loader.hpp"
+#include "scenario/machine_loader.hpp"
+#include "scenario/program_loader.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/machine_workloads_loader.hpp"
+#include "scenario/platform_loader.hpp"
+#include "scenario/workload_registry.hpp"
+#include "scenario/yaml_fields.hpp"
+#include "sim/exec/memory.hpp"
+
+namespace lockstep::scenario {
+
+namespace {
+
+constexpr std::uint64_t kMaxSweepRows = 10'000;
+constexpr std::uint64_t kMaxExecutions = 100'000'000;
+// dfs and bounded stop here if the space is larger, and say it was not exhausted.
+constexpr std::uint64_t kDefaultExhaustiveRuns = 1'000'000;
+constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
+
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// --- memory model, design
+
+MemoryModel load_memory_model(const yaml::Map& root) {
+  const std::optional<YAML::Node> node = root.get("memory_model");
+  if (!node) return MemoryModel::sc;
+  const std::string name = yaml::scalar(root.source(), *node, "memory_model");
+  if (name == "tso") return MemoryModel::tso;
+  if (name != "sc") root.source().fail(*node, fmt::format("unknown memory model '{}' (supported: sc, tso)", name));
+  return MemoryModel::sc;
+}
+
+DesignSpec load_design(const yaml::Map& root) {
+  DesignSpec design;
+  const std::optional<YAML::Node> node = root.get("design");
+  if (!node) return design;
+  const yaml::Map m(root.source(), *node, "design", {"spinlock", "futex", "mutex", "fileio"});
+  if (const auto lock = m.get("spinlock"))
+    design.spinlock = static_cast<SpinlockKind>(yaml::choice(root.source(), *lock, "spinlock", kSpinlockNames));
+  if (const auto mutex = m.get("mutex")) {
+    if (m.has("spinlock"))
+      root.source().fail(*m.key_node("mutex"),
+                         "design: the locks are spinlocks or futex mutexes: give spinlock or mutex");
+    design.mutex = static_cast<usync::MutexKind>(yaml::choice(root.source(), *mutex, "mutex", usync::kMutexNames));
+    design.mutex_where = root.source().where(*mutex);
+  }
+  if (const auto futex = m.get("futex")) {
+    design.family = "futex";
+    design.futex = load_futex_design(root.source(), *futex);
+  }
+  if (const auto fileio = m.get("fileio")) {
+    design.family = "fileio";
+    design.fileio = load_fileio_design(root.source(), *fileio);
+    design.fileio_where = root.source().where(*m.key_node("fileio"));
+  }
+  return design;
+}
+
+// --- workload
+
+// A scenario runs one built-in workload or thread programs; saying which is required.
+bool is_program(const yaml::Map& root) {
+  const yaml::Source& src = root.source();
+  if (root.has("workload")) {
+    for (std::string_view key : {"threads", "variables", "locks"}) {
+      if (const auto at = root.key_node(key)) {
+        src.fail(*at, fmt::format("'{}' belongs to thread programs, but this scenario has a built-in workload: "
+                                  "give either `workload` or `threads`",
+                                  key));
+      }
+    }
+    return false;
+  }
+  if (!root.has("threads"))
+    src.fail(root.node(), "missing the workload: give `workload: {kind: ...}` or thread programs under `threads`");
+  return true;
+}
+
+// The built-in workloads, by kind (scenario/workload_registry.cpp); each takes its own keys.
+WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, const DesignSpec& design) {
+  const yaml::Source& src = root.source();
+  const YAML::Node node = root.required("workload");
+  // Every kind's keys, to read `kind` first; the kind's own map then rejects the others'.
+  std::vector<std::string_view> every_key{"kind"};
+  for (const WorkloadKindInfo& row : workload_registry())
+    for (const std::string_view key : row.keys)
+      if (std::find(every_key.begin(), every_key.end(), key) == every_key.end()) every_key.push_back(key);
+  const yaml::Map probe(src, node, "workload", every_key);
+  const YAML::Node kind = probe.required("kind");
+  const std::string name = yaml::scalar(src, kind, "kind");
+  const WorkloadKindInfo* row = find_workload(name);
+  if (row == nullptr || row->load == nullptr)
+    src.fail(kind, fmt::format("unknown workload kind '{}' (expected one of: {}; thread programs go under `threads`)",
+                               name, yaml::join(workload_kinds())));
+  std::vector<std::string_view> keys{"kind"};
+  keys.insert(keys.end(), row->keys.begin(), row->keys.end());
+  const yaml::Map m(src, node, "workload", keys);
+  WorkloadSpec w;
+  w.kind = row;
+  w.params = row->load(m, machine, design);
+  return w;
+}
+
+// --- properties
+
+bool is_builtin(std::string_view name) {
+  const std::vector<std::string> builtins = builtin_properties();
+  return std::find(builtins.begin(), builtins.end(), name) != builtins.end();
+}
+
+// A workload's own properties (its registry row) are on by default. data_race is never on
+// by default (it is opt-in: tracking happens-before costs), but any workload may ask for it,
+// and for the properties every execution can fail (deadlock and its known cause, the step
+// bound). invariant is always on: a design's assumption broken (P::invariant).
+bool checked_anywhere(std::string_view name) {
+  return name == "data_race" || name == "deadlock" || name == "lost_wakeup" || name == "bound_exceeded" ||
+         name == "invariant";
+}
+
+std::string builtin_property(const yaml::Source& src, const YAML::Node& node, const WorkloadKindInfo& kind) {
+  std::string name = yaml::scalar(src, node, "property");
+  if (!is_builtin(name)) {
+    src.fail(node, fmt::format("unknown property '{}' (built in: {}; a final condition is {{name: ..., forall: ...}} "
+                               "or {{name: ..., exists: ...}})",
+                               name, yaml::join(builtin_properties())));
+  }
+  if (checked_anywhere(name) || std::find(kind.properties.begin(), kind.properties.end(), name) != kind.properties.end())
+    return name;
+  std::vector<std::string> owners;
+  for (const WorkloadKindInfo& row : workload_registry())
+    if (std::find(row.properties.begin(), row.properties.end(), name) != row.properties.end())
+      owners.emplace_back(row.name == "program" ? "thread programs" : fmt::format("the {} workload", row.name));
+  src.fail(node, fmt::format("{} is a property of {} only, not of {} (docs/scenarios.md, \"Properties\")", name,
+                             yaml::join(owners), kind.name == "program" ? "thread programs" : kind.name));
+}
+
+// {name: N, forall: EXPR} (must hold in every final state) or {name: N, exists: EXPR} (an
+// outcome to look for: herd's `exists`).
+std::string final_condition(const yaml::Source& src, const YAML::Node& node, program::Program* prog) {
+  const yaml::Map m(src, node, "property", {"name", "forall", "exists"});
+  if (prog == nullptr) src.fail(node, "final conditions (forall, exists) apply to thread programs only");
+  const YAML::Node name_node = m.required("name");
+  std::string name = yaml::identifier(src, name_node, "property name");
+  if (is_builtin(name))
+    src.fail(name_node, fmt::format("'{}' is a built-in property: give the final condition a name of its own", name));
+  const std::optional<YAML::Node> forall = m.get("forall");
+  const std::optional<YAML::Node> exists = m.get("exists");
+  if (forall && exists)
+    src.fail(*m.key_node("exists"), fmt::format("property '{}': give forall or exists, not both", name));
+  if (forall) {
+    prog->forall.push_back(load_final_condition(src, name, *forall, "forall", *prog));
+  } else if (exists) {
+    prog->exists.push_back(load_final_condition(src, name, *exists, "exists", *prog));
+  } else {
+    src.fail(node, fmt::format("property '{}': missing its condition (forall: EXPR or exists: EXPR)", name));
+  }
+  return name;
+}
+
+
+// `prog` is null for built-in workloads; final conditions are added to it.
+std::vector<std::string> load_properties(const yaml::Map& root, const WorkloadKindInfo& kind, program::Program* prog) {
+  const yaml::Source& src = root.source();
+  const std::optional<YAML::Node> node = root.get("properties");
+  if (!node) return kind.properties;
+  yaml::require_list(src, *node, "properties");
+  std::vector<std::string> names;
+  for (const auto& entry : *node) {
+    std::string name = entry.IsMap() ? final_condition(src, entry, prog) : builtin_property(src, entry, kind);
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      src.fail(entry, fmt::format("property '{}' is listed twice", name));
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+// design.fileio goes with the fileio workload, which checks the file properties listed.
+void check_fileio(const yaml::Map& root, Scenario& s) {
+  if (!s.workload.is("fileio")) {
+    if (s.design.fileio)
+      root.source().fail_at(s.design.fileio_where, "design.fileio: file policies apply to the fileio workload only");
+    return;
+  }
+  auto spec = std::make_shared<fileio::FileioSpec>(*s.workload.get<std::shared_ptr<const fileio::FileioSpec>>());
+  for (const std::string& p : s.properties)
+    if (std::find(fileio::kFileProperties.begin(), fileio::kFileProperties.end(), p) != fileio::kFileProperties.end())
+      spec->properties.push_back(p);
+  s.workload.params = std::shared_ptr<const fileio::FileioSpec>(std::move(spec));
+}
+
+// --- strategy, expectation
+
+StrategySpec load_strategy(const yaml::Map& root) {
+  StrategySpec s;
+  const std::optional<YAML::Node> node = root.get("strategy");
+  if (!node) return s;
+  const yaml::Source& src = root.source();
+  const yaml::Map m(src, *node, "strategy",
+                    {"kind", "seed", "executions", "max_steps", "preemption_bound", "delay_bound", "depth",
+                     "choice_points", "workers", "minimize"});
+  static constexpr std::array<std::string_view, 6> kKinds{"timed", "random", "dfs", "bounded", "pct", "naive"};
+  if (const auto kind = m.get("kind")) s.kind = static_cast<StrategyKind>(yaml::choice(src, *kind, "strategy", kKinds));
+  // Which keys go with which kind: a key the chosen strategy ignores is a mistake.
+  auto only_for = [&](std::string_view key, std::initializer_list<StrategyKind> kinds, std::string_view which) {
+    if (m.has(std::string(key)) && std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end())
+      src.fail(*m.key_node(std::string(key)), fmt::format("{} applies to the {} strategy only", key, which));
+  };
+  only_for("executions",
+           {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct, StrategyKind::naive},
+           "exploring (random, dfs, bounded, pct, naive)");
+  only_for("preemption_bound", {StrategyKind::bounded}, "bounded");
+  only_for("delay_bound", {StrategyKind::bounded}, "bounded");
+  only_for("depth", {StrategyKind::pct}, "pct");
+  only_for("choice_points", {StrategyKind::pct}, "pct");
+  only_for("workers", {StrategyKind::random, StrategyKind::pct, StrategyKind::bounded, StrategyKind::dfs},
+           "exploring (random, dfs, bounded, pct)");
+  only_for("minimize",
+           {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct, StrategyKind::naive},
+           "exploring (random, dfs, bounded, pct, naive)");
+  s.seed = m.unsigned_or("seed", 0, kNoLimit, s.seed);
+  const bool exhaustive = s.kind == StrategyKind::dfs || s.kind == StrategyKind::bounded || s.kind == StrategyKind::naive;
+  s.executions = m.unsigned_or("executions", 1, kMaxExecutions, exhaustive ? kDefaultExhaustiveRuns : s.executions);
+  s.max_steps = m.unsigned_or("max_steps", 1, kNoLimit, s.max_steps);
+  if (m.has("preemption_bound")) s.preemption_bound = static_cast<unsigned>(m.unsigned_or("preemption_bound", 0, 64, 0));
+  if (m.has("delay_bound")) s.delay_bound = static_cast<unsigned>(m.unsigned_or("delay_bound", 0, 64, 0));
+  // ^ [0, 64]: a bound past a few is an exhaustive search in all but name.
+  if (s.kind == StrategyKind::bounded && s.preemption_bound.has_value() == s.delay_bound.has_value())
+    src.fail(*node, "the bounded strategy needs exactly one of preemption_bound and delay_bound");
+  s.depth = static_cast<unsigned>(m.unsigned_or("depth", 1, 16, s.depth));
+  s.choice_points = m.unsigned_or("choice_points", 1, kNoLimit, s.choice_points);
+  s.workers = static_cast<unsigned>(m.unsigned_or("workers", 1, 256, s.workers));
+  s.minimize = m.boolean_or("minimize", s.minimize);
+  return s;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  return names.empty() ? std::string("none") : yaml::join(names);
+}
+
+// `exists` names the scenario's exists conditions: their outcome is reachable or unreachable.
+Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& properties,
+                        const std::vector<std::string>& exists) {
+  const yaml::Source& src = root.source();
+  const YAML::Node node = root.required("expect");
+  Expectation e;
+  if (node.IsScalar() && node.Scalar() == "pass") {
+    if (!exists.empty()) {
+      src.fail(node, fmt::format("expect: a scenario with exists conditions ({}) reaches them or not, so it never "
+                                 "passes: expect {{reachable: {}}} or {{unreachable: {}}}",
+                                 yaml::join(exists), exists.front(), exists.front()));
+    }
+    return e;
+  }
+  if (node.IsMap() && node.size() > 1)
+    src.fail(std::next(node.begin())->first, "expect: one outcome at a time (violation, reachable or unreachable)");
+  if (!node.IsMap() || node.size() != 1) {
+    src.fail(node, fmt::format("expect: expected 'pass', {{violation: PROPERTY}}, {{reachable: CONDITION}} or "
+                               "{{unreachable: CONDITION}}, got {}",
+                               yaml::describe(node)));
+  }
+  const yaml::Map m(src, node, "expect", {"violation", "reachable", "unreachable"});
+  const std::string key = node.begin()->first.Scalar();
+  const YAML::Node value = m.required(key);
+  e.property = yaml::scalar(src, value, key);
+  if (key == "violation") {
+    e.kind = Expectation::Kind::violation;
+    if (!contains(properties, e.property)) {
+      src.fail(value, fmt::format("expect: '{}' is not among the checked properties ({})", e.property,
+                                  listed(properties)));
+    }
+    if (contains(exists, e.property)) {
+      src.fail(value, fmt::format("expect: '{}' is an exists condition, which is reached, not violated: expect "
+                                  "{{reachable: {}}} or {{unreachable: {}}}",
+                                  e.property, e.property, e.property));
+    }
+    return e;
+  }
+  e.kind = key == "reachable" ? Expectation::Kind::reachable : Expectation::Kind::unreachable;
+  if (!contains(exists, e.property)) {
+    src.fail(value, fmt::format("expect: '{}' is not an exists condition of this scenario (exists conditions: {})",
+                                e.property, listed(exists)));
+  }
+  return e;
+}
+
+// --- one scenario
+
+constexpr std::array<std::string_view, 14> kScenarioKeys{
+    "name",  "description", "machine",    "memory_model", "design", "workload", "variables",
+    "locks", "threads",     "properties", "strategy",     "expect", "sweep",    "platform"};
+
+Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const std::string& path) {
+  const yaml::Map root(src, doc, "scenario", {kScenarioKeys.begin(), kScenarioKeys.end()});
+  Scenario s;
+  s.path = path;
+  const YAML::Node name = root.required("name");
+  s.name = yaml::scalar(src, name, "name");
+  if (s.name.empty()) src.fail(name, "name: must not be empty");
+  s.description = root.scalar_or("description", "");
+  s.platform = load_platform(root, s.platform_where);
+  // A native scenario without a machine describes the host it runs on.
+  s.machine = s.platform == PlatformKind::native && !root.has("machine") ? host_machine() : load_machine(root);
+  s.memory_model = load_memory_model(root);
+  s.design = load_design(root);
+  if (is_program(root)) {
+    program::Program prog = load_program(root, s.machine, s.design);
+    s.properties = load_properties(root, program_workload(), &prog);
+    s.workload.kind = &program_workload();
+    s.workload.params = std::make_shared<const program::Program>(std::move(prog));
+  } else {
+    if (s.design.mutex)
+      src.fail_at(s.design.mutex_where,
+                  "design.mutex: futex mutexes are the locks of thread programs; built-in workloads take "
+                  "design.spinlock");
+    s.workload = load_workload(root, s.machine, s.design);
+    s.properties = load_properties(root, *s.workload.kind, nullptr);
+  }
+  check_fileio(root, s);
+  s.strategy = load_strategy(root);
+  s.expect = load_expect(root, s.properties, exists_conditions(s.workload));
+  return s;
+}
+
+// --- sweeps
+
+struct SweepAxis {
+  std::string path;                // "workload.threads"
+  std::vector<std::string> keys;   // {"workload", "threads"}
+  YAML::Node key_node;             // for messages about the path
+  std::vector<YAML::Node> values;  // the listed scalars
+  bool adds_key = false;           // the scenario does not have the last key itself
+};
+
+std::vector<std::string> split_path(const yaml::Source& src, const YAML::Node& key) {
+  const std::string path = yaml::scalar(src, key, "sweep path");
+  std::vector<std::string> keys;
+  std::size_t start = 0;
+  for (std::size_t dot = path.find('.');; dot = path.find('.', start)) {
+    keys.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (keys.back().empty())
+      src.fail(key, fmt::format("sweep: '{}' is not a dotted path such as workload.threads", path));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (keys.front() == "sweep") src.fail(key, "sweep: a sweep cannot sweep itself");
+  return keys;
+}
+
+// The map that holds the path's last key, or nothing when some step is not a map.
+std::optional<YAML::Node> parent_map(const YAML::Node& doc, const std::vector<std::string>& keys) {
+  YAML::Node node = doc;
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+    // Const lookups: a non-const operator[] would add the key it looks for.
+    const YAML::Node child = node.IsMap() ? std::as_const(node)[keys[i]] : YAML::Node();
+    if (!node.IsMap() || !child) return std::nullopt;
+    node.reset(child);  // reset rebinds; plain assignment would overwrite the node
+  }
+  if (!node.IsMap()) return std::nullopt;
+  return node;
+}
+
+std::string not_settable(const SweepAxis& axis) {
+  const std::string parent = axis.path.substr(0, axis.path.rfind('.'));
+  return fmt::format("cannot sweep '{}': '{}' is not a map in this scenario", axis.path, parent);
+}
+
+SweepAxis load_axis(const yaml::Source& src, const YAML::Node& key, const YAML::Node& list, const YAML::Node& doc) {
+  SweepAxis axis{yaml::scalar(src, key, "sweep path"), split_path(src, key), key, {}, false};
+  const std::optional<YAML::Node> parent = parent_map(doc, axis.keys);
+  if (!parent) src.fail(key, not_settable(axis));
+  const YAML::Node leaf = std::as_const(*parent)[axis.keys.back()];
+  axis.adds_key = !leaf;
+  yaml::require_list(src, list, axis.path);
+  if (list.size() == 0) src.fail(list, fmt::format("{}: expected at least one value", axis.path));
+  for (const auto& value : list) {
+    if (!value.IsScalar())
+      src.fail(value, fmt::format("{}: a swept value must be a scalar, got {}", axis.path, yaml::describe(value)));
+    // Rows share the leaf with a listed value; an alias of the leaf itself would stick.
+    if (leaf && value.is(leaf))
+      src.fail(value, fmt::format("{}: a swept value cannot be an alias of the value it replaces", axis.path));
+    axis.values.push_back(value);
+  }
+  return axis;
+}
+
+std::vector<SweepAxis> load_sweep(const yaml::Source& src, const YAML::Node& sweep, const YAML::Node& doc) {
+  yaml::require_map(src, sweep, "sweep");
+  if (sweep.size() == 0) src.fail(sweep, "sweep: expected at least one path");
+  std::vector<SweepAxis> axes;
+  std::uint64_t rows = 1;
+  for (const auto& entry : sweep) {
+    SweepAxis axis = load_axis(src, entry.first, entry.second, doc);
+    for (const SweepAxis& other : axes)
+      if (other.path == axis.path) src.fail(entry.first, fmt::format("sweep: '{}' is swept twice", axis.path));
+    rows *= axis.values.size();
+    if (rows > kMaxSweepRows) src.fail(entry.first, fmt::format("sweep: more than {} rows", kMaxSweepRows));
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+// Sets `value` at the axis's path in `doc`. yaml-cpp's assignment makes the leaf share the
+// listed node, mark included, so an invalid swept value is reported where the sweep lists
+// it; and since the value belongs to the same document, no node memory is merged.
+void assign(const yaml::Source& src, YAML::Node& doc, const SweepAxis& axis, const YAML::Node& value) {
+  std::optional<YAML::Node> parent = parent_map(doc, axis.keys);
+  if (!parent) src.fail(axis.key_node, not_settable(axis));  // an earlier axis replaced a map
+  (*parent)[axis.keys.back()] = value;
+}
+
+using RowFilter = std::function<bool(const Params&)>;
+
+// The rows of the cartesian product, first axis outermost. Every row re-reads the one
+// document with the row's values set in place (a copy would lose the marks: yaml-cpp's Clone
+// drops them); `sweep` itself is removed first.
+std::vector<Scenario> expand_sweep(const yaml::Source& src, YAML::Node& doc, const std::vector<SweepAxis>& axes,
+                                   const RowFilter& keep) {
+  doc.remove("sweep");
+  // A key the sweep added has no mark of its own: errors about it point at the sweep path.
+  YAML::Mark unplaced = YAML::Mark::null_mark();
+  for (const SweepAxis& axis : axes)
+    if (axis.adds_key && unplaced.is_null()) unplaced = axis.key_node.Mark();
+  const yaml::Source row_src(src.file(), unplaced);
+  std::vector<Scenario> rows;
+  std::vector<std::size_t> at(axes.size(), 0);
+  for (;;) {
+    Params params;
+    for (std::size_t i = 0; i < axes.size(); ++i) params.emplace_back(axes[i].path, axes[i].values[at[i]].Scalar());
+    if (!keep || keep(params)) {
+      for (std::size_t i = 0; i < axes.size(); ++i) assign(src, doc, axes[i], axes[i].values[at[i]]);
+      rows.push_back(parse_scenario(row_src, doc, src.file()));
+      rows.back().params = std::move(params);
+    }
+    std::size_t i = axes.size();
+    while (i > 0 && ++at[i - 1] == axes[i - 1].values.size()) at[--i] = 0;
+    if (i == 0) return rows;
+  }
+}
+
+std::string read_scenario_text(const std::string& path) {
+  try {
+    return io::read_file(path);
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(e.what());
+  }
+}
+
+// A scenario may hold this many YAML nodes, counting each use of an alias anew: aliases
+// nest, so eight levels of nine uses of the one before are 43 million nodes in 2.4 KB.
+constexpr std::size_t kMaxScenarioNodes = 100'000;
+
+// And nest at most this deep. yaml-cpp stops text nested past 2000 levels, but an alias used
+// inside its own anchor's node makes a cycle, as deep as the node count lets it go: 100,000
+// frames of this walk overflowed the stack of an ASan build (a fuzz finding).
+constexpr std::size_t kMaxScenarioDepth = 256;
+
+// Walks the document as the loaders will (aliases expanded), refusing it at the node where
+// it passes kMaxScenarioNodes or kMaxScenarioDepth.
+void require_bounded(const yaml::Source& src, const YAML::Node& node, std::size_t& seen, std::size_t depth = 1) {
+  if (++seen > kMaxScenarioNodes)
+    src.fail(node, fmt::format("the scenario expands to more than {} YAML nodes (an alias counts each time it is "
+                               "used)",
+                               kMaxScenarioNodes));
+  if (depth > kMaxScenarioDepth)
+    src.fail(node, fmt::format("the scenario nests deeper than {} YAML levels (an alias used inside its own "
+                               "anchor's node nests without end)",
+                               kMaxScenarioDepth));
+  if (node.IsSequence()) {
+    for (const YAML::Node& child : node) require_bounded(src, child, seen, depth + 1);
+  } else if (node.IsMap()) {
+    for (const auto& kv : node) {
+      require_bounded(src, kv.first, seen, depth + 1);
+      require_bounded(src, kv.second, seen, depth + 1);
+    }
+  }
+}
+
+// The offset of the first byte of `text` that is not valid UTF-8 (overlong forms,
+// surrogates and code points above U+10FFFF included), or none.
+std::optional<std::size_t> first_bad_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n != 0 && i + n <= text.size();
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    const auto c1 = ok && n > 1 ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (ok && n == 2) ok = c >= 0xC2;
+    if (ok && n == 3) ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);
+    if (ok && n == 4) ok = c <= 0xF4 && !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);
+    if (!ok) return i;
+    i += n;
+  }
+  return std::nullopt;
+}
+
+// Scenario text and file names must be UTF-8 (they reach JSON results and the viewer).
+void require_utf8(const std::string& path, const std::string& text) {
+  if (const auto bad = first_bad_utf8(path))
+    throw ScenarioError(fmt::format("{}: the file name is not valid UTF-8 (byte {} of it)", path, *bad + 1));
+  const auto bad = first_bad_utf8(text);
+  if (!bad) return;
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n'));
+  const std::size_t line_start = text.rfind('\n', *bad == 0 ? 0 : *bad - 1);
+  const std::size_t col = line_start == std::string::npos || *bad == 0 ? *bad + 1 : *bad - line_start;
+  throw ScenarioError(fmt::format("{}:{}:{}: the file is not valid UTF-8 (byte {:#04x})", path, line, col,
+                                  static_cast<unsigned char>(text[*bad])));
+}
+
+// Where a stream's documents start, parsed without building nodes. The caller stops it after
+// a few: yaml-cpp 0.7 makes an empty document of a stray `,` at the top level without
+// consuming it, so the next document is that one again, forever (jbeder/yaml-cpp#1040);
+// YAML::LoadAll loops on it, taking memory, and so would a count run to the end.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> marks;
+  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+YAML::Node parse_yaml(const yaml::Source& src, const std::string& text) {
+  // Not YAML::LoadAll (see DocumentStarts): the first document is loaded on its own, and the
+  // stream is read only as far as the start of a second, which is refused.
+  YAML::Node doc;
+  DocumentStarts starts;
+  try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
+    }
+    doc = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    src.fail_at(src.where(e.mark), e.msg);
+  }
+  if (starts.marks.empty() || doc.IsNull()) src.fail_at(src.file() + ":1:1", "the file holds no scenario (expected a map)");
+  if (starts.marks.size() > 1) src.fail_at(src.where(starts.marks[1]), "a scenario file holds one YAML document");
+  std::size_t seen = 0;
+  require_bounded(src, doc, seen);
+  return doc;
+}
+
+ScenarioFile load(const std::string& path, const RowFilter& keep) {
+  ScenarioFile file;
+  file.path = path;
+  const std::string text = read_scenario_text(path);
+  require_utf8(path, text);
+  file.sha256 = io::sha256_hex(text);
+  const yaml::Source src(path);
+  try {
+    YAML::Node doc = parse_yaml(src, text);
+    const yaml::Map root(src, doc, "scenario", {kScenarioKeys.begin(), kScenarioKeys.end()});
+    const std::optional<YAML::Node> sweep = root.get("sweep");
+    file.swept = sweep.has_value();
+    if (!sweep) {
+      if (!keep || keep({})) file.rows.push_back(parse_scenario(src, doc, path));
+      return file;
+    }
+    const std::vector<SweepAxis> axes = load_sweep(src, *sweep, doc);
+    file.rows = expand_sweep(src, doc, axes, keep);
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp's own errors (a bad alias, a bad conversion) still deserve a place.
+    src.fail_at(src.where(e.mark), e.msg);
+  }
+  return file;
+}
+
+std::string show(const Params& params) {
+  std::vector<std::string> parts;
+  for (const auto& [key, value] : params) parts.push_back(fmt::format("{}={}", key, value));
+  return parts.empty() ? std::string("no sweep values") : yaml::join(parts);
+}
+
+}  // namespace
+
+std::vector<std::string> workload_kinds() {
+  std::vector<std::string> names;
+  for (const WorkloadKindInfo& row : workload_registry())
+    if (row.load != nullptr) names.emplace_back(row.name);
+  return names;
+}
+
+std::vector<std::string> builtin_properties() {
+  std::vector<std::string> names{"assertion",       "deadlock",  "lost_wakeup", "bound_exceeded", "mutual_exclusion",
+                                 "futex_semantics", "data_race", "invariant"};
+  names.insert(names.end(), fileio::kFileProperties.begin(), fileio::kFileProperties.end());
+  return names;
+}
+
+std::vector<std::string> exists_conditions(const WorkloadSpec& w) {
+  std::vector<std::string> names;
+  if (w.is("program"))
+    for (const program::FinalCondition& c : w.get<std::shared_ptr<const program::Program>>()->exists)
+      names.push_back(c.property);
+  return names;
+}
+
+ScenarioFile load_scenario_file(const std::string& path) { return load(path, nullptr); }
+
+Scenario load_scenario_row(const std::string& path, const Params& params) {
+  // Order does not matter: a schedule file may list the values in any order.
+  Params wanted = params;
+  std::sort(wanted.begin(), wanted.end());
+  ScenarioFile file = load(path, [&wanted](const Params& row) {
+    Params sorted = row;
+    std::sort(sorted.begin(), sorted.end());
+    return sorted == wanted;
+  });
+  if (file.rows.empty()) throw ScenarioError(fmt::format("{}: no row of the scenario has {}", path, show(params)));
+  return std::move(file.rows.front());
+}
+
+}  // namespace lockstep::scenario

@@ -1,0 +1,221 @@
+#include "scenario/workload_registry.hpp"
+
+#include <functional>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "scenario/fileio_loader.hpp"
+#include "scenario/outcome.hpp"
+#include "scenario/futex_loader.hpp"
+#include "scenario/machine_workloads_loader.hpp"
+#include "core/fileio/history_checks.hpp"
+#include "core/futex/futex_table.hpp"
+#include "core/workloads/fileio_workload.hpp"
+#include "core/workloads/futex_hash.hpp"
+#include "core/workloads/futex_pingpong.hpp"
+#include "core/workloads/futex_wake.hpp"
+#include "core/workloads/lock_counter.hpp"
+#include "core/workloads/program_workload.hpp"
+#include "native/atomic_wait_futex.hpp"
+#include "native/kernel_futex.hpp"
+#include "native/native_platform.hpp"
+#include "native/runner.hpp"
+#include "sim/exec/sim_platform.hpp"
+#include "sim/exec/workload_adapter.hpp"
+#include "sim/machine/probes.hpp"
+
+namespace lockstep::scenario {
+
+std::string_view WorkloadSpec::name() const { return kind != nullptr ? kind->name : "none"; }
+
+namespace {
+
+using native::NativePlatform;
+using sim::SimPlatform;
+
+constexpr std::int64_t kMaxCounterIterations = 1'000'000'000;
+
+// --- the simulator: a fresh workload W<SimPlatform> per execution (sim/exec/workload_adapter.hpp)
+
+template <class W, class Params>
+std::unique_ptr<sim::SimWorkload> simulate(const WorkloadSpec& spec) {
+  return std::make_unique<sim::SimWorkloadOf<W, Params>>(spec.get<Params>());
+}
+
+// --- natively: one execution on real threads
+
+template <class W, class Params>
+  requires Workload<W, NativePlatform::Thread>
+RowReport run_native(const Scenario& s, const Params& params) {
+  W workload(params);
+  native::NativeRunner runner;
+  workload.setup([&runner](std::string name, CpuId cpu, std::function<void()> body) {
+    runner.spawn(std::move(name), cpu, std::move(body));
+  });
+  native::NativeRunResult r = runner.run();
+  workload.check();  // reports through the platform, after the threads' own reports
+  if (native::NativeViolation late; native::take_violation(late) && !r.violation) r.violation = std::move(late);
+  RowReport report;
+  report.strategy = "native";
+  report.executions = 1;
+  report.elapsed_s = r.elapsed_s;
+  if constexpr (W::kHooks.metrics) report.workload = workload.metrics();
+  if (r.violation && reports_property(s, r.violation->property)) {
+    report.result = "violation";
+    report.property = r.violation->property;
+    report.message = r.violation->message;
+  } else {
+    report.result = "pass";
+  }
+  return report;
+}
+
+template <class W, class Params>
+RowReport native_of(const Scenario& s) {
+  return run_native<W>(s, s.workload.get<Params>());
+}
+
+FutexBackendKind backend_of(const Scenario& s) {
+  return s.design.futex ? s.design.futex->backend : FutexBackendKind::table;
+}
+
+// Calls f with the row's futex backend type (wrapped in std::type_identity), so each backend
+// gets its own instantiation of the workload and no call goes through an indirection.
+template <class F>
+RowReport with_backend(const Scenario& s, F&& f) {
+  switch (backend_of(s)) {
+    case FutexBackendKind::table: return f(std::type_identity<futex::FutexTable<NativePlatform>>{});
+    case FutexBackendKind::kernel: return f(std::type_identity<native::KernelFutex>{});
+    case FutexBackendKind::std_atomic_wait: return f(std::type_identity<native::AtomicWaitFutex>{});
+  }
+  throw std::logic_error("unknown futex backend");
+}
+
+// A futex workload over any backend: the table, the host's futex(2), std::atomic::wait.
+template <template <class, class> class W, class Params>
+RowReport native_on_backend(const Scenario& s) {
+  return with_backend(s, [&s](auto backend) {
+    return run_native<W<NativePlatform, typename decltype(backend)::type>>(s, s.workload.get<Params>());
+  });
+}
+
+// The waker counts the sleepers with the table's waiters_on(), which the host's futexes lack.
+void table_backend_only(const Scenario& s) {
+  if (backend_of(s) == FutexBackendKind::table) return;
+  const std::string place = s.design.futex && !s.design.futex->where.empty() ? s.design.futex->where : s.path;
+  throw ScenarioError(fmt::format("{}: {} runs natively on a futex table design only, not on '{}'", place,
+                                  s.workload.name(), s.design.futex->name));
+}
+
+std::vector<std::string> futex_properties() { return {"futex_semantics", "deadlock", "lost_wakeup", "bound_exceeded"}; }
+
+std::vector<std::string> fileio_properties() {
+  std::vector<std::string> names(fileio::kFileProperties.begin(), fileio::kFileProperties.end());
+  names.insert(names.end(), {"deadlock", "bound_exceeded"});
+  return names;
+}
+
+// futex-wake and futex-requeue: one workload (FutexWake), two modes. Only the table has
+// waiters_on(), which its waker counts sleepers with, so natively they need the table.
+template <FutexWakeMode Mode>
+WorkloadKindInfo futex_wake_row(std::string_view name) {
+  return {.name = name,
+          .keys = {"threads", "batch", "rounds", "cpus"},
+          .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
+            return load_futex_wake(m, machine, design, Mode);
+          },
+          .simulate = simulate<FutexWake<SimPlatform>, FutexWakeParams>,
+          .check_native = table_backend_only,
+          .native = native_of<FutexWake<NativePlatform>, FutexWakeParams>,
+          .properties = futex_properties()};
+}
+
+}  // namespace
+
+const std::vector<WorkloadKindInfo>& workload_registry() {
+  static const std::vector<WorkloadKindInfo> rows{
+      {.name = "lock-counter",
+       .keys = {"threads", "iterations", "cpus"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
+         LockCounterParams p;
+         p.lock = design.spinlock;
+         p.threads = static_cast<int>(m.integer_or("threads", 1, static_cast<std::int64_t>(sim::kMaxThreads), 2));
+         p.iterations = static_cast<int>(m.integer_or("iterations", 1, kMaxCounterIterations, 10));
+         p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+         return p;
+       },
+       .simulate = simulate<LockCounter<SimPlatform>, LockCounterParams>,
+       .check_native = nullptr,
+       .native = native_of<LockCounter<NativePlatform>, LockCounterParams>,
+       .properties = {"mutual_exclusion", "deadlock", "lost_wakeup", "bound_exceeded"}},
+      {.name = "latency-probe",
+       .keys = {"bytes", "placement", "cpu", "samples", "seed"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
+         return load_latency_probe(m, machine);
+       },
+       .simulate = [](const WorkloadSpec& w) -> std::unique_ptr<sim::SimWorkload> {
+         return std::make_unique<sim::machine::LatencyProbe>(w.get<sim::machine::LatencyProbeParams>());
+       },
+       .check_native = nullptr,
+       .native = nullptr,
+       .properties = {"deadlock", "bound_exceeded"}},
+      {.name = "c2c",
+       .keys = {"rounds", "warmup_rounds", "smt"},
+       .load = [](const yaml::Map& m, const MachineSpec&, const DesignSpec&) -> std::any { return load_c2c(m); },
+       .simulate = nullptr,  // one execution per pair of CPUs: the runner's own loop (RowRunner::c2c)
+       .check_native = nullptr,
+       .native = nullptr,
+       .properties = {"deadlock", "bound_exceeded"}},
+      {.name = "futex-hash",
+       .keys = {"threads", "futexes", "cpus", "runtime_us", "op", "warmup_passes"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
+         return load_futex_hash(m, machine, design);
+       },
+       .simulate = simulate<FutexHash<SimPlatform>, FutexHashParams>,
+       .check_native = nullptr,
+       .native = native_on_backend<FutexHash, FutexHashParams>,
+       .properties = futex_properties()},
+      {.name = "futex-pingpong",
+       .keys = {"threads", "words", "cpus", "runtime_us", "rounds"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
+         return load_futex_pingpong(m, machine, design);
+       },
+       .simulate = simulate<FutexPingpong<SimPlatform>, FutexPingpongParams>,
+       .check_native = nullptr,
+       .native = native_on_backend<FutexPingpong, FutexPingpongParams>,
+       .properties = futex_properties()},
+      futex_wake_row<FutexWakeMode::wake>("futex-wake"),
+      futex_wake_row<FutexWakeMode::requeue>("futex-requeue"),
+      {.name = "fileio",
+       .keys = {"size", "descriptors", "threads", "runtime_us"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
+         return std::shared_ptr<const fileio::FileioSpec>(load_fileio_workload(m, machine, design));
+       },
+       .simulate = simulate<FileioWorkload<SimPlatform>, std::shared_ptr<const fileio::FileioSpec>>,
+       .check_native = nullptr,
+       .native = native_of<FileioWorkload<NativePlatform>, std::shared_ptr<const fileio::FileioSpec>>,
+       .properties = fileio_properties()},
+      // Thread programs are read from `threads` (program_loader.cpp), not from a workload map.
+      {.name = "program",
+       .keys = {},
+       .load = nullptr,
+       .simulate = simulate<ProgramWorkload<SimPlatform>, std::shared_ptr<const program::Program>>,
+       .check_native = nullptr,
+       .native = nullptr,
+       .properties = {"assertion", "deadlock", "lost_wakeup", "bound_exceeded"}},
+  };
+  return rows;
+}
+
+const WorkloadKindInfo* find_workload(std::string_view name) {
+  for (const WorkloadKindInfo& row : workload_registry())
+    if (row.name == name) return &row;
+  return nullptr;
+}
+
+const WorkloadKindInfo& program_workload() { return *find_workload("program"); }
+
+}  // namespace lockstep::scenario
