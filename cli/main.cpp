@@ -23,6 +23,7 @@
 #include "driver/runner.hpp"
 #include "scenario/scenario.hpp"
 #include "cli/summary_table.hpp"
+#include "cli/sweep_table.hpp"
 #include "cli/terminal_plots.hpp"
 #include "cli/sweep_csv.hpp"
 #include "core/futex/futex_designs.hpp"
@@ -168,10 +169,12 @@ void write_outputs(const std::vector<ScenarioReport>& reports, const RunOptions&
   if (out.quiet) return;
   if (reports.size() == 1) {
     for (const RowReport& row : reports.front().rows) print_row(reports.front(), row, out);
+    fmt::print("{}", sweep_table(reports.front()));  // a measuring sweep's figures (empty for the others)
   } else {
     if (out.verbose)
       for (const ScenarioReport& s : reports)
         for (const RowReport& row : s.rows) print_row(s, row, out);
+    for (const ScenarioReport& s : reports) fmt::print("{}", sweep_table(s));
     fmt::print("{}", summary_table(reports, isatty(STDOUT_FILENO) != 0));
   }
 }

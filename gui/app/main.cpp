@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   parser.addOption({"screenshot", "Render headless into OUT.png (OUT.svg: SVG) and exit.", "OUT"});
   parser.addOption({"view",
                     "The view to render: timeline or stats (a trace), compare (two traces), result (a result "
-                    "file). Default: the file's own.",
+                    "file), sweep (a result's sweep chart alone). Default: the file's own.",
                     "NAME"});
   parser.addOption({"window-shot", "Open the window on the display, capture it into OUT.png and exit.", "OUT.png"});
   parser.addOption({"step", "With --window-shot: the step to show (default: the violation, else the last).", "N"});

@@ -22,6 +22,7 @@ namespace lockstep::view {
 namespace {
 
 constexpr int kScreenshotWidth = 1600;
+constexpr int kSweepWidth = 900;  // the chart alone: the size of a figure in a README
 
 int fail(const QString& message) {
   std::fprintf(stderr, "lockstep-view: %s\n", qPrintable(message));
@@ -36,6 +37,7 @@ Picture page_picture(std::shared_ptr<Page> page) {
 }
 
 Picture picture_of(const QString& view, const std::vector<Document>& docs, const QStringList& files) {
+  if (view == "sweep") return page_picture(std::make_shared<Page>(*sweep_page(std::get<ResultFile>(docs[0]), kSweepWidth)));
   if (view == "result")
     return page_picture(std::make_shared<Page>(
         result_page(std::get<ResultFile>(docs[0]), ResultPageOptions{0, 0, false, files[0]}, kScreenshotWidth)));
@@ -82,11 +84,15 @@ int screenshot(const QString& out, const QString& view_asked, const QStringList&
                     .arg(files.size()));
   for (std::size_t i = 0; i < docs.size(); ++i) {
     const bool is_result = std::holds_alternative<ResultFile>(docs[i]);
-    if (is_result != (view == "result"))
+    const bool wants_result = view == "result" || view == "sweep";
+    if (is_result != wants_result)
       return fail(QString("--view %1 shows %2, and %3 is %4")
-                      .arg(view, view == "result" ? "a result file" : "traces", files[static_cast<qsizetype>(i)],
+                      .arg(view, wants_result ? "a result file" : "traces", files[static_cast<qsizetype>(i)],
                            kind_name(docs[i])));
   }
+  if (view == "sweep" && !sweep_page(std::get<ResultFile>(docs[0]), kSweepWidth))
+    return fail(QString("--view sweep: %1 has no sweep over a numeric parameter with a workload figure to chart")
+                    .arg(files[0]));
   const QString error = write_picture(out, picture_of(view, docs, files));
   return error.isEmpty() ? 0 : fail(error);
 }

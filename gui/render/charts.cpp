@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <set>
 
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPen>
 
+#include "cli/si_units.hpp"
 #include "gui/render/axis.hpp"
 #include "gui/render/page.hpp"
 
@@ -182,6 +185,173 @@ void paint_bars(QPainter& p, QRect area, const std::vector<std::pair<QString, do
     p.drawText(QRect(area.left() + kBarLabel + static_cast<int>(w) + 6, y, 160, kBarRow),
                Qt::AlignLeft | Qt::AlignVCenter, value);
   }
+}
+
+}  // namespace lockstep::view
+
+namespace lockstep::view {
+
+namespace {
+
+constexpr int kSweepLeft = 78;     // the figure's tick labels
+constexpr int kSweepTop = 22;      // the figure's title
+constexpr int kSweepBottom = 40;   // the parameter's tick labels and title
+constexpr int kSwatch = 22;        // a legend entry's line
+constexpr double kMarker = 3.5;
+
+QColor series_color(std::size_t i) {
+  static const QColor kPalette[] = {QColor(33, 102, 172), QColor(214, 96, 77),  QColor(27, 120, 55),
+                                    QColor(118, 42, 131), QColor(224, 130, 20), QColor(53, 151, 143),
+                                    QColor(140, 81, 10),  QColor(90, 90, 90)};
+  return kPalette[i % std::size(kPalette)];
+}
+
+// A value's place along an axis from `lo` to `hi` (log10 of both when `log`), as 0 to 1.
+double fraction(double v, double lo, double hi, bool log) {
+  if (log) {
+    v = std::log10(v);
+    lo = std::log10(lo);
+    hi = std::log10(hi);
+  }
+  return hi > lo ? (v - lo) / (hi - lo) : 0.5;
+}
+
+// The lowest and highest x (or y) of all the chart's points.
+std::pair<double, double> extent(const SweepChart& chart, double SweepPoint::*coordinate) {
+  double lo = 0, hi = 0;
+  bool any = false;
+  for (const SweepSeries& s : chart.series)
+    for (const SweepPoint& p : s.points) {
+      lo = any ? std::min(lo, p.*coordinate) : p.*coordinate;
+      hi = any ? std::max(hi, p.*coordinate) : p.*coordinate;
+      any = true;
+    }
+  return {lo, hi};
+}
+
+struct YAxis {
+  double lo = 0, hi = 1;
+  std::vector<double> ticks;
+};
+
+// Linear from zero (or the lowest value, if negative) to a little above the highest; log10 from
+// the decade below the lowest to the decade above the highest, ticked at 1, 2 and 5 when it
+// spans few decades.
+YAxis y_axis(const SweepChart& chart) {
+  const auto [lo, hi] = extent(chart, &SweepPoint::y);
+  YAxis a;
+  if (chart.log_y) {
+    const int e0 = static_cast<int>(std::floor(std::log10(lo))), e1 = static_cast<int>(std::ceil(std::log10(hi)));
+    a.lo = std::pow(10.0, e0);
+    a.hi = std::pow(10.0, std::max(e1, e0 + 1));
+    for (int e = e0; e <= e1; ++e)
+      for (double m : e1 - e0 <= 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1}) {
+        const double t = m * std::pow(10.0, e);
+        if (t >= a.lo * 0.999 && t <= a.hi * 1.001) a.ticks.push_back(t);
+      }
+    return a;
+  }
+  a.lo = std::min(0.0, lo);
+  a.hi = hi > a.lo ? hi + (hi - a.lo) * 0.08 : a.lo + 1;
+  const double step = nice_step((a.hi - a.lo) / 8);  // five to eight ticks
+  for (double t = std::ceil(a.lo / step) * step; t <= a.hi + step * 1e-9; t += step) a.ticks.push_back(t);
+  return a;
+}
+
+int legend_width(const SweepChart& chart, const QFontMetrics& fm) {
+  if (chart.series.size() < 2 && chart.series_name.empty()) return 0;
+  int w = fm.horizontalAdvance(QString::fromStdString(chart.series_name));
+  for (const SweepSeries& s : chart.series)
+    w = std::max(w, kSwatch + 8 + fm.horizontalAdvance(QString::fromStdString(s.label)));
+  return w + 24;
+}
+
+}  // namespace
+
+void paint_sweep_chart(QPainter& p, QRect area, const SweepChart& chart) {
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing);
+  p.setFont(Page::body_font());
+  const QFontMetrics fm(Page::body_font());
+  const int legend = legend_width(chart, fm);
+  const QRect plot = area.adjusted(kSweepLeft, kSweepTop, -10 - legend, -kSweepBottom);
+  const cli::SiStyle style{"\u00b5", 3, true};
+  const YAxis y = y_axis(chart);
+  const auto [x_lo, x_hi] = extent(chart, &SweepPoint::x);
+  // A margin of 4% of the width either side, so the end points are not on the frame.
+  auto x_of = [&](double v) { return plot.left() + plot.width() * (0.04 + 0.92 * fraction(v, x_lo, x_hi, chart.log_x)); };
+  auto y_of = [&](double v) { return plot.bottom() - plot.height() * fraction(v, y.lo, y.hi, chart.log_y); };
+
+  // The figure's grid and tick labels, and its title above.
+  for (double t : y.ticks) {
+    const double py = y_of(t);
+    p.setPen(QColor(232, 232, 232));
+    p.drawLine(QPointF(plot.left() + 1, py), QPointF(plot.right() - 1, py));
+    p.setPen(QColor(80, 80, 80));
+    p.drawText(QRectF(area.left(), py - 8, kSweepLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
+               QString::fromStdString(cli::format_si(t * chart.y_scale, chart.y_unit, style)));
+  }
+  p.drawText(QRect(area.left(), area.top(), area.width(), kSweepTop - 4), Qt::AlignLeft | Qt::AlignVCenter,
+             QString::fromStdString(chart.y_name + (chart.y_unit.empty() ? "" : " (" + chart.y_unit + ")")) +
+                 (chart.log_y ? ", log scale" : ""));
+  // The parameter's ticks at the swept values, a label where it does not overlap the last one.
+  std::set<double> xs;
+  std::vector<std::pair<double, QString>> ticks;
+  for (const SweepSeries& s : chart.series)
+    for (const SweepPoint& pt : s.points)
+      if (xs.insert(pt.x).second) ticks.emplace_back(pt.x, QString::fromStdString(pt.x_text));
+  std::sort(ticks.begin(), ticks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  double last_right = -1e9;
+  for (const auto& [v, text] : ticks) {
+    const double px = x_of(v);
+    p.setPen(QColor(232, 232, 232));
+    p.drawLine(QPointF(px, plot.top() + 1), QPointF(px, plot.bottom() - 1));
+    p.setPen(QColor(80, 80, 80));
+    p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 4));
+    const int w = fm.horizontalAdvance(text);
+    if (px - w / 2.0 < last_right + 6) continue;
+    p.drawText(QRectF(px - w / 2.0 - 2, plot.bottom() + 5, w + 4, 16), Qt::AlignCenter, text);
+    last_right = px + w / 2.0;
+  }
+  p.drawText(QRect(plot.left(), area.bottom() - 16, plot.width(), 16), Qt::AlignHCenter,
+             QString::fromStdString(chart.x_name) + (chart.log_x ? " (log scale)" : ""));
+  p.setPen(QColor(120, 120, 120));
+  p.setBrush(Qt::NoBrush);
+  p.drawRect(plot);
+
+  // The series: lines through the points, a dot on each.
+  for (std::size_t i = 0; i < chart.series.size(); ++i) {
+    const QColor c = series_color(i);
+    QPolygonF line;
+    for (const SweepPoint& pt : chart.series[i].points) line << QPointF(x_of(pt.x), y_of(pt.y));
+    p.setPen(QPen(c, 2));
+    p.drawPolyline(line);
+    p.setBrush(c);
+    for (const QPointF& at : line) p.drawEllipse(at, kMarker, kMarker);
+    p.setBrush(Qt::NoBrush);
+  }
+  // The legend, right of the plot: what tells the series apart, then one entry per series.
+  if (legend > 0) {
+    const int lx = plot.right() + 18;
+    int ly = plot.top();
+    p.setPen(Qt::black);
+    if (!chart.series_name.empty()) {
+      p.drawText(QRect(lx, ly, legend, 18), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(chart.series_name));
+      ly += 20;
+    }
+    for (std::size_t i = 0; i < chart.series.size(); ++i, ly += 20) {
+      const QColor c = series_color(i);
+      p.setPen(QPen(c, 2));
+      p.drawLine(QPointF(lx, ly + 9), QPointF(lx + kSwatch, ly + 9));
+      p.setBrush(c);
+      p.drawEllipse(QPointF(lx + kSwatch / 2.0, ly + 9), kMarker, kMarker);
+      p.setBrush(Qt::NoBrush);
+      p.setPen(Qt::black);
+      p.drawText(QRect(lx + kSwatch + 8, ly, legend - kSwatch - 8, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                 QString::fromStdString(chart.series[i].label));
+    }
+  }
+  p.restore();
 }
 
 }  // namespace lockstep::view

@@ -1,6 +1,7 @@
 // Charts of the report views, painted with QPainter into a given rectangle: a latency
 // histogram (linear or log count, peaks marked), a core-to-core latency heatmap with its
-// values, and horizontal bars for counts (operation kinds, access sources). QtGui only.
+// values, horizontal bars for counts (operation kinds, access sources), and a sweep's figure
+// against its numeric parameter, one line per series. QtGui only.
 #pragma once
 
 #include <utility>
@@ -10,6 +11,7 @@
 #include <QString>
 
 #include "gui/model/samples.hpp"
+#include "gui/model/sweep_chart.hpp"
 
 class QPainter;
 
@@ -33,5 +35,10 @@ void paint_heatmap(QPainter& painter, QRect area, const std::vector<int>& cpus,
 int bars_height(std::size_t bars);
 // One bar per (label, value), scaled to the largest, each with its value and share of the total.
 void paint_bars(QPainter& painter, QRect area, const std::vector<std::pair<QString, double>>& bars);
+
+constexpr int kSweepChartHeight = 340;
+// x: the parameter (log10 when the chart says so), ticked at the swept values; y: the figure in
+// its unit with SI prefixes ("1 G ops/s", "500 µs"), from zero or on log10; a legend of the series.
+void paint_sweep_chart(QPainter& painter, QRect area, const SweepChart& chart);
 
 }  // namespace lockstep::view

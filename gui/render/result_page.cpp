@@ -12,6 +12,12 @@ namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
+// "futex hash ...: ops_per_s by workload.futexes and design.futex".
+std::string sweep_title(const ScenarioResult& s, const SweepChart& chart) {
+  return (s.name.empty() ? s.scenario : s.name) + ": " + chart.y_name + " by " + chart.x_name +
+         (chart.series_name.empty() ? "" : " and " + chart.series_name);
+}
+
 QColor verdict_color(const std::string& result) {
   if (result == "pass") return QColor(46, 125, 50);
   if (result == "violation") return QColor(198, 40, 40);
@@ -131,6 +137,12 @@ void measurements(Page& page, const ResultRow& row, bool log_count) {
   }
 }
 
+// The sweep chart (gui/model/sweep_chart.hpp) under a heading that says what it plots.
+void sweep_section(Page& page, const ScenarioResult& s, const SweepChart& chart) {
+  page.heading(q(sweep_title(s, chart)));
+  page.add(kSweepChartHeight, [chart](QPainter& p, QRect r) { paint_sweep_chart(p, r, chart); });
+}
+
 void files(Page& page, const ResultRow& row) {
   std::vector<std::pair<QString, QString>> named;
   if (!row.trace.empty()) named.emplace_back("trace", q(row.trace));
@@ -163,6 +175,7 @@ Page result_page(const ResultFile& result, const ResultPageOptions& o, int width
                  QColor(90, 90, 90));
   page.gap(6);
   verdict(page, row);
+  if (const std::optional<SweepChart> chart = sweep_chart(s)) sweep_section(page, s, *chart);
   if (result_rows(result).size() > 1) rows_table(page, result, o);
   page.heading("Key figures");
   page.figures(pairs_of(row.figures));
@@ -180,6 +193,14 @@ Page result_page(const ResultFile& result, const ResultPageOptions& o, int width
     page.lines(steps, true);
   }
   files(page, row);
+  return page;
+}
+
+std::optional<Page> sweep_page(const ResultFile& result, int width) {
+  const auto found = first_sweep_chart(result);
+  if (!found) return std::nullopt;
+  Page page(width);
+  sweep_section(page, result.scenarios[found->first], found->second);
   return page;
 }
 

@@ -55,6 +55,16 @@ else fail "a dfs execution count changed: update tests/golden/dfs-counts.json wi
 if python3 tests/cli/check_futex_results.py "$work/futex-hash-sweep.json" "$work/futex-wake-fastpath.json" \
   "$work/futex-hash-futexes.json"; then pass; else fail "the futex flagship results do not show what they should"; fi
 
+# A measuring sweep prints its figures as a table with SI prefixes (docs/results.md, "Sweep
+# table"); the CSV keeps the raw numbers.
+out=$("$lockstep" run scenarios/futex/wake-batches.yaml --out-dir "$work/wb" --csv "$work/wb.csv" 2>&1); code=$?
+[[ $code -eq 0 && $out =~ workload.batch\ +wake_ns_per_round\ +wakeup_latency_ns\ +calls_per_round\ +result ]] && pass \
+  || fail "sweep table: no header in '$out'"
+[[ $(grep -cE '^ +(1|15) +[0-9.]+ [mun]?s +[0-9.]+ [mun]?s +[0-9.]+ +pass$' <<<"$out") -eq 2 ]] && pass \
+  || fail "sweep table: rows are not 'batch, times with prefixes, calls, pass' in '$out'"
+python3 -c "import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]))); float(rows[0]['wake_ns_per_round'])" \
+  "$work/wb.csv" && pass || fail "sweep CSV: wake_ns_per_round is not a raw number"
+
 # The futex lost wakeup (issue 5): dfs finds it, minimized to at most 2 preemptions, and
 # `lockstep replay` reproduces it with the same trace; the interleaving is printed.
 "$lockstep" check scenarios/futex/lost-wakeup-missing-barrier.yaml --out-dir "$work/lw" --json "$work/lw.json" \

@@ -1,0 +1,41 @@
+#include "cli/headline_figures.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace lockstep::cli {
+
+namespace {
+
+constexpr double kNs = 1e-9;
+
+// Every headline figure a bundled workload reports, most telling first. A workload reports a
+// few of these (futex-hash: ops_per_s, ops_per_s_per_thread; fileio: ops_per_s and its read
+// and write shares), so the order only ranks figures of one workload.
+constexpr std::array<HeadlineFigure, 10> kHeadlines = {{
+    {"ops_per_s", "ops/s", 1},                // futex-hash, fileio
+    {"round_trips_per_s", "trips/s", 1},      // futex-pingpong
+    {"wake_ns_per_round", "s", kNs},          // futex-wake
+    {"requeue_ns_per_round", "s", kNs},       // futex-wake, requeue mode
+    {"round_trip_ns", "s", kNs},              // futex-pingpong
+    {"ops_per_s_per_thread", "ops/s", 1},     // futex-hash
+    {"read_ops_per_s", "ops/s", 1},           // fileio
+    {"write_ops_per_s", "ops/s", 1},          // fileio
+    {"wakeup_latency_ns", "s", kNs},          // futex-wake
+    {"calls_per_round", "", 1},               // futex-wake
+}};
+
+}  // namespace
+
+std::vector<HeadlineFigure> headline_figures(const std::vector<std::string>& names) {
+  std::vector<HeadlineFigure> out;
+  for (const HeadlineFigure& h : kHeadlines)
+    if (std::find(names.begin(), names.end(), h.name) != names.end()) out.push_back(h);
+  return out;
+}
+
+std::string format_figure(const HeadlineFigure& figure, double raw, const SiStyle& style) {
+  return format_si(raw * figure.scale, figure.unit, style);
+}
+
+}  // namespace lockstep::cli
