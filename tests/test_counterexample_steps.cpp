@@ -80,7 +80,7 @@ void check_folding(const trace::Interleaving& view) {
 trace::Interleaving view_of(const std::string& name, const std::string& property) {
   const testing::TracedRun run = testing::traced_run(testing::library_scenario(name));
   REQUIRE(run.report.property == property);
-  std::string text;
+  std::string text = run.header.dump() + "\n";
   for (const nlohmann::json& e : run.events) text += e.dump() + "\n";
   trace::Interleaving view = trace::read_interleaving(text);
   check_folding(view);
@@ -137,5 +137,5 @@ TEST_CASE("a trace whose protocol steps do not nest is an error naming the line"
 {"t":0,"ev":"thread","th":0,"name":"a","cpu":0}
 {"t":1,"ev":"step","th":0,"act":"end"}
 )";
-  CHECK_THROWS_WITH(trace::read_interleaving(bad), Catch::Contains("trace line 3"));
+  CHECK_THROWS_WITH(trace::read_interleaving(bad), Catch::Contains("trace, line 3: a protocol step ends that did not begin"));
 }

@@ -1,5 +1,6 @@
 // Runs one row of a scenario file through the CLI's runner with a trace file, and reads the
-// trace back as JSON events: for tests of what the simulator writes into traces.
+// trace back through the trace library's reader (trace/reader.hpp) as JSON events: for
+// tests of what the simulator writes into traces.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -14,6 +15,8 @@
 #include "driver/runner.hpp"
 #include "scenario/scenario.hpp"
 #include "tests/scratch_dir.hpp"
+#include "trace/format.hpp"
+#include "trace/reader.hpp"
 
 namespace lockstep::testing {
 
@@ -26,7 +29,7 @@ struct TracedRun {
   std::vector<nlohmann::json> of(const std::string& ev) const {
     std::vector<nlohmann::json> out;
     for (const nlohmann::json& e : events)
-      if (e.at("ev") == ev) out.push_back(e);
+      if (e.at(std::string(trace::field::ev)) == ev) out.push_back(e);
     return out;
   }
 };
@@ -48,11 +51,12 @@ inline TracedRun traced_run(const std::string& path, std::size_t row = 0) {
   REQUIRE(report.rows.size() == 1);
   TracedRun run;
   run.report = report.rows.front();
-  std::ifstream in(options.trace_path);
-  std::string line;
-  REQUIRE(std::getline(in, line));
-  run.header = nlohmann::json::parse(line);
-  while (std::getline(in, line)) run.events.push_back(nlohmann::json::parse(line));
+  std::ifstream in(options.trace_path, std::ios::binary);
+  REQUIRE(in);
+  trace::Reader reader(in, options.trace_path);
+  run.header = nlohmann::json(reader.header());
+  while (reader.next()) run.events.push_back(reader.event().json());
+  reader.require_end();
   REQUIRE_FALSE(run.events.empty());
   return run;
 }

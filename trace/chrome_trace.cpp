@@ -13,131 +13,47 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "trace/label_event.hpp"
+#include "trace/format.hpp"
+#include "trace/reader.hpp"
 
 namespace lockstep::trace {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
+namespace field = trace::field;
+using trace::Event;
+using trace::EventKind;
 
-constexpr std::string_view kFormat = "lockstep-trace";
-constexpr std::int64_t kReadableVersion = 1;
 constexpr int kThreadsPid = 1;
 constexpr int kCpusPid = 2;
 constexpr int kLocksPid = 3;
 constexpr int kFutexPid = 4;
 // Track ids are thread and CPU numbers plus one: Perfetto treats tid 0 as the idle task.
 constexpr std::uint64_t kTidOffset = 1;
-
-[[noreturn]] void fail(std::size_t line, std::string_view what) {
-  throw std::runtime_error(fmt::format("lockstep trace, line {}: {}", line, what));
-}
+// What errors call the input (the exporter is handed the text, not the file).
+constexpr std::string_view kInputName = "lockstep trace";
 
 // Chrome trace timestamps are microseconds; a decimal keeps the nanoseconds.
 double micros(std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; }
-
-// One event line, with typed access that names the line when a field is missing or mistyped.
-class Fields {
- public:
-  Fields(const Json& event, std::size_t line) : event_(event), line_(line) {}
-
-  std::size_t line() const { return line_; }
-  bool has(const char* key) const { return event_.contains(key); }
-  const Json& raw_event() const { return event_; }
-  const Json& raw(const char* key) const { return get(key, true, "a value"); }
-  std::uint64_t u64(const char* key) const {
-    return get(key, get_unchecked(key).is_number_unsigned(), "an unsigned integer").get<std::uint64_t>();
-  }
-  std::int64_t i64(const char* key) const {
-    return get(key, get_unchecked(key).is_number_integer(), "an integer").get<std::int64_t>();
-  }
-  bool flag(const char* key) const { return get(key, get_unchecked(key).is_boolean(), "a boolean").get<bool>(); }
-  std::string text(const char* key) const {
-    return get(key, get_unchecked(key).is_string(), "a string").get<std::string>();
-  }
-  std::uint64_t address(const char* key) const {
-    const std::string s = text(key);
-    const std::string_view digits = s.starts_with("0x") ? std::string_view(s).substr(2) : std::string_view();
-    std::uint64_t value = 0;
-    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, 16);
-    if (digits.empty() || ec != std::errc{} || ptr != digits.data() + digits.size())
-      fail(line_, fmt::format("'{}' must be a hex address like \"0x1f0\"", key));
-    return value;
-  }
-
- private:
-  const Json& get_unchecked(const char* key) const {
-    static const Json kNull;
-    const auto it = event_.find(key);
-    return it == event_.end() ? kNull : *it;
-  }
-  const Json& get(const char* key, bool ok, std::string_view kind) const {
-    if (!event_.contains(key)) fail(line_, fmt::format("the event has no '{}'", key));
-    if (!ok) fail(line_, fmt::format("'{}' must be {}", key, kind));
-    return event_.at(key);
-  }
-
-  const Json& event_;
-  std::size_t line_;
-};
-
-struct Line {
-  std::size_t number;
-  Json event;
-};
-
-// Every non-blank line parsed as a JSON object, numbered from 1.
-std::vector<Line> parse_lines(std::string_view text) {
-  std::vector<Line> lines;
-  std::size_t number = 0;
-  for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t end = std::min(text.find('\n', pos), text.size());
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    Json event;
-    try {
-      event = Json::parse(line);
-    } catch (const Json::parse_error& e) {
-      fail(number, fmt::format("not valid JSON: {}", e.what()));
-    }
-    if (!event.is_object()) fail(number, "an event must be a JSON object");
-    lines.push_back(Line{number, std::move(event)});
-  }
-  if (lines.empty()) fail(1, "empty input, not a lockstep trace");
-  return lines;
-}
-
-void check_header(const Line& first) {
-  const Json& h = first.event;
-  if (!h.contains("format") || h["format"] != kFormat)
-    fail(first.number, fmt::format("not a lockstep trace (the header must have \"format\":\"{}\")", kFormat));
-  const bool readable = h.contains("version") && h["version"].is_number_integer() &&
-                        h["version"].get<std::int64_t>() == kReadableVersion;
-  if (!readable)
-    fail(first.number, fmt::format("unsupported trace version {} (this build reads version {})",
-                                   h.contains("version") ? h["version"].dump() : "(none)", kReadableVersion));
-}
 
 // What the trace calls things: labeled memory regions, thread names, CPUs. Collected
 // before the events are converted, so an operation may precede the label of its address.
 class Names {
  public:
-  void collect(const Fields& f, const std::string& ev) {
-    if (ev == "label") {
+  void collect(const Event& f) {
+    if (f.kind() == EventKind::label) {
       try {
-        regions_.add(trace::region_of_label(f.raw_event()));
+        regions_.add(f.region());
       } catch (const std::invalid_argument& e) {
-        fail(f.line(), e.what());
+        f.fail(e.what());
       }
     }
-    if (ev == "thread") {
-      threads_.emplace(f.u64("th"), f.text("name"));
-      cpus_.insert(f.i64("cpu"));
+    if (f.kind() == EventKind::thread) {
+      threads_.emplace(f.u64(field::th), f.text(field::name));
+      cpus_.insert(f.i64(field::cpu));
     }
-    if (ev == "cpu") cpus_.insert(f.i64("cpu"));
+    if (f.kind() == EventKind::cpu) cpus_.insert(f.i64(field::cpu));
   }
 
   std::string thread(std::uint64_t id) const {
@@ -179,18 +95,20 @@ class Converter {
     for (const auto& [id, name] : names.threads()) touch_thread(id);
   }
 
-  void add(const Fields& f, const std::string& ev) {
-    last_ns_ = std::max(last_ns_, f.u64("t"));
-    if (ended_) return;
-    if (ev == "state") on_state(f);
-    else if (ev == "cpu") on_cpu(f);
-    else if (ev == "op") on_op(f);
-    else if (ev == "lock") on_lock(f);
-    else if (ev == "futex") on_futex(f);
-    else if (ev == "violation") on_violation(f);
-    else if (ev == "witness") on_witness(f);
-    else if (ev == "end") on_end(f);
-    // label and thread were read by Names; events a later minor revision adds are skipped.
+  void add(const Event& f) {
+    last_ns_ = std::max(last_ns_, f.time());
+    switch (f.kind()) {
+      case EventKind::state: on_state(f); break;
+      case EventKind::cpu: on_cpu(f); break;
+      case EventKind::op: on_op(f); break;
+      case EventKind::lock: on_lock(f); break;
+      case EventKind::futex: on_futex(f); break;
+      case EventKind::violation: on_violation(f); break;
+      case EventKind::witness: on_witness(f); break;
+      case EventKind::end: on_end(f); break;
+      // label and thread were read by Names; events a later minor revision adds are skipped.
+      default: break;
+    }
   }
 
   Json finish(Json header) {
@@ -228,19 +146,19 @@ class Converter {
   };
 
   std::optional<Open>& touch_thread(std::uint64_t id) {
-    return thread_open_.try_emplace(id, Open{"ready", 0}).first->second;
+    return thread_open_.try_emplace(id, Open{std::string(name_of(trace::ThreadState::ready)), 0}).first->second;
   }
 
-  void on_state(const Fields& f) {
-    const std::uint64_t id = f.u64("th");
-    const std::uint64_t t = f.u64("t");
-    const std::string state = f.text("state");
+  void on_state(const Event& f) {
+    const std::uint64_t id = f.u64(field::th);
+    const std::uint64_t t = f.time();
+    const std::string state(f.text(field::state));
     std::optional<Open>& open = touch_thread(id);
     if (open && open->name == state) return;
     close_thread(id, open, t);
-    if (state == "finished") return;
+    if (state == name_of(trace::ThreadState::finished)) return;
     open = Open{state, t};
-    if (state == "running") running_starts_[id].insert(t);
+    if (state == name_of(trace::ThreadState::running)) running_starts_[id].insert(t);
   }
 
   void close_thread(std::uint64_t id, std::optional<Open>& open, std::uint64_t t) {
@@ -250,12 +168,12 @@ class Converter {
     open.reset();
   }
 
-  void on_cpu(const Fields& f) {
-    const std::int64_t cpu = f.i64("cpu");
-    const std::int64_t th = f.i64("th");
+  void on_cpu(const Event& f) {
+    const std::int64_t cpu = f.i64(field::cpu);
+    const std::int64_t th = f.i64(field::th);
     std::optional<Open>& open = cpu_open_[cpu];
-    close_cpu(cpu, open, f.u64("t"));
-    if (th >= 0) open = Open{names_.thread(static_cast<std::uint64_t>(th)), f.u64("t")};
+    close_cpu(cpu, open, f.time());
+    if (th >= 0) open = Open{names_.thread(static_cast<std::uint64_t>(th)), f.time()};
   }
 
   void close_cpu(std::int64_t cpu, std::optional<Open>& open, std::uint64_t t) {
@@ -267,28 +185,29 @@ class Converter {
 
   static std::uint64_t cpu_tid(std::int64_t cpu) { return static_cast<std::uint64_t>(cpu) + kTidOffset; }
 
-  std::string op_name(const Fields& f, const std::string& op) const {
-    if (op == "rmw") return fmt::format("{} {}", f.text("rmw"), names_.where(f.address("addr")));
-    if (op == "unpark") return fmt::format("unpark {}", names_.thread(f.u64("target")));
-    if (f.has("addr")) return fmt::format("{} {}", op, names_.where(f.address("addr")));
+  std::string op_name(const Event& f, const std::string& op) const {
+    if (op == trace::op::rmw) return fmt::format("{} {}", f.text(field::rmw), names_.where(f.address(field::addr)));
+    if (op == trace::op::unpark) return fmt::format("{} {}", op, names_.thread(f.u64(field::target)));
+    if (f.has(field::addr)) return fmt::format("{} {}", op, names_.where(f.address(field::addr)));
     return op;
   }
 
-  static Json op_args(const Fields& f) {
-    static constexpr const char* kKeys[] = {"addr", "size", "val",  "old", "ok", "target",
-                                            "woke", "cpu",  "src",  "peer", "st", "buf"};
+  static Json op_args(const Event& f) {
+    static constexpr std::string_view kKeys[] = {field::addr,   field::size, field::val, field::old,
+                                                 field::ok,     field::target, field::woke, field::cpu,
+                                                 field::src,    field::peer, field::st,  field::buf};
     Json args = Json::object();
-    for (const char* key : kKeys)
-      if (f.has(key)) args[key] = f.raw(key);
+    for (const std::string_view key : kKeys)
+      if (f.has(key)) args[std::string(key)] = f.member_json<Json>(key);
     return args;
   }
 
-  void on_op(const Fields& f) {
-    const std::string op = f.text("op");
-    const std::uint64_t id = f.u64("th");
-    const std::uint64_t t = f.u64("t");
+  void on_op(const Event& f) {
+    const std::string op(f.text(field::op));
+    const std::uint64_t id = f.u64(field::th);
+    const std::uint64_t t = f.time();
     touch_thread(id);
-    const std::uint64_t lat = f.has("lat") ? f.u64("lat") : 0;
+    const std::uint64_t lat = f.has(field::lat) ? f.u64(field::lat) : 0;
     Json e = complete(op_name(f, op), "op", kThreadsPid, id + kTidOffset, t, lat);
     if (lat == 0) {
       e.erase("dur");
@@ -297,26 +216,26 @@ class Converter {
     }
     e["args"] = op_args(f);
     events_.push_back(std::move(e));
-    if (op == "unpark" && f.flag("woke")) wakes_.push_back(Wake{id, f.u64("target"), t});
+    if (op == trace::op::unpark && f.flag(field::woke)) wakes_.push_back(Wake{id, f.u64(field::target), t});
   }
 
   // A hold runs from a thread's acquire to its release. The release of an exclusive hold
   // followed by another thread's acquire of the lock is a hand-off: an arrow between them.
-  void on_lock(const Fields& f) {
-    const std::uint64_t addr = f.address("addr");
-    const std::uint64_t id = f.u64("th");
-    const std::uint64_t t = f.u64("t");
-    const std::string act = f.text("act");
+  void on_lock(const Event& f) {
+    const std::uint64_t addr = f.address(field::addr);
+    const std::uint64_t id = f.u64(field::th);
+    const std::uint64_t t = f.time();
+    const std::optional<trace::LockAct> act = trace::parse_lock_act(f.text(field::act));
     touch_thread(id);
-    if (act == "acquire") {
-      holds_[{addr, id}] = Hold{t, f.text("mode") == "shared"};
+    if (act == trace::LockAct::acquire) {
+      holds_[{addr, id}] = Hold{t, f.text(field::mode) == trace::kShared};
       const auto released = last_release_.find(addr);
       if (released != last_release_.end()) {
         if (released->second.thread != id)
           handoffs_.push_back(Handoff{released->second.thread, released->second.t_ns, id, t});
         last_release_.erase(released);
       }
-    } else if (act == "release") {
+    } else if (act == trace::LockAct::release) {
       const auto hold = holds_.find({addr, id});
       if (hold == holds_.end()) return;  // its acquire is not in the trace
       add_hold(addr, id, hold->second, t);
@@ -335,7 +254,7 @@ class Converter {
            {"pid", kLocksPid},
            {"tid", kTidOffset},
            {"ts", micros(hold.since_ns)}};
-    b["args"] = Json{{"thread", names_.thread(thread)}, {"mode", hold.shared ? "shared" : "exclusive"}};
+    b["args"] = Json{{"thread", names_.thread(thread)}, {"mode", hold.shared ? trace::kShared : trace::kExclusive}};
     Json e = b;
     e["ph"] = "e";
     e["ts"] = micros(until_ns);
@@ -345,42 +264,42 @@ class Converter {
   }
 
   // Each futex bucket's queue length is a counter.
-  void on_futex(const Fields& f) {
-    const std::uint64_t bucket = f.u64("bucket");
+  void on_futex(const Event& f) {
+    const std::uint64_t bucket = f.u64(field::bucket);
     std::int64_t& waiters = queue_lengths_[bucket];
-    waiters += f.text("act") == "enqueue" ? 1 : -1;
+    waiters += trace::parse_futex_act(f.text(field::act)) == trace::FutexAct::enqueue ? 1 : -1;
     events_.push_back(Json{{"name", fmt::format("bucket {}", bucket)},
                            {"cat", "futex"},
                            {"ph", "C"},
                            {"pid", kFutexPid},
-                           {"ts", micros(f.u64("t"))},
+                           {"ts", micros(f.time())},
                            {"args", Json{{"waiters", waiters}}}});
   }
 
-  void on_violation(const Fields& f) {
-    const std::int64_t th = f.i64("th");
-    Json e{{"name", fmt::format("VIOLATION {}", f.text("property"))}, {"cat", "violation"}, {"ph", "i"}, {"s", "g"},
+  void on_violation(const Event& f) {
+    const std::int64_t th = f.i64(field::th);
+    Json e{{"name", fmt::format("VIOLATION {}", f.text(field::property))}, {"cat", "violation"}, {"ph", "i"}, {"s", "g"},
            {"pid", kThreadsPid}, {"tid", th >= 0 ? static_cast<std::uint64_t>(th) + kTidOffset : 0},
-           {"ts", micros(f.u64("t"))}};
-    e["args"] = Json{{"property", f.text("property")}, {"message", f.text("msg")}, {"thread", th}};
+           {"ts", micros(f.time())}};
+    e["args"] = Json{{"property", f.text(field::property)}, {"message", f.text(field::msg)}, {"thread", th}};
     events_.push_back(std::move(e));
   }
 
   // A witness is found in the final state, by no thread: a global instant like a violation.
-  void on_witness(const Fields& f) {
-    Json e{{"name", fmt::format("WITNESS {}", f.text("property"))}, {"cat", "witness"}, {"ph", "i"}, {"s", "g"},
-           {"pid", kThreadsPid}, {"tid", 0}, {"ts", micros(f.u64("t"))}};
-    e["args"] = Json{{"property", f.text("property")}, {"message", f.text("msg")}};
+  void on_witness(const Event& f) {
+    Json e{{"name", fmt::format("WITNESS {}", f.text(field::property))}, {"cat", "witness"}, {"ph", "i"}, {"s", "g"},
+           {"pid", kThreadsPid}, {"tid", 0}, {"ts", micros(f.time())}};
+    e["args"] = Json{{"property", f.text(field::property)}, {"message", f.text(field::msg)}};
     events_.push_back(std::move(e));
   }
 
-  void on_end(const Fields& f) {
-    const std::uint64_t t = f.u64("t");
+  void on_end(const Event& f) {
+    const std::uint64_t t = f.time();
     close_all(t);
     ended_ = true;
-    Json e{{"name", fmt::format("end: {}", f.text("outcome"))}, {"cat", "end"}, {"ph", "i"}, {"s", "g"},
+    Json e{{"name", fmt::format("end: {}", f.text(field::outcome))}, {"cat", "end"}, {"ph", "i"}, {"s", "g"},
            {"pid", kThreadsPid}, {"tid", 0}, {"ts", micros(t)}};
-    e["args"] = Json{{"steps", f.u64("steps")}, {"outcome", f.text("outcome")}};
+    e["args"] = Json{{"steps", f.u64(field::steps)}, {"outcome", f.text(field::outcome)}};
     events_.push_back(std::move(e));
   }
 
@@ -476,20 +395,15 @@ class Converter {
 }  // namespace
 
 std::string chrome_trace_json(std::string_view trace_jsonl) {
-  const std::vector<Line> lines = parse_lines(trace_jsonl);
-  check_header(lines.front());
-  std::vector<std::pair<Fields, std::string>> events;
+  // Two passes over the text (trace/reader.hpp): the names first, so an operation may
+  // precede the label of its address; then the events.
   Names names;
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    const Fields f(lines[i].event, lines[i].number);
-    f.u64("t");  // every event has a time, whether or not its kind is known
-    std::string ev = f.text("ev");
-    names.collect(f, ev);
-    events.emplace_back(f, std::move(ev));
-  }
+  trace::Reader first(trace_jsonl, std::string(kInputName));
+  while (first.next()) names.collect(first.event());
+  trace::Reader second(trace_jsonl, std::string(kInputName));
   Converter converter(names);
-  for (const auto& [f, ev] : events) converter.add(f, ev);
-  return converter.finish(lines.front().event).dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+  while (second.next()) converter.add(second.event());
+  return converter.finish(second.header()).dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace lockstep::trace

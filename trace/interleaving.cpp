@@ -7,16 +7,18 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "trace/address_names.hpp"
-#include "trace/label_event.hpp"
+#include "trace/format.hpp"
+#include "trace/reader.hpp"
 
 namespace lockstep::trace {
 
 namespace {
 
-using Json = nlohmann::json;
+namespace field = trace::field;
+using trace::Event;
+using trace::EventKind;
 
 enum class ItemKind : std::uint8_t { access, drain, note, step_begin };
 
@@ -43,42 +45,32 @@ struct Instance {
 };
 
 // What a drain writes: "x = 1".
-std::string written_by(const Json& drain, const std::string& location) {
-  return fmt::format("{} = {}", location, drain.at("val").get<std::uint64_t>());
+std::string written_by(const Event& drain, const std::string& location) {
+  return fmt::format("{} = {}", location, drain.u64(field::val));
 }
 
-std::string describe_access(const Json& e, const trace::AddressNames& names, std::string& location) {
-  const std::string op = e.value("op", "");
-  if (e.contains("addr")) location = names.name_of(std::stoull(e.at("addr").get<std::string>(), nullptr, 16));
-  if (op == "load" || op == "plain_load") return fmt::format("{} {} -> {}", op, location, e.at("val").get<std::uint64_t>());
-  if (op == "store" || op == "plain_store")
-    return fmt::format("{} {} = {}{}", op, location, e.at("val").get<std::uint64_t>(),
-                       e.value("buf", false) ? " (into the store buffer)" : "");
-  if (op == "rmw") {
-    const bool ok = e.value("ok", true);
-    return fmt::format("{} {}: {} -> {}{}", e.at("rmw").get<std::string>(), location, e.at("old").get<std::uint64_t>(),
-                       e.at("val").get<std::uint64_t>(), ok ? "" : " (failed)");
+std::string describe_access(const Event& e, std::string_view op, const trace::AddressNames& names,
+                            std::string& location) {
+  if (e.has(field::addr)) location = names.name_of(e.address(field::addr));
+  if (op == trace::op::load || op == trace::op::plain_load)
+    return fmt::format("{} {} -> {}", op, location, e.u64(field::val));
+  if (op == trace::op::store || op == trace::op::plain_store)
+    return fmt::format("{} {} = {}{}", op, location, e.u64(field::val),
+                       e.opt_flag(field::buf).value_or(false) ? " (into the store buffer)" : "");
+  if (op == trace::op::rmw) {
+    const bool ok = e.opt_flag(field::ok).value_or(true);
+    return fmt::format("{} {}: {} -> {}{}", e.text(field::rmw), location, e.u64(field::old), e.u64(field::val),
+                       ok ? "" : " (failed)");
   }
-  if (op == "drain") return fmt::format("store buffer drains: {} reaches memory", written_by(e, location));
-  return op;  // fence, pause, park
+  if (op == trace::op::drain) return fmt::format("store buffer drains: {} reaches memory", written_by(e, location));
+  return std::string(op);  // fence, pause, park
 }
 
-class Reader {
+class InterleavingBuilder {
  public:
   Interleaving read(std::string_view text) {
-    std::size_t begin = 0;
-    std::size_t line = 0;
-    while (begin < text.size()) {
-      std::size_t end = text.find('\n', begin);
-      if (end == std::string_view::npos) end = text.size();
-      ++line;
-      try {
-        event(Json::parse(text.substr(begin, end - begin)));
-      } catch (const std::exception& e) {
-        throw std::runtime_error(fmt::format("trace line {}: {}", line, e.what()));
-      }
-      begin = end + 1;
-    }
+    trace::Reader reader(text, "trace");
+    while (reader.next()) event(reader.event());
     group();
     return std::move(out_);
   }
@@ -97,46 +89,88 @@ class Reader {
     items_.push_back(std::move(item));
   }
 
-  void event(const Json& e) {
-    const std::string ev = e.value("ev", "");
-    const std::int64_t th = e.value("th", std::int64_t{-1});
-    if (ev == "label") {
-      names_.add(trace::region_of_label(e));
-    } else if (ev == "thread") {
-      threads_[th] = e.at("name").get<std::string>();
-    } else if (ev == "step") {
-      step_note(th, e.at("act").get<std::string>(), e.value("what", ""));
-    } else if (ev == "op" && e.value("op", "") == "unpark") {
-      const auto target = e.at("target").get<std::int64_t>();
-      access(th, fmt::format("unpark {}{}", threads_.count(target) != 0 ? threads_[target] : std::to_string(target),
-                             e.value("woke", false) ? " (wakes it)" : " (not parked: leaves a permit)"),
-             {}, false);
-    } else if (ev == "op") {
-      std::string location;
-      const std::string text = describe_access(e, names_, location);
-      const bool drain = e.value("op", "") == "drain";
-      // A drain's line in a run of drains lists what it wrote; an access's, where.
-      access(th, text, drain ? written_by(e, location) : location, drain);
-    } else if (ev == "state") {
-      const std::string state = e.at("state");
-      if (state == "parked" || state == "spinning")
-        raw(Item{ItemKind::note, th, state == "parked" ? "sleeps" : "blocks spinning", {}, -1, 0}, false);
-    } else if (ev == "violation") {
-      raw(Item{ItemKind::note, th,
-               fmt::format("VIOLATION {}: {}", e.at("property").get<std::string>(), e.at("msg").get<std::string>()), {}, -1,
-               0},
-          false);
+  std::string thread_or_number(std::int64_t id) const {
+    const auto it = threads_.find(id);
+    return it != threads_.end() ? it->second : std::to_string(id);
+  }
+
+  void event(const Event& e) {
+    const std::int64_t th = e.has(field::th) ? e.i64(field::th) : -1;
+    switch (e.kind()) {
+      case EventKind::label: names_.add(e.region()); break;
+      case EventKind::thread: threads_[th] = std::string(e.text(field::name)); break;
+      case EventKind::step: step_note(e, th); break;
+      case EventKind::op: {
+        const std::string_view op = e.text(field::op);
+        if (op == trace::op::unpark) {
+          access(th, fmt::format("unpark {}{}", thread_or_number(e.i64(field::target)),
+                                 e.opt_flag(field::woke).value_or(false) ? " (wakes it)" : " (not parked: leaves a permit)"),
+                 {}, false);
+          break;
+        }
+        std::string location;
+        const std::string text = describe_access(e, op, names_, location);
+        const bool drain = op == trace::op::drain;
+        // A drain's line in a run of drains lists what it wrote; an access's, where.
+        access(th, text, drain ? written_by(e, location) : location, drain);
+        break;
+      }
+      case EventKind::state: {
+        const auto state = trace::parse_thread_state(e.text(field::state));
+        if (state == trace::ThreadState::parked || state == trace::ThreadState::spinning)
+          raw(Item{ItemKind::note, th, state == trace::ThreadState::parked ? "sleeps" : "blocks spinning", {}, -1, 0},
+              false);
+        break;
+      }
+      // A lock's and a futex queue's notes: lines of the raw view, not steps of the schedule
+      // (unnumbered), and not lines of their own in the protocol-step view, where the
+      // accesses that took the lock or queued the waiter already stand.
+      case EventKind::lock: lock_note(e, th); break;
+      case EventKind::futex: futex_note(e, th); break;
+      case EventKind::violation:
+        raw(Item{ItemKind::note, th, fmt::format("VIOLATION {}: {}", e.text(field::property), e.text(field::msg)), {},
+                 -1, 0},
+            false);
+        break;
+      default: break;
     }
   }
 
-  void step_note(std::int64_t th, const std::string& act, const std::string& what) {
+  // "acquires lock bucket[14].lock", "waits for lock m (shared)".
+  void lock_note(const Event& e, std::int64_t th) {
+    const auto act = trace::parse_lock_act(e.text(field::act));
+    if (!act) return;  // a later revision's act
+    const char* verb = *act == trace::LockAct::wait ? "waits for" : *act == trace::LockAct::acquire ? "acquires" : "releases";
+    const bool shared = e.has(field::mode) && e.text(field::mode) == trace::kShared;
+    raw_event_line(th, fmt::format("{} lock {}{}", verb, names_.name_of(e.address(field::addr)), shared ? " (shared)" : ""));
+  }
+
+  // "queues waiter on bucket 14 (futex f)", "takes waiter off bucket 14 (futex f)".
+  void futex_note(const Event& e, std::int64_t th) {
+    const auto act = trace::parse_futex_act(e.text(field::act));
+    if (!act) return;
+    const std::int64_t waiter = e.i64(field::waiter);
+    const std::string who = waiter == th ? std::string("itself") : thread_or_number(waiter);
+    raw_event_line(th, fmt::format("{} {} {} bucket {} (futex {})", *act == trace::FutexAct::enqueue ? "queues" : "takes",
+                                   who, *act == trace::FutexAct::enqueue ? "on" : "off", e.u64(field::bucket),
+                                   names_.name_of(e.address(field::key))));
+  }
+
+  // A line of the raw view only (no item: the protocol-step view does not show it).
+  void raw_event_line(std::int64_t th, const std::string& text) {
+    out_.raw.push_back(fmt::format("{}  {:<10} {}", std::string(4, ' '), thread(th), text));
+  }
+
+  void step_note(const Event& e, std::int64_t th) {
+    const auto act = trace::parse_step_act(e.text(field::act));
     std::vector<long>& open = open_[th];
-    if (act == "end") {
-      if (open.empty()) throw std::runtime_error("a protocol step ends that did not begin");
+    if (act == trace::StepAct::end) {
+      if (open.empty()) e.fail("a protocol step ends that did not begin");
       open.pop_back();
       return;
     }
-    if (act != "begin") throw std::runtime_error(fmt::format("unknown step act '{}'", act));
+    if (act != trace::StepAct::begin) e.fail(fmt::format("unknown step act '{}'", e.text(field::act)));
+    const std::string what = e.has(field::what) ? std::string(e.text(field::what)) : std::string();
     out_.has_protocol_steps = true;
     const long id = static_cast<long>(instances_.size());
     const long parent = open.empty() ? -1 : open.back();
@@ -263,7 +297,7 @@ class Reader {
 
 }  // namespace
 
-Interleaving read_interleaving(std::string_view trace_text) { return Reader().read(trace_text); }
+Interleaving read_interleaving(std::string_view trace_text) { return InterleavingBuilder().read(trace_text); }
 
 std::vector<std::string> format_protocol_steps(const Interleaving& in, bool verbose) {
   std::vector<std::string> lines;

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "trace/format.hpp"
+
 namespace lockstep::view {
 
 namespace {
@@ -26,7 +28,7 @@ FileKind file_kind(std::string_view text) {
   }
   // A trace header starts with its format (a cut one still does); a result never has a
   // `format` member (it starts with `scenario`, or a file probe's `probe`).
-  if (first.find("\"format\"") != std::string_view::npos) return FileKind::trace;
+  if (first.find(fmt::format("\"{}\"", trace::field::format)) != std::string_view::npos) return FileKind::trace;
   const bool more_lines = !blank(text.substr(pos));
   if (more_lines && nlohmann::json::accept(first) && nlohmann::json::parse(first).is_object()) return FileKind::trace;
   const std::size_t start = first.find_first_not_of(" \t\r");
@@ -39,9 +41,7 @@ Document load_document(const std::filesystem::path& path) {
   const std::string_view text(padded.data(), padded.size());
   try {
     if (file_kind(text) == FileKind::result) return parse_result(text);
-    return parse_padded_trace(padded);
-  } catch (const TraceError& e) {
-    throw TraceError(0, fmt::format("{}, {}", path.string(), e.what())).with_line(e.line());
+    return parse_padded_trace(padded, path.string());  // its errors name the file
   } catch (const ResultError& e) {
     throw ResultError(0, fmt::format("{}, {}", path.string(), e.what())).with_line(e.line());
   }

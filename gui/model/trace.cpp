@@ -1,7 +1,7 @@
 #include "gui/model/trace.hpp"
 
-#include "gui/model/event_reader.hpp"
-#include "trace/label_event.hpp"
+#include "trace/format.hpp"
+#include "trace/reader.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -18,43 +18,43 @@ namespace lockstep::view {
 
 namespace {
 
-using Json = nlohmann::json;
-
-constexpr std::string_view kFormat = "lockstep-trace";
-constexpr std::int64_t kReadableVersion = 1;
-constexpr std::int64_t kMaxIndex = EventReader::kMaxIndex;
-
-[[noreturn]] void fail(std::size_t line, std::string_view what) { throw TraceError(line, std::string(what)); }
+namespace field = trace::field;
+using trace::Event;
+using trace::EventKind;
 
 ThreadState parse_state(std::string_view s) {
-  if (s == "ready") return ThreadState::ready;
-  if (s == "running") return ThreadState::running;
-  if (s == "parked") return ThreadState::parked;
-  if (s == "spinning") return ThreadState::spinning;
-  if (s == "finished") return ThreadState::finished;
-  return ThreadState::unknown;  // a later revision's state: shown, not rejected
+  const std::optional<trace::ThreadState> state = trace::parse_thread_state(s);
+  if (!state) return ThreadState::unknown;  // a later revision's state: shown, not rejected
+  switch (*state) {
+    case trace::ThreadState::ready: return ThreadState::ready;
+    case trace::ThreadState::running: return ThreadState::running;
+    case trace::ThreadState::parked: return ThreadState::parked;
+    case trace::ThreadState::spinning: return ThreadState::spinning;
+    case trace::ThreadState::finished: break;
+  }
+  return ThreadState::finished;
 }
 
-LockEvent::Act parse_lock_act(const EventReader& f) {
-  const std::string_view act = f.text("act");
-  if (act == "wait") return LockEvent::Act::wait;
-  if (act == "acquire") return LockEvent::Act::acquire;
-  if (act == "release") return LockEvent::Act::release;
-  fail(f.line(), fmt::format("'act' of a lock event is \"{}\", not wait, acquire or release", act));
+LockEvent::Act parse_lock_act(const Event& f) {
+  const std::string_view act = f.text(field::act);
+  const std::optional<trace::LockAct> parsed = trace::parse_lock_act(act);
+  if (!parsed) f.fail(fmt::format("'act' of a lock event is \"{}\", not wait, acquire or release", act));
+  if (*parsed == trace::LockAct::wait) return LockEvent::Act::wait;
+  return *parsed == trace::LockAct::acquire ? LockEvent::Act::acquire : LockEvent::Act::release;
 }
 
 // A memory operation's `st`: one of the line states docs/traces.md lists.
-char parse_line_state(const EventReader& f) {
-  const std::string_view st = f.text("st");
-  if (st.size() == 1 && std::string_view("MOESF").find(st[0]) != std::string_view::npos) return st[0];
-  fail(f.line(), fmt::format("'st' of an operation is \"{}\", not M, O, E, S or F", st));
+char parse_line_state(const Event& f) {
+  const std::string_view st = f.text(field::st);
+  if (st.size() == 1 && trace::kLineStates.find(st[0]) != std::string_view::npos) return st[0];
+  f.fail(fmt::format("'st' of an operation is \"{}\", not M, O, E, S or F", st));
 }
 
-FutexEvent::Act parse_futex_act(const EventReader& f) {
-  const std::string_view act = f.text("act");
-  if (act == "enqueue") return FutexEvent::Act::enqueue;
-  if (act == "dequeue") return FutexEvent::Act::dequeue;
-  fail(f.line(), fmt::format("'act' of a futex event is \"{}\", not enqueue or dequeue", act));
+FutexEvent::Act parse_futex_act(const Event& f) {
+  const std::string_view act = f.text(field::act);
+  const std::optional<trace::FutexAct> parsed = trace::parse_futex_act(act);
+  if (!parsed) f.fail(fmt::format("'act' of a futex event is \"{}\", not enqueue or dequeue", act));
+  return *parsed == trace::FutexAct::enqueue ? FutexEvent::Act::enqueue : FutexEvent::Act::dequeue;
 }
 
 // "futex_wait > lock the bucket", interned.
@@ -130,9 +130,6 @@ void sort_by_time(std::vector<Operation>& ops) {
 
 }  // namespace
 
-TraceError::TraceError(std::size_t line, const std::string& what)
-    : std::runtime_error(line == 0 ? what : fmt::format("line {}: {}", line, what)), line_(line), detail_(what) {}
-
 std::string_view to_string(ThreadState s) {
   switch (s) {
     case ThreadState::ready: return "ready";
@@ -158,164 +155,157 @@ std::string_view to_string(FutexEvent::Act a) { return a == FutexEvent::Act::enq
 
 namespace {
 
-// `padded`: the file's text followed by simdjson's padding (EventReader::read).
-Trace parse_padded(const simdjson::padded_string& padded) {
+// `text`: the file's text (the reader copies it a buffer at a time, padded for simdjson).
+Trace parse_text(std::string_view all, const std::string& name) {
   Trace trace;
   std::vector<std::vector<StateChange>> state_changes;
   std::vector<std::vector<CpuChange>> cpu_changes;
   std::vector<std::vector<std::string>> open_steps;  // per thread, its open protocol steps
-  bool header_seen = false;
-  bool ended = false;
-  std::size_t number = 0;
-  std::size_t last_line = 0;
 
-  const std::string_view all(padded.data(), padded.size());
-  EventReader f;
+  trace::Reader reader(all, name);
   // Most lines of a big trace are operations: room for all of them up front, so the vector
   // never copies its (large) contents while growing.
   trace.ops.reserve(static_cast<std::size_t>(std::count(all.begin(), all.end(), '\n')));
-  for (std::size_t pos = 0; pos < all.size() && !ended;) {
-    const std::size_t nl = all.find('\n', pos);
-    const std::size_t stop = nl == std::string_view::npos ? all.size() : nl;
-    const std::string_view line = all.substr(pos, stop - pos);
-    pos = stop + 1;
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    last_line = number;
-
-    if (!header_seen) {
-      header_seen = true;
-      const Json event = Json::parse(line, nullptr, false);
-      if (event.is_discarded()) {
-        if (nl == std::string_view::npos) fail(number, "the last line is cut off (the file is truncated)");
-        fail(number, "not valid JSON");
+  {
+    const auto& header = reader.header();
+    const std::size_t number = reader.header_line();
+    auto str = [&](std::string_view key) {
+      const auto it = header.find(std::string(key));
+      return it != header.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    auto num = [&](std::string_view key) -> std::optional<std::uint64_t> {
+      const auto it = header.find(std::string(key));
+      if (it != header.end() && it->is_number_unsigned()) return it->get<std::uint64_t>();
+      return std::nullopt;
+    };
+    trace.scenario = str(field::scenario);
+    trace.name = str(field::name);
+    trace.strategy = str(field::strategy);
+    trace.memory_model = str(field::memory_model);
+    trace.seed = num(field::seed);
+    trace.execution = num(field::execution);
+    if (const auto nodes = header.find(std::string(field::node_of_cpu)); nodes != header.end() && nodes->is_array()) {
+      if (static_cast<std::int64_t>(nodes->size()) > trace::kMaxIndex)
+        reader.fail(number, fmt::format("'{}' is too long", field::node_of_cpu));
+      trace.cpus.resize(nodes->size());
+      for (std::size_t i = 0; i < nodes->size(); ++i) {
+        trace.cpus[i].id = static_cast<int>(i);
+        trace.cpus[i].node = (*nodes)[i].is_number_integer() ? (*nodes)[i].get<int>() : -1;
       }
-      if (!event.is_object()) fail(number, "an event must be a JSON object");
-      if (!event.contains("format") || event["format"] != kFormat)
-        fail(number, fmt::format("not a lockstep trace (the header must have \"format\":\"{}\")", kFormat));
-      const bool readable = event.contains("version") && event["version"].is_number_integer() &&
-                            event["version"].get<std::int64_t>() == kReadableVersion;
-      if (!readable)
-        fail(number, fmt::format("unsupported trace version {} (this viewer reads version {})",
-                                 event.contains("version") ? event["version"].dump() : "(none)",
-                                 kReadableVersion));
-      auto str = [&](const char* key) {
-        return event.contains(key) && event[key].is_string() ? event[key].get<std::string>() : std::string();
-      };
-      auto num = [&](const char* key) -> std::optional<std::uint64_t> {
-        if (event.contains(key) && event[key].is_number_unsigned()) return event[key].get<std::uint64_t>();
-        return std::nullopt;
-      };
-      trace.scenario = str("scenario");
-      trace.name = str("name");
-      trace.strategy = str("strategy");
-      trace.memory_model = str("memory_model");
-      trace.seed = num("seed");
-      trace.execution = num("execution");
-      if (event.contains("node_of_cpu") && event["node_of_cpu"].is_array()) {
-        const Json& nodes = event["node_of_cpu"];
-        if (static_cast<std::int64_t>(nodes.size()) > kMaxIndex) fail(number, "'node_of_cpu' is too long");
-        trace.cpus.resize(nodes.size());
-        for (std::size_t i = 0; i < nodes.size(); ++i) {
-          trace.cpus[i].id = static_cast<int>(i);
-          trace.cpus[i].node = nodes[i].is_number_integer() ? nodes[i].get<int>() : -1;
-        }
-      }
-      continue;
     }
-
-    f.read(line, number, nl == std::string_view::npos);
-    const std::uint64_t t = f.u64("t");
-    const std::string_view ev = f.text("ev");
-    if (ev == "label") {
-      // Labels are few and may hold an array (`fields`), which the event reader skips: the
-      // line is read again whole, by the reader the command line uses too.
-      try {
-        trace.names.add(trace::region_of_label(Json::parse(line)));
-      } catch (const std::exception& e) {
-        fail(number, e.what());
-      }
-    } else if (ev == "step") {
-      const int th = f.index("th", false);
-      grow(open_steps, th);
-      const std::string_view act = f.text("act");
-      if (act == "begin") {
-        open_steps[th].emplace_back(f.text("what"));
-      } else if (act == "end") {
-        if (open_steps[th].empty()) fail(number, "a protocol step ends that did not begin");
-        open_steps[th].pop_back();
-      } else {
-        fail(number, fmt::format("'act' of a step event is \"{}\", not begin or end", act));
-      }
-    } else if (ev == "thread") {
-      const int th = f.index("th", false);
-      grow(trace.threads, th);
-      grow(state_changes, th);
-      trace.threads[th].name = std::string(f.text("name"));
-      trace.threads[th].cpu = f.has("cpu") ? f.index("cpu", true) : -1;
-    } else if (ev == "cpu") {
-      const int cpu = f.index("cpu", false);
-      grow(cpu_changes, cpu);
-      cpu_changes[cpu].push_back(CpuChange{t, f.index("th", true)});
-    } else if (ev == "state") {
-      const int th = f.index("th", false);
-      grow(state_changes, th);
-      state_changes[th].push_back(StateChange{t, parse_state(f.text("state"))});
-    } else if (ev == "op") {
-      Operation op;
-      op.line = number;
-      op.t = t;
-      op.thread = f.index("th", false);
-      op.cpu = f.index("cpu", true);
-      op.op = intern_name(f.text("op"));
-      op.lat = f.has("lat") ? f.u64("lat") : 0;
-      if (op.t + op.lat < op.t) fail(number, "the operation's 't' + 'lat' overflows 64 bits");
-      if (op.op == "rmw") {
-        op.rmw = intern_name(f.text("rmw"));
-        op.old = f.u64("old");
-        op.ok = f.flag("ok");
-      }
-      if (op.op == "unpark") {
-        op.target = f.index("target", false);
-        op.woke = f.flag("woke");
-      }
-      op.addr = f.opt_address("addr");
-      op.size = f.opt_u64("size");
-      op.val = f.opt_u64("val");
-      if (f.has("src")) op.src = intern_name(f.text("src"));
-      if (f.has("peer")) op.peer = f.index("peer", false);
-      if (f.has("st")) op.state = parse_line_state(f);
-      op.buffered = f.has("buf") && f.flag("buf");
-      if (op.op != "drain" && op.thread < static_cast<int>(open_steps.size()) && !open_steps[op.thread].empty())
-        op.step = step_path(open_steps[op.thread]);
-      trace.ops.push_back(std::move(op));
-    } else if (ev == "lock") {
-      LockEvent lock{number, t, f.index("th", false), f.address("addr"), parse_lock_act(f), false};
-      lock.shared = f.has("mode") && f.text("mode") == "shared";
-      trace.locks.push_back(lock);
-    } else if (ev == "syscall") {
-      const std::string_view act = f.text("act");
-      if (act != "enter" && act != "exit")
-        fail(number, fmt::format("'act' of a syscall event is \"{}\", not enter or exit", act));
-      trace.syscalls.push_back(SyscallEvent{number, t, f.index("th", false), act == "enter"});
-    } else if (ev == "futex") {
-      trace.futexes.push_back(FutexEvent{number, t, f.index("th", false), parse_futex_act(f), f.u64("bucket"),
-                                         f.address("key"), f.index("waiter", false)});
-    } else if (ev == "violation" || ev == "witness") {
-      Finding found{number, t, ev == "violation" ? f.index("th", true) : -1, std::string(f.text("property")),
-                    std::string(f.text("msg"))};
-      (ev == "violation" ? trace.violation : trace.witness) = std::move(found);
-    } else if (ev == "end") {
-      trace.end_time = t;
-      trace.end_steps = f.u64("steps");
-      trace.outcome = std::string(f.text("outcome"));
-      ended = true;  // events after `end` are ignored
-    }
-    // Other kinds belong to later revisions of version 1: ignored, as the format says.
   }
-  if (!header_seen) fail(1, "empty file, not a lockstep trace");
-  if (!ended)
-    fail(last_line, "the trace is truncated: it ends without an 'end' event");
+
+  while (reader.next()) {  // events after `end` are not read
+    const Event& f = reader.event();
+    const std::size_t number = f.line();
+    const std::uint64_t t = f.time();
+    switch (f.kind()) {
+      case EventKind::label:
+        try {
+          trace.names.add(f.region());
+        } catch (const std::invalid_argument& e) {
+          f.fail(e.what());
+        }
+        break;
+      case EventKind::step: {
+        const int th = f.index(field::th, false);
+        grow(open_steps, th);
+        const std::string_view act = f.text(field::act);
+        const std::optional<trace::StepAct> parsed = trace::parse_step_act(act);
+        if (parsed == trace::StepAct::begin) {
+          open_steps[th].emplace_back(f.text(field::what));
+        } else if (parsed == trace::StepAct::end) {
+          if (open_steps[th].empty()) f.fail("a protocol step ends that did not begin");
+          open_steps[th].pop_back();
+        } else {
+          f.fail(fmt::format("'act' of a step event is \"{}\", not begin or end", act));
+        }
+        break;
+      }
+      case EventKind::thread: {
+        const int th = f.index(field::th, false);
+        grow(trace.threads, th);
+        grow(state_changes, th);
+        trace.threads[th].name = std::string(f.text(field::name));
+        trace.threads[th].cpu = f.has(field::cpu) ? f.index(field::cpu, true) : -1;
+        break;
+      }
+      case EventKind::cpu: {
+        const int cpu = f.index(field::cpu, false);
+        grow(cpu_changes, cpu);
+        cpu_changes[cpu].push_back(CpuChange{t, f.index(field::th, true)});
+        break;
+      }
+      case EventKind::state: {
+        const int th = f.index(field::th, false);
+        grow(state_changes, th);
+        state_changes[th].push_back(StateChange{t, parse_state(f.text(field::state))});
+        break;
+      }
+      case EventKind::op: {
+        Operation op;
+        op.line = number;
+        op.t = t;
+        op.thread = f.index(field::th, false);
+        op.cpu = f.index(field::cpu, true);
+        op.op = intern_name(f.text(field::op));
+        op.lat = f.has(field::lat) ? f.u64(field::lat) : 0;
+        if (op.t + op.lat < op.t) f.fail("the operation's 't' + 'lat' overflows 64 bits");
+        if (op.op == trace::op::rmw) {
+          op.rmw = intern_name(f.text(field::rmw));
+          op.old = f.u64(field::old);
+          op.ok = f.flag(field::ok);
+        }
+        if (op.op == trace::op::unpark) {
+          op.target = f.index(field::target, false);
+          op.woke = f.flag(field::woke);
+        }
+        op.addr = f.opt_address(field::addr);
+        op.size = f.opt_u64(field::size);
+        op.val = f.opt_u64(field::val);
+        if (f.has(field::src)) op.src = intern_name(f.text(field::src));
+        if (f.has(field::peer)) op.peer = f.index(field::peer, false);
+        if (f.has(field::st)) op.state = parse_line_state(f);
+        op.buffered = f.opt_flag(field::buf).value_or(false);
+        if (op.op != trace::op::drain && op.thread < static_cast<int>(open_steps.size()) && !open_steps[op.thread].empty())
+          op.step = step_path(open_steps[op.thread]);
+        trace.ops.push_back(std::move(op));
+        break;
+      }
+      case EventKind::lock: {
+        LockEvent lock{number, t, f.index(field::th, false), f.address(field::addr), parse_lock_act(f), false};
+        lock.shared = f.has(field::mode) && f.text(field::mode) == trace::kShared;
+        trace.locks.push_back(lock);
+        break;
+      }
+      case EventKind::syscall: {
+        const std::string_view act = f.text(field::act);
+        const std::optional<trace::SyscallAct> parsed = trace::parse_syscall_act(act);
+        if (!parsed) f.fail(fmt::format("'act' of a syscall event is \"{}\", not enter or exit", act));
+        trace.syscalls.push_back(SyscallEvent{number, t, f.index(field::th, false), *parsed == trace::SyscallAct::enter});
+        break;
+      }
+      case EventKind::futex:
+        trace.futexes.push_back(FutexEvent{number, t, f.index(field::th, false), parse_futex_act(f), f.u64(field::bucket),
+                                           f.address(field::key), f.index(field::waiter, false)});
+        break;
+      case EventKind::violation:
+      case EventKind::witness: {
+        const bool violation = f.kind() == EventKind::violation;
+        Finding found{number, t, violation ? f.index(field::th, true) : -1, std::string(f.text(field::property)),
+                      std::string(f.text(field::msg))};
+        (violation ? trace.violation : trace.witness) = std::move(found);
+        break;
+      }
+      case EventKind::end:
+        trace.end_time = t;
+        trace.end_steps = f.u64(field::steps);
+        trace.outcome = std::string(f.text(field::outcome));
+        break;
+      case EventKind::other: break;  // a later revision of version 1 added it: ignored, as the format says
+    }
+  }
+  reader.require_end();
 
   // Threads and CPUs named by events but never declared still get lanes.
   for (const Operation& op : trace.ops) {
@@ -341,7 +331,7 @@ Trace parse_padded(const simdjson::padded_string& padded) {
     trace.cpus[i].id = static_cast<int>(i);
     if (i < cpu_changes.size()) trace.cpus[i].intervals = cpu_intervals(std::move(cpu_changes[i]), trace.end_time);
   }
-  if (trace.ops.size() > std::numeric_limits<std::uint32_t>::max()) fail(0, "more than 4 billion operations");
+  if (trace.ops.size() > std::numeric_limits<std::uint32_t>::max()) reader.fail(0, "more than 4 billion operations");
   sort_by_time(trace.ops);
   const auto by_time = [](const auto& a, const auto& b) { return a.t < b.t; };
   std::stable_sort(trace.locks.begin(), trace.locks.end(), by_time);
@@ -363,7 +353,7 @@ Trace parse_padded(const simdjson::padded_string& padded) {
   // Wake edges: an unpark that woke its target, to the target's next running interval.
   for (std::size_t i = 0; i < trace.ops.size(); ++i) {
     const Operation& op = trace.ops[i];
-    if (op.op != "unpark" || !op.woke.value_or(false) || !op.target) continue;
+    if (op.op != trace::op::unpark || !op.woke.value_or(false) || !op.target) continue;
     if (*op.target >= static_cast<int>(trace.threads.size())) continue;
     for (const StateInterval& iv : trace.threads[*op.target].intervals) {
       if (iv.state == ThreadState::running && iv.begin >= op.t) {
@@ -397,31 +387,25 @@ std::string_view intern_name(std::string_view name) {
   return *it;
 }
 
-Trace parse_trace(std::string_view text) { return parse_padded(simdjson::padded_string(text)); }
+Trace parse_trace(std::string_view text, const std::string& name) { return parse_text(text, name); }
 
-Trace parse_padded_trace(const simdjson::padded_string& text) { return parse_padded(text); }
+Trace parse_padded_trace(const simdjson::padded_string& text, const std::string& name) {
+  return parse_text(std::string_view(text.data(), text.size()), name);
+}
 
 simdjson::padded_string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw TraceError(0, fmt::format("{}: cannot open the file", path.string()));
+  if (!in) throw TraceError(path.string(), 0, "cannot open the file");
   const std::streamoff size = in.tellg();
-  if (size < 0) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
+  if (size < 0) throw TraceError(path.string(), 0, "cannot read the file");
   simdjson::padded_string text(static_cast<std::size_t>(size));
   in.seekg(0);
-  if (!in.read(text.data(), size)) throw TraceError(0, fmt::format("{}: cannot read the file", path.string()));
+  if (!in.read(text.data(), size)) throw TraceError(path.string(), 0, "cannot read the file");
   return text;
 }
 
-Trace load_trace(const std::filesystem::path& path) {
-  const simdjson::padded_string text = read_file(path);
-  try {
-    return parse_padded(text);
-  } catch (const TraceError& e) {
-    // "FILE, line N: what", the line kept for callers that want it.
-    TraceError named(e.line(), e.detail());
-    throw TraceError(0, fmt::format("{}, {}", path.string(), named.what())).with_line(e.line());
-  }
-}
+// "FILE, line N: what", the line kept for callers that want it.
+Trace load_trace(const std::filesystem::path& path) { return parse_padded_trace(read_file(path), path.string()); }
 
 const Thread* Trace::thread(int id) const {
   return id >= 0 && id < static_cast<int>(threads.size()) ? &threads[static_cast<std::size_t>(id)] : nullptr;
@@ -438,11 +422,12 @@ std::string Trace::describe(const Operation& op) const {
   std::string s = fmt::format("{}: {}{}", thread_name(op.thread), op.step.empty() ? "" : fmt::format("{}: ", op.step),
                               op.rmw.empty() ? op.op : op.rmw);
   if (op.addr) s += " " + address_name(*op.addr);
-  if (op.op == "rmw") {
+  if (op.op == trace::op::rmw) {
     s += fmt::format(" {} -> {}", op.old.value_or(0), op.val.value_or(0));
     if (op.ok && !*op.ok) s += " (failed)";
   } else if (op.val) {
-    s += fmt::format(" {} {}", op.op.find("load") != std::string::npos ? "->" : "=", *op.val);
+    const bool load = op.op == trace::op::load || op.op == trace::op::plain_load;
+    s += fmt::format(" {} {}", load ? "->" : "=", *op.val);
   }
   if (op.target) s += fmt::format(" {} ({})", thread_name(*op.target), op.woke.value_or(false) ? "woke it" : "not parked");
   s += fmt::format("  [t {} ns, lat {} ns, cpu {}", op.t, op.lat, op.cpu);

@@ -1,6 +1,7 @@
 // The viewer's trace model: a lockstep trace (docs/traces.md, version 1) parsed into
 // threads, CPUs, state intervals, operations, wake edges and the violation. No Qt and
-// no simulator: the model only reads the file format, so it can be tested on its own.
+// no simulator: the model reads the file through the trace library's reader
+// (trace/reader.hpp), so it can be tested on its own.
 #pragma once
 
 #include <cstddef>
@@ -16,24 +17,13 @@
 #include <simdjson.h>
 
 #include "trace/address_names.hpp"
+#include "trace/error.hpp"
 
 namespace lockstep::view {
 
-// A file the viewer cannot read: `line` is the 1-based line at fault (0: the file itself).
-class TraceError : public std::runtime_error {
- public:
-  TraceError(std::size_t line, const std::string& what);
-  std::size_t line() const { return line_; }
-  const std::string& detail() const { return detail_; }  // the message without the line
-  TraceError& with_line(std::size_t line) {
-    line_ = line;
-    return *this;
-  }
-
- private:
-  std::size_t line_;
-  std::string detail_;
-};
+// A file the viewer cannot read (trace/error.hpp): the file, the 1-based line at fault (0:
+// the file itself) and what is wrong.
+using TraceError = trace::FormatError;
 
 enum class ThreadState { ready, running, parked, spinning, finished, unknown };
 std::string_view to_string(ThreadState s);
@@ -185,16 +175,16 @@ struct Trace {
 // trace are a few dozen), so operations hold 16-byte views instead of strings.
 std::string_view intern_name(std::string_view name);
 
-// Parses a whole trace. Throws TraceError naming the line for a file that is not a lockstep
-// trace, has another version, is not JSON lines, lacks or mistypes a member, or is truncated
-// (no `end` event).
-Trace parse_trace(std::string_view text);
+// Parses a whole trace. Throws TraceError naming the line (and `name`, the file, when given)
+// for a file that is not a lockstep trace, has another version, is not JSON lines, lacks or
+// mistypes a member, has a line over the reader's limit, or is truncated (no `end` event).
+Trace parse_trace(std::string_view text, const std::string& name = {});
 // A whole file's bytes, read with one read of its size into the padded buffer simdjson
 // parses in place (a stream buffer would copy a 130 MB trace several times while
 // growing); an unreadable file is a TraceError, line 0.
 simdjson::padded_string read_file(const std::filesystem::path& path);
-// Parses text already in such a buffer, without copying it.
-Trace parse_padded_trace(const simdjson::padded_string& text);
+// Parses text already in such a buffer.
+Trace parse_padded_trace(const simdjson::padded_string& text, const std::string& name = {});
 // Reads and parses a file; an unreadable file is a TraceError with line 0.
 Trace load_trace(const std::filesystem::path& path);
 

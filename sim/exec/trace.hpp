@@ -2,6 +2,10 @@
 // naming the format and version; each following line is one event with its virtual time.
 // Nothing host-dependent (host time, host addresses) is written, so the same scenario,
 // seed and build give the same bytes, and `trace_sha256` identifies a run.
+//
+// The format itself (its version, members and encoding) is the trace library's
+// (trace/format.hpp, trace/writer.hpp): the recorder turns the simulator's notions
+// (threads, operation kinds, notes) into the writer's calls.
 #pragma once
 
 #include <cstdint>
@@ -12,10 +16,9 @@
 #include "core/platform.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/scheduler.hpp"
+#include "trace/writer.hpp"
 
 namespace lockstep::sim {
-
-inline constexpr int kTraceVersion = 1;
 
 enum class ThreadRunState : std::uint8_t { running, ready, parked, spinning, finished };
 const char* name_of(ThreadRunState state);
@@ -58,29 +61,17 @@ class TraceRecorder {
 
   // Hands the text on in chunks instead of keeping it (a timed run of millions of steps
   // writes gigabytes); text() then holds only what has not been handed on yet.
-  using Sink = std::function<void(std::string_view)>;
-  void set_sink(Sink sink) { sink_ = std::move(sink); }
-  void flush();
+  using Sink = trace::Writer::Sink;
+  void set_sink(Sink sink) { writer_.set_sink(std::move(sink)); }
+  void flush() { writer_.flush(); }
 
-  const std::string& text() const { return text_; }
+  const std::string& text() const { return writer_.text(); }
   // True while text() still holds the whole trace (nothing handed on yet).
-  bool whole_text_kept() const { return !flushed_; }
-  std::uint64_t events() const { return events_; }
+  bool whole_text_kept() const { return writer_.whole_text_kept(); }
+  std::uint64_t events() const { return writer_.events(); }
 
  private:
-  static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
-  void appended() {
-    ++events_;
-    if (sink_ && text_.size() >= kChunkBytes) flush();
-  }
-  Sink sink_;
-  bool flushed_ = false;
-  std::string text_;
-  std::uint64_t events_ = 0;
+  trace::Writer writer_;
 };
-
-const char* name_of(RmwOp op);
-const char* name_of(LockNote note);
-const char* name_of(FutexQueueNote note);
 
 }  // namespace lockstep::sim
