@@ -19,6 +19,7 @@
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
 #include "driver/native_runner.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/result_json.hpp"
 #include "driver/runner.hpp"
 #include "scenario/scenario.hpp"
@@ -216,7 +217,7 @@ int run_files(const std::vector<std::string>& paths, RunOptions run, const Outpu
     throw UsageError("--trace and --chrome-trace take a single scenario row; use --save-traces for several");
   if (!out.csv.empty() && files.size() > 1) throw UsageError("--csv takes a single scenario file");
   require_writable(run, out);
-  run.progress = !out.quiet && isatty(STDERR_FILENO) != 0;
+  if (!out.quiet && isatty(STDERR_FILENO) != 0) run.progress = print_progress;
   std::vector<ScenarioReport> reports;
   for (const ScenarioFile& file : files) reports.push_back(run_scenario_file(file, run));
   write_outputs(reports, run, out);

@@ -81,6 +81,7 @@ RowReport RowRunner::timed() {
   report.strategy = "timed";
   report.seed = seed();
   sim::TimedStrategy oracle(seed());
+  ProgressMeter meter(options_.progress, progress_base("timed"), &engine_);
   const auto start = Clock::now();
   const sim::ExecutionResult r = engine_.run(*workload_, oracle, nullptr, 0);
   report.elapsed_s = seconds_since(start);
@@ -102,6 +103,7 @@ RowReport RowRunner::timed() {
   } else {
     report.result = "pass";
   }
+  meter.set_phase("traced re-run");
   sim::TraceRecorder trace(trace_header("timed", 0));
   TraceOutput output = trace_output();
   output.attach(trace);
@@ -118,6 +120,7 @@ RowReport RowRunner::c2c() {
   RowReport report;
   report.strategy = "timed";
   report.seed = seed();
+  ProgressMeter meter(options_.progress, progress_base("timed"), &engine_);
   const auto start = Clock::now();
   std::vector<int> core_of_cpu;
   if (s_.machine.model) {
@@ -144,21 +147,24 @@ RowReport RowRunner::c2c() {
 RowReport RowRunner::explore(std::uint64_t max_runs) {
   RowReport report;
   report.seed = seed();
+  ProgressSnapshot base = progress_base(name_of(s_.strategy.kind));
+  const bool sampling = s_.strategy.kind == StrategyKind::random || s_.strategy.kind == StrategyKind::pct;
+  (sampling ? base.planned : base.cap) = max_runs;
+  ProgressMeter meter(options_.progress, std::move(base));
   const auto start = Clock::now();
-  SimExecutor main(engine_, *workload_);
+  SimExecutor main(engine_, *workload_, meter.executions());
   model::ExplorationSetup setup;
   setup.strategy = s_.strategy;
   setup.seed = seed();
   setup.max_runs = max_runs;
   setup.workers = options_.workers.value_or(s_.strategy.workers);
   setup.executor = &main;
-  setup.make_executor = [this] { return std::make_unique<OwnedSimExecutor>(s_); };
+  setup.make_executor = [this, runs = meter.executions()] { return std::make_unique<OwnedSimExecutor>(s_, runs); };
   setup.verdict = [this](const sim::ExecutionResult& r) { return checked_violation(s_, r); };
-  if (options_.progress) setup.progress = [&](std::uint64_t done) { progress(done, max_runs, start, false); };
-  const model::Exploration e = model::explore(setup);
+  const model::Exploration e = model::explore(setup);  // the search, then minimization
   const model::SearchOutcome& o = e.outcome;
+  meter.set_phase("traced re-run");
   report.elapsed_s = seconds_since(start);
-  if (options_.progress) progress(o.executions + o.pruned, max_runs, start, true);
   report.strategy = e.strategy;
   report.executions = o.executions;
   report.pruned = o.pruned;
@@ -274,13 +280,13 @@ void RowRunner::write_schedule(RowReport& report, const sim::Schedule& schedule,
   report.replay_command = fmt::format("lockstep replay {}", report.schedule_path);
 }
 
-void RowRunner::progress(std::uint64_t done, std::uint64_t total, Clock::time_point start, bool final_line) const {
-  const double elapsed = seconds_since(start);
-  if (elapsed < 1.0) return;
-  std::fprintf(stderr, "\r%s: %llu/%llu executions, %.1f s%s", s_.name.c_str(),
-               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), elapsed,
-               final_line ? "\n" : "");
-  std::fflush(stderr);
+ProgressSnapshot RowRunner::progress_base(std::string strategy) const {
+  ProgressSnapshot base;
+  base.scenario = s_.name;
+  base.row = row_;
+  base.rows = file_.rows.size();
+  base.strategy = std::move(strategy);
+  return base;
 }
 
 RowReport RowRunner::replay(const model::ScheduleFile& schedule) {

@@ -51,7 +51,8 @@ class RowRunner {
                       std::uint64_t execution, const std::string& strategy);
   TraceOutput trace_output() const;
   void record_trace(RowReport& report, sim::TraceRecorder& trace, TraceOutput& output) const;
-  void progress(std::uint64_t done, std::uint64_t total, Clock::time_point start, bool final_line) const;
+  // What a progress line says of this row besides its counters.
+  ProgressSnapshot progress_base(std::string strategy) const;
 
   const ScenarioFile& file_;
   const Scenario& s_;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "driver/progress.hpp"
 #include "scenario/outcome.hpp"
 #include "scenario/report.hpp"
 #include "scenario/scenario.hpp"
@@ -31,7 +32,7 @@ struct RunOptions {
   bool save_traces = false;                 // write every row's trace and Chrome trace to out_dir
   std::string trace_path;                   // --trace (one row only)
   std::string chrome_trace_path;            // --chrome-trace (one row only)
-  bool progress = false;                    // a progress line on stderr for long work
+  ProgressReporter progress;                // rows longer than a second report here (empty: none)
   std::optional<unsigned> workers;          // --workers: parallel search (every strategy but timed, naive)
 };
 

@@ -4,6 +4,7 @@
 // engine here, so they all simulate the same machine.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -26,28 +27,33 @@ sim::MachineShape machine_shape(const scenario::Scenario& s);
 sim::EngineLimits engine_limits(const scenario::Scenario& s);
 
 // One execution at a time on an engine and a workload, for the model checker's search.
+// `runs`, when given, counts the executions (a progress meter reads it from another thread).
 class SimExecutor : public model::Executor {
  public:
-  SimExecutor(sim::Engine& engine, sim::SimWorkload& workload) : engine_(engine), workload_(workload) {}
+  SimExecutor(sim::Engine& engine, sim::SimWorkload& workload, std::atomic<std::uint64_t>* runs = nullptr)
+      : engine_(engine), workload_(workload), runs_(runs) {}
   sim::ExecutionResult run(sim::Scheduler& oracle, std::uint64_t index) override {
-    return engine_.run(workload_, oracle, nullptr, index);
+    sim::ExecutionResult r = engine_.run(workload_, oracle, nullptr, index);
+    if (runs_ != nullptr) runs_->fetch_add(1, std::memory_order_relaxed);
+    return r;
   }
   std::size_t processes() const override { return engine_.thread_count() * (engine_.store_buffers() ? 2 : 1); }
 
  private:
   sim::Engine& engine_;
   sim::SimWorkload& workload_;
+  std::atomic<std::uint64_t>* runs_;
 };
 
 // A parallel search's other workers: each with an engine, cost model and workload of its own,
 // built exactly as worker 0's (engine_limits included, so every worker detects races alike).
 class OwnedSimExecutor final : public model::Executor {
  public:
-  explicit OwnedSimExecutor(const scenario::Scenario& s)
+  explicit OwnedSimExecutor(const scenario::Scenario& s, std::atomic<std::uint64_t>* runs = nullptr)
       : costs_(make_costs(s)),
         engine_(machine_shape(s), *costs_, engine_limits(s)),
         workload_(make_workload(s)),
-        executor_(engine_, *workload_) {}
+        executor_(engine_, *workload_, runs) {}
   sim::ExecutionResult run(sim::Scheduler& oracle, std::uint64_t index) override { return executor_.run(oracle, index); }
   std::size_t processes() const override { return executor_.processes(); }
 

@@ -22,7 +22,6 @@ struct ExplorationSetup {
   Executor* executor = nullptr;                              // worker 0's
   std::function<std::unique_ptr<Executor>()> make_executor;  // the others'
   Verdict verdict;
-  std::function<void(std::uint64_t)> progress;
 };
 
 struct Exploration {

@@ -7,8 +7,6 @@
 namespace lockstep::model {
 
 namespace {
-constexpr std::uint64_t kProgressEvery = 1024;
-
 void count(SearchOutcome& o, const sim::ExecutionResult& r) {
   if (r.abandoned) {
     ++o.pruned;
@@ -37,7 +35,6 @@ SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Ve
       o.exhaustive = strategy.exhaustive();
       break;
     }
-    if (limits.progress && (index + 1) % kProgressEvery == 0) limits.progress(index + 1);
   }
   o.internal_errors = strategy.internal_errors();
   return o;
@@ -106,7 +103,6 @@ SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::v
         return o;
       }
     }
-    if (limits.progress) limits.progress(hi);
   }
   return o;
 }

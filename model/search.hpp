@@ -28,8 +28,6 @@ using Verdict = std::function<std::optional<sim::Violation>(const sim::Execution
 
 struct SearchLimits {
   std::uint64_t max_runs = 1'000'000;  // executions, pruned ones included
-  // Called now and then from the searching thread with the runs done so far.
-  std::function<void(std::uint64_t)> progress;
 };
 
 struct SearchOutcome {

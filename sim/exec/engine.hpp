@@ -12,6 +12,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -199,6 +200,15 @@ class Engine {
   static std::uint64_t direct_rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
                                   bool* success);
   std::uint64_t steps() const { return steps_; }
+  // What another host thread may read while an execution runs (a progress line): its steps
+  // so far and the running thread's virtual time, published every 4096 steps.
+  struct Progress {
+    std::uint64_t steps = 0;
+    std::uint64_t virtual_ns = 0;
+  };
+  Progress progress() const {
+    return {published_steps_.load(std::memory_order_relaxed), published_ns_.load(std::memory_order_relaxed)};
+  }
   // Threads of the last execution (they are spawned afresh by each one's setup).
   std::size_t thread_count() const;
   bool store_buffers() const { return tso(); }
@@ -322,6 +332,8 @@ class Engine {
   ThreadId previous_ = kHostId;
   std::uint64_t now_ns_ = 0;  // explore mode's global clock
   std::uint64_t steps_ = 0;
+  std::atomic<std::uint64_t> published_steps_{0};  // progress(): steps_ and a clock, now and then
+  std::atomic<std::uint64_t> published_ns_{0};
   std::uint64_t memory_ops_ = 0;
   std::size_t spin_blocked_ = 0;
   std::size_t buffered_stores_ = 0;

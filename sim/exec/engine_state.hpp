@@ -84,6 +84,11 @@ inline void Engine::finish_step(std::uint64_t latency_ns) {
   }
   if (++steps_ > limits_.max_steps) [[unlikely]]
     exceed_step_bound();
+  constexpr std::uint64_t kPublishEvery = 4096;  // a power of two: one AND per step
+  if ((steps_ & (kPublishEvery - 1)) == 0) [[unlikely]] {
+    published_steps_.store(steps_, std::memory_order_relaxed);
+    published_ns_.store(t.clock_ns, std::memory_order_relaxed);
+  }
 }
 
 // Inline: every exploring step asks it of every thread (engine_tso.cpp has the rest of TSO).

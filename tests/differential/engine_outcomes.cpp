@@ -96,7 +96,7 @@ EngineOutcomes explore_engine(const std::shared_ptr<const program::Program>& pro
     executors.push_back(owned.back().get());
   }
   const model::Verdict none = [](const sim::ExecutionResult&) { return std::optional<sim::Violation>{}; };
-  const model::SearchLimits limits{max_runs, {}};
+  const model::SearchLimits limits{max_runs};
   model::SearchOutcome o;
   if (explorer == Explorer::naive) {
     model::NaiveStrategy naive;
