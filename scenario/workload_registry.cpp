@@ -13,6 +13,7 @@
 #include "scenario/machine_workloads_loader.hpp"
 #include "core/fileio/history_checks.hpp"
 #include "core/futex/futex_table.hpp"
+#include "core/workloads/counter_sharing.hpp"
 #include "core/workloads/fileio_workload.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
@@ -151,6 +152,22 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .check_native = nullptr,
        .native = native_of<LockCounter<NativePlatform>, LockCounterParams>,
        .properties = {"mutual_exclusion", "deadlock", "lost_wakeup", "bound_exceeded"}},
+      {.name = "counter-sharing",
+       .keys = {"layout", "threads", "iterations", "cpus"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
+         static constexpr std::array<std::string_view, 3> kLayouts{"shared", "packed", "padded"};
+         CounterSharingParams p;
+         if (const auto layout = m.get("layout"))
+           p.layout = static_cast<CounterLayout>(yaml::choice(m.source(), *layout, "layout", kLayouts));
+         p.threads = static_cast<int>(m.integer_or("threads", 1, static_cast<std::int64_t>(sim::kMaxThreads), 2));
+         p.iterations = static_cast<int>(m.integer_or("iterations", 1, kMaxCounterIterations, 1000));
+         p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+         return p;
+       },
+       .simulate = simulate<CounterSharing<SimPlatform>, CounterSharingParams>,
+       .check_native = nullptr,
+       .native = native_of<CounterSharing<NativePlatform>, CounterSharingParams>,
+       .properties = {"lost_update", "deadlock", "bound_exceeded"}},
       {.name = "latency-probe",
        .keys = {"bytes", "placement", "cpu", "samples", "seed"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
