@@ -5,10 +5,10 @@
 # viewer's tests or the benchmarks. Runs the unit tests (ctest label `unit`) and the replays
 # of the corpora (label `corpus`: tests/corpus/ through lockstep, the fuzz seed corpora
 # through the readers); corpus.bad_traces needs lockstep-view, which is not built here.
-# Left out too: "futex mutexes and sleeping locks write lock events, readers sharing"
-# (tests/test_trace_locks.cpp: four traced runs of library scenarios; measured 690 s under
-# ASan, on 2 cores shared with other builds, of the 864 s all the tests took; the others
-# then take about 4 minutes). It checks the traces' content, which `make test` does.
+# Measured 2026-12-02 on this 2-vCPU VM, shared with another engineer's builds (so upper
+# bounds): clean build 1356 s; tests 207 s (226 tests, without the one below). "futex
+# mutexes and sleeping locks write lock events, readers sharing" (tests/test_trace_locks.cpp)
+# was left out when it took 690 s under ASan; it now takes 163 s alone and runs with the rest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-$(nproc)}
@@ -22,5 +22,5 @@ if cmake --build build-asan --target help | grep -q '^lockstep_fuzz_trace:'; the
 cmake --build build-asan -j "$jobs" --target "${targets[@]}"
 echo "asan: built in $((SECONDS - start)) s"
 start=$SECONDS
-ctest --test-dir build-asan -j "$jobs" --output-on-failure -L 'unit|corpus' -E '^corpus\.bad_traces$|write lock events, readers sharing'
+ctest --test-dir build-asan -j "$jobs" --output-on-failure -L 'unit|corpus' -E '^corpus\.bad_traces$'
 echo "asan: tests ran in $((SECONDS - start)) s"
