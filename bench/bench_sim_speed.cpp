@@ -8,12 +8,11 @@
 #include <memory>
 #include <stdexcept>
 
+#include "driver/simulation.hpp"
 #include "scenario/scenario.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/exec/workload_adapter.hpp"
-#include "sim/machine/memory_system.hpp"
-#include "sim/machine/topology.hpp"
 #include "sim/timed_strategy.hpp"
 
 using namespace lockstep;
@@ -32,20 +31,9 @@ void BM_SimSpeedScenario(benchmark::State& state) {
   const scenario::Scenario s = scenario::load_scenario_row(scenario_path(), {});
   if (!s.workload.is("futex-hash") || s.memory_model != scenario::MemoryModel::sc)
     throw std::logic_error("the sim-speed scenario is no longer an SC futex-hash: update this benchmark");
-  // As the runner builds it (driver/simulation.cpp, make_costs and machine_shape): nodes, policy,
-  // SMT siblings.
-  std::unique_ptr<CostModel> costs;
-  MachineShape shape{s.machine.node_of_cpu, s.machine.memory_policy};
-  if (s.machine.model) {
-    auto memory = std::make_unique<machine::MemorySystem>(*s.machine.model);
-    for (CpuId cpu = 0; cpu < memory->topology().cpus(); ++cpu)
-      shape.core_of_cpu.push_back(memory->topology().core_of(cpu));
-    shape.smt_work_factor = s.machine.model->smt_work_factor;
-    costs = std::move(memory);
-  } else {
-    costs = std::make_unique<FlatCostModel>(s.machine.costs);
-  }
-  Engine engine(shape, *costs, EngineLimits{s.strategy.max_steps, 0});
+  // As every command builds it (driver/simulation.hpp): nodes, policy, SMT siblings, limits.
+  const std::unique_ptr<CostModel> costs = driver::make_costs(s);
+  Engine engine(driver::machine_shape(s), *costs, driver::engine_limits(s));
   SimWorkloadOf<FutexHash<SimPlatform>, FutexHashParams> workload(s.workload.get<FutexHashParams>());
   std::uint64_t memory_ops = 0;
   for (auto _ : state) {
