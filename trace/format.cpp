@@ -15,6 +15,7 @@ constexpr std::array<std::string_view, 3> kLockActs{"wait", "acquire", "release"
 constexpr std::array<std::string_view, 2> kFutexActs{"enqueue", "dequeue"};
 constexpr std::array<std::string_view, 2> kStepActs{"begin", "end"};
 constexpr std::array<std::string_view, 2> kSyscallActs{"enter", "exit"};
+constexpr std::array<std::string_view, 2> kPlatforms{"sim", "native"};
 
 template <class Enum, std::size_t N>
 std::string_view word_of(const std::array<std::string_view, N>& words, Enum value) {
@@ -48,5 +49,8 @@ std::optional<StepAct> parse_step_act(std::string_view word) { return value_of<S
 
 std::string_view name_of(SyscallAct act) { return word_of(kSyscallActs, act); }
 std::optional<SyscallAct> parse_syscall_act(std::string_view word) { return value_of<SyscallAct>(kSyscallActs, word); }
+
+std::string_view name_of(TracePlatform platform) { return word_of(kPlatforms, platform); }
+std::optional<TracePlatform> parse_platform(std::string_view word) { return value_of<TracePlatform>(kPlatforms, word); }
 
 }  // namespace lockstep::trace

@@ -35,6 +35,12 @@ inline constexpr std::string_view execution = "execution";
 inline constexpr std::string_view memory_model = "memory_model";
 inline constexpr std::string_view cpus = "cpus";
 inline constexpr std::string_view node_of_cpu = "node_of_cpu";
+// Native traces' header (docs/traces.md, "Native traces"): where the run happened (absent:
+// sim), the clock its timestamps come from, and how many events full buffers dropped.
+inline constexpr std::string_view platform = "platform";
+inline constexpr std::string_view clock = "clock";
+inline constexpr std::string_view events_per_thread = "events_per_thread";
+inline constexpr std::string_view dropped_events = "dropped_events";
 
 inline constexpr std::string_view t = "t";    // every event: virtual nanoseconds
 inline constexpr std::string_view ev = "ev";  // every event: its kind (EventKind)
@@ -65,6 +71,7 @@ inline constexpr std::string_view what = "what";
 inline constexpr std::string_view bucket = "bucket";
 inline constexpr std::string_view key = "key";  // hex
 inline constexpr std::string_view waiter = "waiter";
+inline constexpr std::string_view dropped = "dropped";  // a native trace's thread event: events its full buffer lost
 inline constexpr std::string_view property = "property";
 inline constexpr std::string_view msg = "msg";
 inline constexpr std::string_view steps = "steps";
@@ -124,6 +131,17 @@ std::optional<StepAct> parse_step_act(std::string_view word);
 enum class SyscallAct : std::uint8_t { enter, exit };
 std::string_view name_of(SyscallAct act);
 std::optional<SyscallAct> parse_syscall_act(std::string_view word);
+
+// `platform` of the header: the simulator (also what a header without the member means) or
+// real threads on the host (`lockstep native`).
+enum class TracePlatform : std::uint8_t { sim, native };
+std::string_view name_of(TracePlatform platform);
+std::optional<TracePlatform> parse_platform(std::string_view word);
+
+// `clock` of a native trace's header: the time stamp counter, calibrated against
+// steady_clock over the run, or steady_clock itself (docs/traces.md, "Native traces").
+inline constexpr std::string_view kClockTsc = "tsc";
+inline constexpr std::string_view kClockSteady = "steady_clock";
 
 // `st`: a line state, one of these letters.
 inline constexpr std::string_view kLineStates = "MOESF";

@@ -140,6 +140,15 @@ std::size_t Reader::header_line() {
   return header_line_;
 }
 
+TracePlatform Reader::platform() {
+  const auto& h = header();
+  const auto it = h.find(field::platform);
+  if (it == h.end()) return TracePlatform::sim;
+  const std::optional<TracePlatform> p = it->is_string() ? parse_platform(it->get<std::string_view>()) : std::nullopt;
+  if (!p) fail(header_line_, fmt::format("'{}' is {}, not \"sim\" or \"native\"", field::platform, it->dump()));
+  return *p;
+}
+
 bool Reader::next() {
   if (!header_read_) read_header();
   if (ended_) return false;

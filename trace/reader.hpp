@@ -48,6 +48,9 @@ class Reader {
   // that is empty, not a lockstep trace, or of another version. next() reads it too.
   const nlohmann::ordered_json& header();
   std::size_t header_line();
+  // The header's `platform`: sim when it has none (every trace from before the member, and
+  // every simulator trace); a FormatError at the header for another word or type.
+  TracePlatform platform();
 
   // The next event: false at the end of the input or after the `end` event.
   bool next();

@@ -64,8 +64,11 @@ void Writer::step_end(std::uint64_t t_ns, std::uint64_t th) {
   appended();
 }
 
-void Writer::thread(std::uint64_t t_ns, std::uint64_t th, std::string_view name, std::int64_t cpu) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"thread","th":{},"name":{},"cpu":{}}})" "\n"), t_ns, th, quoted(name), cpu);
+void Writer::thread(std::uint64_t t_ns, std::uint64_t th, std::string_view name, std::int64_t cpu,
+                    std::uint64_t dropped) {
+  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"thread","th":{},"name":{},"cpu":{})"), t_ns, th, quoted(name), cpu);
+  if (dropped > 0) emit(text_, FMT_COMPILE(R"(,"dropped":{})"), dropped);
+  text_ += "}\n";
   appended();
 }
 

@@ -49,7 +49,8 @@ class Writer {
   }
   void step_begin(std::uint64_t t_ns, std::uint64_t th, std::string_view what);
   void step_end(std::uint64_t t_ns, std::uint64_t th);
-  void thread(std::uint64_t t_ns, std::uint64_t th, std::string_view name, std::int64_t cpu);
+  // `dropped` (a native trace's, written when above 0): events this thread's full buffer lost.
+  void thread(std::uint64_t t_ns, std::uint64_t th, std::string_view name, std::int64_t cpu, std::uint64_t dropped = 0);
   void cpu(std::uint64_t t_ns, std::int64_t cpu, std::int64_t th);  // th -1: idle
   void state(std::uint64_t t_ns, std::uint64_t th, ThreadState state);
   // A load or store (`op` one of trace::op's accesses); `buffered`: it entered the TSO
