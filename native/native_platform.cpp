@@ -41,17 +41,23 @@ static_assert(sizeof(std::atomic<std::int32_t>) == sizeof(std::int32_t), "the fu
 
 void Parker::park() {
   // NOTIFIED -> EMPTY returns at once; EMPTY -> PARKED sleeps.
-  if (state_.fetch_sub(1, std::memory_order_acquire) == kNotified) return;
+  const bool notified = state_.fetch_sub(1, std::memory_order_acquire) == kNotified;
+  if (trace_mask() != 0) [[unlikely]] trace_park(!notified);
+  if (notified) return;
   for (;;) {
     futex(&state_, FUTEX_WAIT, kParked);
     std::int32_t expected = kNotified;
-    if (state_.compare_exchange_strong(expected, kEmpty, std::memory_order_acquire)) return;
+    if (state_.compare_exchange_strong(expected, kEmpty, std::memory_order_acquire)) break;
     // Spurious wakeup: still PARKED, sleep again.
   }
+  if (trace_mask() != 0) [[unlikely]] trace_woken();
 }
 
 void Parker::unpark() {
-  if (state_.exchange(kNotified, std::memory_order_release) == kParked) futex(&state_, FUTEX_WAKE, 1);
+  const bool parked = state_.exchange(kNotified, std::memory_order_release) == kParked;
+  // Recorded before the wake, so the target's `running` never precedes the unpark in time.
+  if (trace_mask() != 0) [[unlikely]] trace_unpark(index_, parked);
+  if (parked) futex(&state_, FUTEX_WAKE, 1);
 }
 
 Parker* current_parker() {

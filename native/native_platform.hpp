@@ -1,6 +1,8 @@
 // NativePlatform: the Platform of core/platform.hpp on real threads and hardware. Every
 // call inlines to the plain operation (std::atomic, a futex-based parker, libnuma), so a
-// design measured natively pays nothing for the seam.
+// design measured natively pays nothing for the seam. The trace notes and labels record
+// only while a native trace is wanted (native/native_trace.hpp); otherwise each costs one
+// relaxed load and a branch.
 #pragma once
 
 #include <atomic>
@@ -10,6 +12,7 @@
 #include <string_view>
 
 #include "core/platform.hpp"
+#include "native/native_trace.hpp"
 
 namespace lockstep::native {
 
@@ -19,9 +22,12 @@ class Parker {
  public:
   void park();
   void unpark();
+  // The runner's thread number of the thread this parker belongs to, for traces (-1: none).
+  void set_index(int index) { index_ = index; }
 
  private:
   std::atomic<std::int32_t> state_{0};
+  int index_ = -1;
 };
 
 // The first violation a native run reported (property, message), if any.
@@ -103,12 +109,22 @@ struct NativePlatform {
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
             .count());
   }
-  static void label(const void*, std::size_t, std::string_view) {}
-  static void label(const void*, std::size_t, std::string_view, LabelLayout) {}
-  // Trace notes: a native run writes no trace.
-  static void note_lock(const void*, LockNote, bool) {}
-  static void note_futex_queue(FutexQueueNote, std::uint32_t, std::uint64_t, const void*) {}
-  static void note_step(StepNote, std::string_view) {}
+  static void label(const void* at, std::size_t bytes, std::string_view name) {
+    if (trace_mask() != 0) [[unlikely]] trace_label(at, bytes, name, nullptr);
+  }
+  static void label(const void* at, std::size_t bytes, std::string_view name, LabelLayout layout) {
+    if (trace_mask() != 0) [[unlikely]] trace_label(at, bytes, name, &layout);
+  }
+  // Trace notes (docs/traces.md, "Native traces"): recorded only while a trace is wanted.
+  static void note_lock(const void* lock, LockNote act, bool shared) {
+    if (trace_mask() != 0) [[unlikely]] trace_lock(lock, act, shared);
+  }
+  static void note_futex_queue(FutexQueueNote act, std::uint32_t bucket, std::uint64_t key, const void* waiter_node) {
+    if (trace_mask() != 0) [[unlikely]] trace_futex_queue(act, bucket, key, waiter_node);
+  }
+  static void note_step(StepNote act, std::string_view what) {
+    if ((trace_mask() & kTraceSteps) != 0) [[unlikely]] trace_step(act, what);
+  }
   static void violation(std::string_view property, std::string_view message) { record_violation(property, message); }
   template <class Condition>
   static void invariant([[maybe_unused]] Condition&& holds, [[maybe_unused]] std::string_view what) {

@@ -31,6 +31,9 @@ void NativeRunner::spawn(std::string name, CpuId cpu, std::function<void()> body
 
 NativeRunResult NativeRunner::run() {
   const std::vector<CpuId> cpus = allowed_cpus();
+  // A trace is wanted (native/native_trace.hpp): each thread records into a buffer of its own.
+  TraceSession* trace = TraceSession::active();
+  if (trace != nullptr) trace->prepare(specs_.size());
   std::deque<Parker> parkers(specs_.size());  // stable addresses, alive until every thread joined
   std::atomic<std::size_t> ready{0};
   std::atomic<bool> go{false};
@@ -43,16 +46,21 @@ NativeRunResult NativeRunner::run() {
       cpu_set_t set;
       CPU_ZERO(&set);
       CPU_SET(host_cpu, &set);
-      pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+      const bool pinned = pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+      parkers[i].set_index(static_cast<int>(i));
       set_current_parker(&parkers[i]);
+      if (trace != nullptr) trace->attach(i, specs_[i].name, pinned ? host_cpu : -1);
       ready.fetch_add(1);
       while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+      if (trace != nullptr) trace->running();
       specs_[i].body();
+      if (trace != nullptr) trace->detach();
       set_current_parker(nullptr);
       finished[i].store(true, std::memory_order_release);
     });
   }
   while (ready.load() != specs_.size()) std::this_thread::yield();
+  if (trace != nullptr) trace->started();
   const auto start = std::chrono::steady_clock::now();
   go.store(true, std::memory_order_release);
   // The watchdog: a native deadlock or lost wakeup must not hang the run (threads cannot be
@@ -78,6 +86,7 @@ NativeRunResult NativeRunner::run() {
   for (auto& t : threads) t.join();
   NativeRunResult result;
   result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (trace != nullptr) trace->ended();
   NativeViolation v;
   if (take_violation(v)) result.violation = std::move(v);
   specs_.clear();
