@@ -97,6 +97,7 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
                "trusted (exit 3)\n",
                r.internal_errors, r.internal_errors == 1 ? "" : "s");
   if (s.platform == "native" && !r.workload.empty()) fmt::print("{}", metrics_line(r.workload));
+  if (s.platform == "native" && !r.trace_path.empty() && !out.verbose) fmt::print("  trace: {}\n", r.trace_path);
   if (r.counterexample.present) {
     const auto& c = r.counterexample;
     fmt::print("  counterexample: {} steps, {} preemption{}{}\n", c.steps, c.preemptions, c.preemptions == 1 ? "" : "s",
@@ -225,16 +226,22 @@ int run_files(const std::vector<std::string>& paths, RunOptions run, const Outpu
 }
 
 // `lockstep native`: every file is loaded and checked to have a native form before any runs.
-int native_files(const std::vector<std::string>& paths, const RunOptions& run, const Outputs& out) {
+int native_files(const std::vector<std::string>& paths, RunOptions run, const Outputs& out, NativeOptions native) {
   std::vector<ScenarioFile> files;
   for (const std::string& path : paths) {
     files.push_back(load_scenario_file(path));
     require_native(files.back());
   }
   if (!out.csv.empty() && files.size() > 1) throw UsageError("--csv takes a single scenario file");
+  // A sweep's rows each get a file named after the one given (-row<N>), so one file is the limit.
+  if (files.size() > 1 && (!native.trace_path.empty() || !native.chrome_trace_path.empty()))
+    throw UsageError("--trace and --chrome-trace take a single scenario file; use --save-traces for several");
+  run.trace_path = native.trace_path;
+  run.chrome_trace_path = native.chrome_trace_path;
   require_writable(run, out);
+  native.out_dir = run.out_dir;
   std::vector<ScenarioReport> reports;
-  for (const ScenarioFile& file : files) reports.push_back(run_native_file(file));
+  for (const ScenarioFile& file : files) reports.push_back(run_native_file(file, native));
   write_outputs(reports, run, out);
   return exit_code(reports);
 }
@@ -315,7 +322,19 @@ int main_impl(int argc, char** argv) {
   native_cmd->add_option("--json", out.json, "Write the result JSON here (docs/results.md)");
   native_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   native_cmd->add_option("--junit", out.junit, "Write a JUnit XML report here, for CI systems");
-  native_cmd->add_option("--out-dir", run.out_dir, "Directory for a sweep's CSV")->capture_default_str();
+  native_cmd->add_option("--out-dir", run.out_dir, "Directory for a sweep's CSV and saved traces")->capture_default_str();
+  NativeOptions native;
+  native_cmd->add_option("--trace", native.trace_path,
+                         "Write the run's trace here (one scenario file; a sweep's rows insert -row<N>)");
+  native_cmd->add_option("--chrome-trace", native.chrome_trace_path,
+                         "Write the trace as Chrome trace-event JSON here (as --trace)");
+  native_cmd->add_flag("--save-traces", native.save_traces, "Write every row's trace and Chrome trace to --out-dir");
+  native_cmd->add_option("--trace-buffer", native.trace.events_per_thread,
+                         "Events each thread's trace buffer holds; a full one drops the rest (default: 1 Mi, "
+                         "at most 32 Mi over all threads)")
+      ->check(CLI::Range(std::size_t{16}, std::size_t{1} << 28));
+  native_cmd->add_flag("--trace-steps", native.trace.steps,
+                       "Also trace each thread's outermost protocol steps (futex_wait, futex_wake)");
   native_cmd->add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
   native_cmd->add_flag("--verbose,-v", out.verbose, "Print every row of several files");
   FileioProbeOptions probe;
@@ -336,7 +355,7 @@ int main_impl(int argc, char** argv) {
   if (fileio_cmd->parsed()) return run_fileio_probe(probe);
   if (native_cmd->parsed()) {
     if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`");
-    return native_files(files, run, out);
+    return native_files(files, run, out, native);
   }
   if (replay_cmd->parsed()) {
     run.command = Command::replay;

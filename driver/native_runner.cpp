@@ -1,11 +1,16 @@
 #include "driver/native_runner.hpp"
 
+#include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "driver/native_trace.hpp"
 #include "driver/runner.hpp"
+#include "driver/trace_output.hpp"
 #include "scenario/workload_registry.hpp"
 #include "scenario/yaml_fields.hpp"
 
@@ -33,17 +38,67 @@ void require_native(const ScenarioFile& file) {
   for (const Scenario& s : file.rows) check_row(s);
 }
 
-ScenarioReport run_native_file(const ScenarioFile& file) {
+namespace {
+
+struct RowTraceFiles {
+  std::string trace, chrome;
+  bool wanted() const { return !trace.empty() || !chrome.empty(); }
+};
+
+RowTraceFiles row_trace_files(const ScenarioFile& file, std::size_t row, const NativeOptions& o) {
+  RowTraceFiles f{o.trace_path, o.chrome_trace_path};
+  if (file.swept) {
+    if (!f.trace.empty()) f.trace = row_file(f.trace, row);
+    if (!f.chrome.empty()) f.chrome = row_file(f.chrome, row);
+  }
+  if (o.save_traces) {
+    std::string stem = std::filesystem::path(file.path).stem().string();
+    if (file.swept) stem += fmt::format("-row{}", row + 1);
+    if (f.trace.empty()) f.trace = fmt::format("{}/{}.trace.jsonl", o.out_dir, stem);
+    if (f.chrome.empty()) f.chrome = fmt::format("{}/{}.chrome.json", o.out_dir, stem);
+  }
+  return f;
+}
+
+// Writes the row's trace from what its run recorded, and says where in the row.
+void record_native_trace(const native::TraceSession& session, const Scenario& s, const RowTraceFiles& files,
+                         RowReport& row) {
+  trace::Writer writer(native_trace_header(session, s));
+  TraceOutput output(files.trace, files.chrome);
+  output.attach(writer);
+  const NativeTraceCounts counts = write_native_trace(session, row, writer);
+  const TraceOutput::Written written = output.finish(writer);
+  row.trace_sha256 = written.sha256;
+  row.trace_path = written.trace_path;
+  row.chrome_trace_path = written.chrome_trace_path;
+  if (counts.dropped > 0)
+    std::fprintf(stderr,
+                 "note: %s: %llu of %llu events dropped once threads' buffers of %zu events were full "
+                 "(--trace-buffer)\n",
+                 files.trace.empty() ? files.chrome.c_str() : files.trace.c_str(),
+                 static_cast<unsigned long long>(counts.dropped),
+                 static_cast<unsigned long long>(counts.dropped + counts.events), session.events_per_thread());
+}
+
+}  // namespace
+
+ScenarioReport run_native_file(const ScenarioFile& file, const NativeOptions& options) {
   ScenarioReport report;
   report.scenario = file.path;
   report.name = file.rows.empty() ? "" : file.rows.front().name;
   report.command = "native";
   report.platform = "native";
   report.swept = file.swept;
-  for (const Scenario& s : file.rows) {
+  for (std::size_t i = 0; i < file.rows.size(); ++i) {
+    const Scenario& s = file.rows[i];
+    const RowTraceFiles files = row_trace_files(file, i, options);
+    // Alive from before the workload is set up (its labels) until its threads have joined.
+    std::optional<native::TraceSession> session;
+    if (files.wanted()) session.emplace(options.trace);
     RowReport row = s.workload.kind->native(s);
     row.params = s.params;
     judge(row, s);
+    if (session) record_native_trace(*session, s, files, row);
     report.rows.push_back(std::move(row));
   }
   return report;

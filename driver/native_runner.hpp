@@ -3,16 +3,30 @@
 // same result rows as a simulation, with "platform": "native".
 #pragma once
 
+#include <string>
+
+#include "native/native_trace.hpp"
 #include "scenario/report.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockstep::driver {
 
+// Traces of native runs (docs/traces.md, "Native traces"). A path given for a sweep names
+// every row's file: `-row<N>` goes before its extension (driver/trace_output.hpp, row_file).
+struct NativeOptions {
+  std::string trace_path;         // --trace
+  std::string chrome_trace_path;  // --chrome-trace
+  bool save_traces = false;       // --save-traces: every row's trace and Chrome trace into out_dir
+  std::string out_dir = "out";
+  native::TraceOptions trace;     // --trace-buffer, --trace-steps
+};
+
 // Throws ScenarioError when some row's workload has no native form (latency-probe, c2c and
 // thread programs are the simulator's), or a workload cannot use the row's futex backend.
 void require_native(const scenario::ScenarioFile& file);
 
-// Runs every row once, natively. Call require_native first.
-scenario::ScenarioReport run_native_file(const scenario::ScenarioFile& file);
+// Runs every row once, natively, recording its trace when `options` asks for one. Call
+// require_native first.
+scenario::ScenarioReport run_native_file(const scenario::ScenarioFile& file, const NativeOptions& options = {});
 
 }  // namespace lockstep::driver

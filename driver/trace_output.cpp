@@ -1,11 +1,28 @@
 #include "driver/trace_output.hpp"
 
 #include <cstdio>
+#include <filesystem>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "trace/chrome_trace.hpp"
 
 namespace lockstep::driver {
 
+std::string row_file(const std::string& path, std::size_t row) {
+  const std::filesystem::path p(path);
+  std::string name = p.filename().string();
+  std::size_t dot = std::string::npos;
+  for (const std::string_view ext : {".trace.jsonl", ".chrome.json"})
+    if (name.size() > ext.size() && name.ends_with(ext)) dot = name.size() - ext.size();
+  if (dot == std::string::npos) {
+    const std::size_t last = name.rfind('.');
+    dot = last == std::string::npos || last == 0 ? name.size() : last;
+  }
+  name.insert(dot, fmt::format("-row{}", row + 1));
+  return (p.parent_path() / name).string();
+}
 
 TraceOutput::TraceOutput(std::string trace_path, std::string chrome_path)
     : trace_path_(std::move(trace_path)), chrome_path_(std::move(chrome_path)) {
@@ -29,9 +46,23 @@ void TraceOutput::take(std::string_view chunk) {
   kept_.append(chunk);
 }
 
+void TraceOutput::attach(trace::Writer& writer) {
+  writer.set_sink([this](std::string_view chunk) { take(chunk); });
+}
+
 TraceOutput::Written TraceOutput::finish(sim::TraceRecorder& recorder) {
   recorder.flush();
   recorder.set_sink(nullptr);
+  return finish_files();
+}
+
+TraceOutput::Written TraceOutput::finish(trace::Writer& writer) {
+  writer.flush();
+  writer.set_sink(nullptr);
+  return finish_files();
+}
+
+TraceOutput::Written TraceOutput::finish_files() {
   Written out;
   out.sha256 = sha_.hex();
   if (file_) {

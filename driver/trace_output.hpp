@@ -1,6 +1,7 @@
 // Where one execution's trace goes while it is recorded: always into its SHA-256, into a
 // file when one is asked for, and kept in memory (up to a cap) for the Chrome export, so a
-// timed run of millions of steps never holds its whole trace.
+// timed run of millions of steps never holds its whole trace. The simulator's recorder and
+// a native run's writer (driver/native_trace.hpp) both write through it.
 #pragma once
 
 #include <cstddef>
@@ -9,14 +10,21 @@
 
 #include "io/files.hpp"
 #include "sim/exec/trace.hpp"
+#include "trace/writer.hpp"
 
 namespace lockstep::driver {
+
+// The file of row `row` (from 0) of a sweep when one path was given for all rows: `-row<N>`,
+// N from 1, before the name's extension (`.trace.jsonl` and `.chrome.json` count as one):
+// x.trace.jsonl -> x-row2.trace.jsonl, as --save-traces names rows (docs/traces.md).
+std::string row_file(const std::string& path, std::size_t row);
 
 class TraceOutput {
  public:
   // Empty paths: not wanted.
   TraceOutput(std::string trace_path, std::string chrome_path);
   void attach(sim::TraceRecorder& recorder);
+  void attach(trace::Writer& writer);
 
   struct Written {
     std::string sha256;
@@ -24,10 +32,12 @@ class TraceOutput {
     std::string chrome_trace_path;  // empty when not written (or the trace was too large)
   };
   Written finish(sim::TraceRecorder& recorder);
+  Written finish(trace::Writer& writer);
 
  private:
   static constexpr std::size_t kChromeMaxBytes = std::size_t{64} << 20;
   void take(std::string_view chunk);
+  Written finish_files();
 
   std::string trace_path_;
   std::string chrome_path_;
