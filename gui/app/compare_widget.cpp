@@ -56,7 +56,7 @@ void CompareWidget::rebuild() {
   // The page keeps pointers to the traces; the builder holds them alive for as long as it is shown.
   const auto a = a_, b = b_;
   const auto comparison = comparison_;
-  const ComparePageOptions options{window_, "A " + name_a_, "B " + name_b_};
+  const ComparePageOptions options = compare_options(*a, *b, window_, "A " + name_a_, "B " + name_b_);
   canvas_->set_builder(
       [a, b, comparison, options](int width) { return compare_page(*a, *b, *comparison, width, options); });
 }

@@ -1,6 +1,7 @@
-// The compare view: two traces' timelines on one time axis and their differences
-// (render/compare.hpp). The wheel over the timelines zooms both around the cursor, dragging
-// pans both; elsewhere the wheel scrolls the page.
+// The compare view: two traces' timelines on one time axis (or each on its own, scaled
+// together, when their durations are far apart) and their differences (render/compare.hpp).
+// The wheel over the timelines zooms both around the cursor, dragging pans both; elsewhere
+// the wheel scrolls the page.
 #pragma once
 
 #include <functional>

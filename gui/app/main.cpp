@@ -1,5 +1,7 @@
 // lockstep-view: the Qt viewer of lockstep traces and results. Reads those files only.
 //   lockstep-view [FILE [FILE2]]                                    the window (two traces: compared)
+//   lockstep-view --compare A B                                     the compare view of two traces
+//                                                                   (with --screenshot: --view compare)
 //   lockstep-view --screenshot OUT.png|OUT.svg [--view NAME] FILE [FILE2]  renders headless and exits
 //   lockstep-view --window-shot OUT.png [--step N] [--search Q] FILE   the real window, captured
 // Exit codes: 0 done, 2 bad usage or a file that is not a readable trace or result.
@@ -33,6 +35,9 @@ int main(int argc, char** argv) {
                     "The view to render: timeline or stats (a trace), compare (two traces), result (a result "
                     "file), sweep (a result's sweep chart alone). Default: the file's own.",
                     "NAME"});
+  parser.addOption({"compare",
+                    "Compare the two trace FILEs side by side (a native and a simulated trace of one scenario): "
+                    "two timelines and each figure's difference in percent. With --screenshot: --view compare."});
   parser.addOption({"window-shot", "Open the window on the display, capture it into OUT.png and exit.", "OUT.png"});
   parser.addOption({"step", "With --window-shot: the step to show (default: the violation, else the last).", "N"});
   parser.addOption({"search", "With --window-shot: a search query; shows its first match.", "QUERY"});
@@ -44,8 +49,13 @@ int main(int argc, char** argv) {
   if (parser.isSet("help")) parser.showHelp(0);
   if (parser.isSet("version")) parser.showVersion();
   const QStringList files = parser.positionalArguments();
+  const bool compare = parser.isSet("compare");
+  if (compare && (files.size() != 2 || (parser.isSet("view") && parser.value("view") != "compare"))) {
+    std::fprintf(stderr, "lockstep-view: --compare takes two trace files and no other --view\n");
+    return 2;
+  }
   if (parser.isSet("screenshot"))
-    return lockstep::view::screenshot(parser.value("screenshot"), parser.value("view"), files);
+    return lockstep::view::screenshot(parser.value("screenshot"), compare ? "compare" : parser.value("view"), files);
   if (parser.isSet("window-shot")) {
     if (files.size() != 1) {
       std::fprintf(stderr, "lockstep-view: --window-shot needs exactly one trace file\n");

@@ -47,8 +47,9 @@ Picture picture_of(const QString& view, const std::vector<Document>& docs, const
         std::make_shared<Page>(stats_page(trace, compute_statistics(trace, whole_trace(trace)), kScreenshotWidth)));
   if (view == "compare") {
     const Trace& other = std::get<Trace>(docs[1]);
-    const ComparePageOptions options{compare_window(trace, other), "A " + QFileInfo(files[0]).fileName(),
-                                     "B " + QFileInfo(files[1]).fileName()};
+    const ComparePageOptions options = compare_options(trace, other, compare_window(trace, other),
+                                                       "A " + QFileInfo(files[0]).fileName(),
+                                                       "B " + QFileInfo(files[1]).fileName());
     return page_picture(
         std::make_shared<Page>(compare_page(trace, other, compare_traces(trace, other), kScreenshotWidth, options)));
   }

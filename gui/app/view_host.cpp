@@ -39,7 +39,7 @@ QAction* add_before(QMenu* menu, QAction* before, const QString& text, QObject* 
 
 ViewHost::ViewHost(QMainWindow* window, QMenu* file_menu, QMenu* view_menu, std::function<Picture()> trace_page_picture,
                    std::function<void(const QString&)> open_file)
-    : QObject(window), window_(window), trace_page_picture_(std::move(trace_page_picture)) {
+    : QObject(window), window_(window), trace_page_picture_(std::move(trace_page_picture)), open_file_(open_file) {
   stack_ = new QStackedWidget(window);
   trace_page_ = window->takeCentralWidget();
   stack_->addWidget(trace_page_);
@@ -59,6 +59,7 @@ ViewHost::ViewHost(QMainWindow* window, QMenu* file_menu, QMenu* view_menu, std:
 
   QAction* before = last_separator(file_menu);
   add_before(file_menu, before, "&Compare with...", this, [this] { choose_compare(); });
+  add_before(file_menu, before, "Compare &two traces...", this, [this] { choose_two(); });
   add_before(file_menu, before, "Export &PNG...", this, [this] { export_view(PictureFormat::png); });
   add_before(file_menu, before, "Export &SVG...", this, [this] { export_view(PictureFormat::svg); });
   QAction* toggle = stats_dock_->toggleViewAction();
@@ -109,6 +110,19 @@ void ViewHost::choose_compare() {
   const QString path = QFileDialog::getOpenFileName(window_, "Compare with a second trace", QString(),
                                                     "lockstep traces (*.jsonl);;All files (*)");
   if (!path.isEmpty()) compare_with(path);
+}
+
+void ViewHost::choose_two() {
+  const QStringList paths = QFileDialog::getOpenFileNames(
+      window_, "Choose two traces to compare (A, then B: say a native and a simulated one)", QString(),
+      "lockstep traces (*.jsonl);;All files (*)");
+  if (paths.isEmpty()) return;
+  if (paths.size() != 2) {
+    QMessageBox::information(window_, "lockstep-view", QString("Choose two traces, not %1.").arg(paths.size()));
+    return;
+  }
+  open_file_(paths[0]);
+  if (trace_ && QFileInfo(trace_path_) == QFileInfo(paths[0])) compare_with(paths[1]);
 }
 
 void ViewHost::export_view(PictureFormat format) {

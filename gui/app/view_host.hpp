@@ -43,11 +43,14 @@ class ViewHost : public QObject {
 
  private:
   void choose_compare();
+  // File > Compare two traces...: opens the first trace chosen and compares it with the second.
+  void choose_two();
   void export_view(PictureFormat format);
   void show_page(QWidget* page, const QString& title);
 
   QMainWindow* window_;
   std::function<Picture()> trace_page_picture_;
+  std::function<void(const QString&)> open_file_;
   QStackedWidget* stack_ = nullptr;
   QWidget* trace_page_ = nullptr;
   ResultWidget* result_ = nullptr;

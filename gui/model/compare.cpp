@@ -32,12 +32,13 @@ StepKey step_key(const Operation& op) {
 
 Comparison compare_traces(const Trace& a, const Trace& b) {
   const Pair<const Trace*> traces{&a, &b};
+  const Pair<Statistics> all{compute_statistics(a, whole_trace(a)), compute_statistics(b, whole_trace(b))};
   Comparison c;
   const std::size_t threads = std::max(a.threads.size(), b.threads.size());
   c.threads.resize(threads);
   for (std::size_t side = 0; side < 2; ++side) {
     const Trace& t = *traces[side];
-    const Statistics stats = compute_statistics(t, whole_trace(t));
+    const Statistics& stats = all[side];
     c.end_time_ns[side] = t.end_time;
     c.steps[side] = t.end_steps;
     c.outcome[side] = t.outcome;
@@ -53,6 +54,7 @@ Comparison compare_traces(const Trace& a, const Trace& b) {
     c.locks[side] = stats.all_locks;
   }
   c.divergence = first_divergence(a, b);
+  c.metrics = metric_differences(traces, Pair<const Statistics*>{&all[0], &all[1]});
   return c;
 }
 

@@ -1,6 +1,6 @@
 // Two traces side by side: what differs in their totals (end time, steps, outcome, operation
-// counts, time per thread and state, lock wait and hold) and where their executions first part
-// ways. No Qt; the compare view paints it under the two aligned timelines.
+// counts, time per thread and state, lock wait and hold), their figures in percent
+// (trace_metrics.hpp), and where their executions first part ways. No Qt; the compare view paints it under the two aligned timelines.
 #pragma once
 
 #include <array>
@@ -13,12 +13,9 @@
 
 #include "gui/model/statistics.hpp"
 #include "gui/model/trace.hpp"
+#include "gui/model/trace_metrics.hpp"
 
 namespace lockstep::view {
-
-// A pair of figures: [0] from trace A, [1] from trace B.
-template <typename T>
-using Pair = std::array<T, 2>;
 
 // What makes two operations the same step of an execution: who did what where with which
 // value. Time and latency are left out, so a timing difference alone is not a divergence.
@@ -53,6 +50,7 @@ struct Comparison {
   std::vector<ThreadComparison> threads;               // by thread number, up to the larger count
   Pair<LockTimes> locks;
   std::optional<Divergence> divergence;  // none: the same sequence of steps
+  std::vector<MetricRow> metrics;        // figure by figure, with B's difference from A in percent
 };
 
 Comparison compare_traces(const Trace& a, const Trace& b);

@@ -161,6 +161,7 @@ Trace parse_text(std::string_view all, const std::string& name) {
   std::vector<std::vector<StateChange>> state_changes;
   std::vector<std::vector<CpuChange>> cpu_changes;
   std::vector<std::vector<std::string>> open_steps;  // per thread, its open protocol steps
+  std::vector<std::map<std::string, std::uint64_t>> outermost;  // per thread, its outermost steps begun
 
   trace::Reader reader(all, name);
   // Most lines of a big trace are operations: room for all of them up front, so the vector
@@ -178,6 +179,9 @@ Trace parse_text(std::string_view all, const std::string& name) {
       if (it != header.end() && it->is_number_unsigned()) return it->get<std::uint64_t>();
       return std::nullopt;
     };
+    trace.native = reader.platform() == trace::TracePlatform::native;
+    trace.clock = str(field::clock);
+    trace.dropped_events = num(field::dropped_events).value_or(0);
     trace.scenario = str(field::scenario);
     trace.name = str(field::name);
     trace.strategy = str(field::strategy);
@@ -199,7 +203,9 @@ Trace parse_text(std::string_view all, const std::string& name) {
     const Event& f = reader.event();
     const std::size_t number = f.line();
     const std::uint64_t t = f.time();
-    switch (f.kind()) {
+    const EventKind kind = f.kind();
+    trace.events += kind != EventKind::label && kind != EventKind::thread && kind != EventKind::end ? 1 : 0;
+    switch (kind) {
       case EventKind::label:
         try {
           trace.names.add(f.region());
@@ -213,6 +219,10 @@ Trace parse_text(std::string_view all, const std::string& name) {
         const std::string_view act = f.text(field::act);
         const std::optional<trace::StepAct> parsed = trace::parse_step_act(act);
         if (parsed == trace::StepAct::begin) {
+          if (open_steps[th].empty()) {
+            grow(outermost, th);
+            outermost[th][std::string(f.text(field::what))]++;
+          }
           open_steps[th].emplace_back(f.text(field::what));
         } else if (parsed == trace::StepAct::end) {
           if (open_steps[th].empty()) f.fail("a protocol step ends that did not begin");
@@ -228,6 +238,7 @@ Trace parse_text(std::string_view all, const std::string& name) {
         grow(state_changes, th);
         trace.threads[th].name = std::string(f.text(field::name));
         trace.threads[th].cpu = f.has(field::cpu) ? f.index(field::cpu, true) : -1;
+        trace.threads[th].dropped = f.opt_u64(field::dropped).value_or(0);
         break;
       }
       case EventKind::cpu: {
@@ -318,6 +329,8 @@ Trace parse_text(std::string_view all, const std::string& name) {
     grow(trace.threads, e.thread);
     grow(trace.threads, e.waiter);
   }
+  if (!outermost.empty()) grow(trace.threads, static_cast<int>(outermost.size()) - 1);
+  for (std::size_t i = 0; i < outermost.size(); ++i) trace.threads[i].operations = std::move(outermost[i]);
   grow(state_changes, static_cast<int>(trace.threads.size()) - 1);
   grow(trace.threads, static_cast<int>(state_changes.size()) - 1);
   if (!cpu_changes.empty()) grow(trace.cpus, static_cast<int>(cpu_changes.size()) - 1);

@@ -40,6 +40,9 @@ struct Thread {
   int cpu = -1;  // the CPU it is pinned to, -1 when the trace does not say
   std::vector<StateInterval> intervals;  // sorted by begin, not overlapping
   std::optional<std::uint64_t> finished_at;  // when its body returned, if it did
+  // Its outermost protocol steps begun, by name: the design's operations (futex_wait, ...).
+  std::map<std::string, std::uint64_t> operations;
+  std::uint64_t dropped = 0;  // a native trace's: events its full buffer did not keep
 };
 
 struct CpuInterval {
@@ -139,6 +142,12 @@ struct Step {
 };
 
 struct Trace {
+  // Where it ran (the header's `platform`): the simulator's virtual time, or a native run's
+  // real time on the host's CPUs (docs/traces.md, "Native traces").
+  bool native = false;
+  std::string clock;                // native: tsc or steady_clock
+  std::uint64_t dropped_events = 0;  // native: events full buffers did not keep
+  std::uint64_t events = 0;          // events other than labels, thread declarations and `end`
   std::string scenario, name, strategy, memory_model;
   std::optional<std::uint64_t> seed, execution;
   trace::AddressNames names;  // the labels (docs/traces.md, "Names"): bucket[14].waiters

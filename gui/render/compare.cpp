@@ -1,9 +1,12 @@
 #include "gui/render/compare.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QFontMetrics>
 #include <QPainter>
+
+#include "cli/si_units.hpp"
 
 namespace lockstep::view {
 
@@ -20,11 +23,15 @@ QStringList numbers_row(const QString& what, double a, double b, bool as_ns) {
   return {what, text(a), text(b), (d > 0 ? "+" : "") + text(d)};
 }
 
-void timeline(Page& page, const Trace& trace, const QString& title, TimeWindow window) {
-  const QString line = QString("%1: %2  |  outcome %3  |  end %4 ns, %5 steps")
-                           .arg(title, q(trace.name.empty() ? trace.scenario : trace.name), q(trace.outcome))
-                           .arg(trace.end_time)
-                           .arg(trace.end_steps);
+void timeline(Page& page, const Trace& trace, const QString& title, TimeWindow window, double scale) {
+  QString line = QString("%1 (%2): %3  |  outcome %4  |  end %5 ns, %6 %7")
+                     .arg(title, trace.native ? "native" : "simulated",
+                          q(trace.name.empty() ? trace.scenario : trace.name), q(trace.outcome))
+                     .arg(trace.end_time)
+                     .arg(trace.end_steps)
+                     .arg(trace.native ? "events" : "steps");
+  if (trace.dropped_events > 0) line += QString("  |  %1 events dropped").arg(trace.dropped_events);
+  if (scale != 1) line += QString("  |  own time scale (x%1)").arg(scale, 0, 'g', 3);
   page.add(kTitleHeight, [line](QPainter& p, QRect r) {
     p.setFont(Page::heading_font());
     p.setPen(Qt::black);
@@ -35,6 +42,31 @@ void timeline(Page& page, const Trace& trace, const QString& title, TimeWindow w
   const Trace* t = &trace;
   page.add(TimelineLayout::content_height(trace),
            [t, window](QPainter& p, QRect r) { paint_timeline(p, *t, r, window); });
+}
+
+QString metric_text(double v, const std::string& unit) {
+  if (unit == "ns") return ns_text(v);
+  if (unit == "/s") return q(cli::format_si(v, "/s", cli::SiStyle{.micro = "\u00b5"}));
+  return QString::number(v, 'f', 0);
+}
+
+// A, B and B's difference from A in percent; rows that differ by 10% or more are tinted
+// [guess: the goal for latencies is 10%].
+void metrics(Page& page, const Comparison& c) {
+  constexpr double kNotablePct = 10;
+  std::vector<QStringList> rows;
+  std::vector<bool> notable;
+  for (const MetricRow& m : c.metrics) {
+    if (!m.value[0] && !m.value[1]) continue;
+    QStringList row{q(m.name)};
+    for (const auto& v : m.value) row << (v ? metric_text(*v, m.unit) : QString("-"));
+    row << (m.difference_pct ? QString("%1%2%").arg(*m.difference_pct >= 0 ? "+" : "").arg(*m.difference_pct, 0, 'f', 1)
+                             : QString("-"));
+    rows.push_back(row);
+    notable.push_back(m.difference_pct && std::abs(*m.difference_pct) >= kNotablePct);
+  }
+  page.heading("Figures (B against A; rates per second of each trace's own duration)");
+  page.table({"figure", "A", "B", "B vs A"}, rows, notable);
 }
 
 void totals(Page& page, const Comparison& c) {
@@ -78,9 +110,24 @@ void thread_times(Page& page, const Comparison& c) {
 
 }  // namespace
 
+double compare_scale(const Trace& a, const Trace& b) {
+  const double ea = std::max<double>(1, static_cast<double>(a.end_time));
+  const double eb = std::max<double>(1, static_cast<double>(b.end_time));
+  return std::max(ea, eb) > kOwnScaleRatio * std::min(ea, eb) ? eb / ea : 1;
+}
+
 TimeWindow compare_window(const Trace& a, const Trace& b) {
-  const double end = std::max<double>(1, static_cast<double>(std::max(a.end_time, b.end_time)));
+  const double end = std::max<double>(
+      1, static_cast<double>(compare_scale(a, b) == 1 ? std::max(a.end_time, b.end_time) : a.end_time));
   return TimeWindow{-0.02 * end, end * 1.04};
+}
+
+ComparePageOptions compare_options(const Trace& a, const Trace& b, TimeWindow window, const QString& name_a,
+                                   const QString& name_b) {
+  ComparePageOptions o{window, name_a, name_b, std::nullopt};
+  if (const double scale = compare_scale(a, b); scale != 1)
+    o.window_b = TimeWindow{window.t0 * scale, window.t1 * scale};
+  return o;
 }
 
 int compare_timelines_height(const Trace& a, const Trace& b) {
@@ -89,8 +136,10 @@ int compare_timelines_height(const Trace& a, const Trace& b) {
 
 Page compare_page(const Trace& a, const Trace& b, const Comparison& c, int width, const ComparePageOptions& o) {
   Page page(width);
-  timeline(page, a, o.name_a, o.window);
-  timeline(page, b, o.name_b, o.window);
+  const double scale = compare_scale(a, b);
+  timeline(page, a, o.name_a, o.window, 1);
+  timeline(page, b, o.name_b, o.window_b.value_or(o.window), scale);
+  metrics(page, c);
   page.heading("First divergence");
   if (!c.divergence) {
     page.paragraph(QString("None: both traces perform the same %1 operations (thread, operation, address, value) in "

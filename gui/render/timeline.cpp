@@ -311,7 +311,7 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
   }
   p.setPen(QColor(80, 80, 80));
   p.drawText(QRect(area.left() + 4, area.top(), TimelineLayout::kLabelWidth - 8, TimelineLayout::kRulerHeight),
-             Qt::AlignVCenter | Qt::AlignLeft, "time (virtual)");
+             Qt::AlignVCenter | Qt::AlignLeft, trace.native ? "time (real)" : "time (virtual)");
 
   p.setClipRect(plot.adjusted(0, 0, 1, 1));
   // Thread lanes: state intervals, then operations as ticks (faint under a search's hits),
