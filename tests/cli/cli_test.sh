@@ -141,6 +141,20 @@ out=$("$lockstep" check "$work/native.yaml" --quiet 2>&1); code=$?
 [[ $code -eq 0 && $(json_field "$work/native.json" "['round_trips']") != 0.0 ]] && pass || fail "native ping-pong: exit $code"
 out=$("$lockstep" native scenarios/litmus/sb-sc.yaml --quiet 2>&1); code=$?
 [[ $code -eq 2 && $out =~ simulator\ only ]] && pass || fail "native of thread programs: exit $code, '$out'"
+# Native traces (issue 22): one per sweep row, named from --trace with -row<N>; each says
+# platform native, declares its threads and ends; the table designs' rows hold lock events.
+"$lockstep" native scenarios/futex/native-pingpong.yaml --quiet --trace "$work/pp.trace.jsonl"; code=$?
+if [[ $code -eq 0 ]] && python3 -c "
+import json, sys
+rows = [open(f'{sys.argv[1]}/pp-row{i}.trace.jsonl').read().splitlines() for i in range(1, 8)]
+for lines in rows:
+    h = json.loads(lines[0]); ev = [json.loads(l) for l in lines[1:]]
+    assert h['platform'] == 'native' and ev[-1]['ev'] == 'end', h
+    assert sum(e['ev'] == 'thread' for e in ev) >= 2 and all(a['t'] <= b['t'] for a, b in zip(ev, ev[1:]))
+assert all(any(json.loads(l)['ev'] == 'lock' for l in lines[1:]) for lines in rows[:5])
+" "$work"; then pass; else fail "native --trace of a sweep: exit $code"; fi
+out=$("$lockstep" native scenarios/futex/native-pingpong.yaml scenarios/futex/native-hash.yaml --trace "$work/x.jsonl" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ single\ scenario\ file ]] && pass || fail "native --trace of two files: exit $code, '$out'"
 
 # The file probe (issue 6): ~1 s on a temporary directory; the JSON has the documented fields,
 # the classification splits the ten modeled policies, and the probe's files are gone.
