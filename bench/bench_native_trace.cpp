@@ -3,6 +3,7 @@
 // bench/native-trace.sh before its end-to-end futex-hash runs; figures in bench/README.md,
 // "Native traces".
 #include <benchmark/benchmark.h>
+#include <sched.h>
 
 #include <chrono>
 #include <cstdint>
@@ -26,6 +27,12 @@ void BM_TraceClockTicks(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(lockstep::native::TraceClock::ticks());
 }
 BENCHMARK(BM_TraceClockTicks);
+
+// The CPU a park or unpark event carries (glibc reads it from the rseq area).
+void BM_SchedGetcpu(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(sched_getcpu());
+}
+BENCHMARK(BM_SchedGetcpu);
 
 // A lock note with no trace wanted: what every untraced native run pays per note.
 void BM_NoteLockUntraced(benchmark::State& state) {
