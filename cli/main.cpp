@@ -335,6 +335,11 @@ int main_impl(int argc, char** argv) {
       ->check(CLI::Range(std::size_t{16}, std::size_t{1} << 28));
   native_cmd->add_flag("--trace-steps", native.trace.steps,
                        "Also trace each thread's outermost protocol steps (futex_wait, futex_wake)");
+  native_cmd->add_option("--trace-sample", native.trace.sample,
+                         "Trace one in K lock holds (with --trace-steps, operations), drawn at random; futex queue, "
+                         "park and unpark events are always traced")
+      ->capture_default_str()
+      ->check(CLI::Range(1U, 1U << 20));
   native_cmd->add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
   native_cmd->add_flag("--verbose,-v", out.verbose, "Print every row of several files");
   FileioProbeOptions probe;

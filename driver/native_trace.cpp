@@ -103,6 +103,7 @@ std::string native_trace_header(const native::TraceSession& session, const scena
   h[trace::field::strategy] = "native";
   h[trace::field::clock] = session.uses_tsc() ? trace::kClockTsc : trace::kClockSteady;
   h[trace::field::events_per_thread] = session.events_per_thread();
+  h[trace::field::sample] = session.sample();
   h[trace::field::dropped_events] = dropped;
   // CPU numbers are the host's: the header covers every one up to the highest this process may use.
   const std::vector<CpuId> cpus = native::allowed_cpus();

@@ -93,6 +93,8 @@ void TraceSession::attach(std::size_t index, std::string name, CpuId pinned_cpu)
   t->name = std::move(name);
   t->cpu = pinned_cpu;
   t->capacity = capacity_;
+  t->sample = std::max<std::uint32_t>(options_.sample, 1);
+  t->rng = 0x9e3779b97f4a7c15ULL * (index + 1);  // any nonzero seed; the draws need not repeat
   // Value-initialised: every page is written here, before the release, not by the first
   // events of the run.
   t->events = std::make_unique<TraceEvent[]>(capacity_ + 2);
@@ -151,11 +153,39 @@ void TraceSession::label(const void* at, std::size_t bytes, std::string_view nam
   labels_.push_back(std::move(l));
 }
 
+namespace {
+
+// A unit opens (ThreadTrace, "Sampling"): when it is the outermost, draw whether it is recorded.
+void open_unit(ThreadTrace& t) {
+  if (t.open_units++ != 0) return;
+  if (t.sample <= 1) return;
+  t.rng ^= t.rng << 13;
+  t.rng ^= t.rng >> 7;
+  t.rng ^= t.rng << 17;
+  t.recording = t.rng % t.sample == 0;
+}
+
+void close_unit(ThreadTrace& t) {
+  if (t.open_units > 0) --t.open_units;
+}
+
+}  // namespace
+
 void trace_lock(const void* lock, LockNote act, bool shared) {
   ThreadTrace* t = tls_trace;
   if (t == nullptr) return;
-  t->push(TraceEvent{TraceClock::ticks(), reinterpret_cast<std::uintptr_t>(lock), 0, 0, TraceEventKind::lock,
-                     static_cast<std::uint8_t>(act), shared});
+  // A hold is a unit from its wait (or its acquire, uncontended) to its release.
+  if (act == LockNote::wait) {
+    if (!t->waiting) open_unit(*t);
+    t->waiting = true;
+  } else if (act == LockNote::acquire) {
+    if (!t->waiting) open_unit(*t);
+    t->waiting = false;
+  }
+  if (t->recording)
+    t->push(TraceEvent{TraceClock::ticks(), reinterpret_cast<std::uintptr_t>(lock), 0, 0, TraceEventKind::lock,
+                       static_cast<std::uint8_t>(act), shared});
+  if (act == LockNote::release) close_unit(*t);
 }
 
 void trace_futex_queue(FutexQueueNote act, std::uint32_t bucket, std::uint64_t key, const void* waiter_node) {
@@ -172,8 +202,11 @@ void trace_step(StepNote act, std::string_view what) {
   if (t == nullptr) return;
   const bool outermost = act == StepNote::begin ? t->step_depth++ == 0 : --t->step_depth == 0;
   if (!outermost) return;
-  t->push(TraceEvent{TraceClock::ticks(), reinterpret_cast<std::uintptr_t>(what.data()), what.size(), 0,
-                     TraceEventKind::step, static_cast<std::uint8_t>(act), false});
+  if (act == StepNote::begin) open_unit(*t);
+  if (t->recording)
+    t->push(TraceEvent{TraceClock::ticks(), reinterpret_cast<std::uintptr_t>(what.data()), what.size(), 0,
+                       TraceEventKind::step, static_cast<std::uint8_t>(act), false});
+  if (act == StepNote::end) close_unit(*t);
 }
 
 void trace_label(const void* at, std::size_t bytes, std::string_view name, const LabelLayout* layout) {

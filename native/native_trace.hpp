@@ -77,6 +77,14 @@ struct ThreadTrace {
   std::size_t notes = 0;     // of which the notes'
   std::uint64_t dropped = 0;
   int step_depth = 0;        // protocol steps open (only the outermost are recorded)
+  // Sampling (TraceOptions::sample): a unit is an outermost lock hold (its wait, acquire and
+  // release, and any lock taken inside it) or an outermost protocol step with the holds inside
+  // it. Whether the open unit is recorded is drawn when it opens.
+  std::uint32_t sample = 1;
+  std::uint32_t open_units = 0;  // lock holds, a pending wait and outermost steps now open
+  bool waiting = false;          // a lock wait noted, its acquire not yet
+  bool recording = true;
+  std::uint64_t rng = 0;         // xorshift64 state, seeded per thread
 
   void push(const TraceEvent& e) {
     if (notes < capacity) {
@@ -105,6 +113,9 @@ struct TraceLabel {
 struct TraceOptions {
   std::size_t events_per_thread = 0;  // 0: kDefaultEventsPerThread, less when threads are many
   bool steps = false;                 // record the outermost protocol steps too (kTraceSteps)
+  // Record each unit (ThreadTrace: an outermost lock hold or protocol step) with probability
+  // 1/sample; futex queue, park, unpark and thread events are always recorded. 1: every unit.
+  std::uint32_t sample = 1;
 };
 
 // 32 MiB a thread [guess: a futex-hash thread's first few hundred thousand calls, enough to see
@@ -144,6 +155,7 @@ class TraceSession {
   const std::vector<TraceLabel>& labels() const { return labels_; }
   std::uint64_t labels_dropped() const { return labels_dropped_; }
   std::size_t events_per_thread() const { return capacity_; }
+  std::uint32_t sample() const { return options_.sample; }
   bool uses_tsc() const { return tsc_; }
   // Nanoseconds from the release of the threads to `ticks` (0 for earlier ones).
   std::uint64_t ns_since_start(std::uint64_t ticks) const;

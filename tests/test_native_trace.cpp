@@ -199,6 +199,47 @@ TEST_CASE("only the outermost protocol steps are traced, and only with steps ask
   CHECK(t.step_depth == 0);
 }
 
+TEST_CASE("a sampled trace keeps whole lock holds, nested ones with their outer one, about one in K", "[native]") {
+  constexpr int kHolds = 4000;
+  constexpr std::uint32_t kSample = 4;
+  native::TraceSession session({.events_per_thread = 1 << 16, .steps = false, .sample = kSample});
+  native::NativeRunner runner;
+  int outer = 0, inner = 0;
+  runner.spawn("t0", 0, [&outer, &inner] {
+    for (int k = 0; k < kHolds; ++k) {
+      if (k % 2 == 0) NativePlatform::note_lock(&outer, LockNote::wait, false);
+      NativePlatform::note_lock(&outer, LockNote::acquire, false);
+      NativePlatform::note_lock(&inner, LockNote::acquire, false);  // a hold inside a hold: one unit
+      NativePlatform::note_lock(&inner, LockNote::release, false);
+      NativePlatform::note_lock(&outer, LockNote::release, false);
+    }
+  });
+  runner.run();
+  const native::ThreadTrace& t = *session.threads().at(0);
+  // Each recorded unit is whole: [wait] acquire acquire release release, in that order.
+  std::size_t units = 0;
+  std::size_t i = 1;  // after the start
+  while (i + 1 < t.used) {
+    const auto act = [&](std::size_t j) { return static_cast<LockNote>(t.events[j].act); };
+    const bool waited = act(i) == LockNote::wait;
+    const std::size_t n = waited ? 5 : 4;
+    REQUIRE(i + n < t.used);
+    CHECK(t.events[i + n - 4].a == reinterpret_cast<std::uintptr_t>(&outer));
+    CHECK(act(i + n - 4) == LockNote::acquire);
+    CHECK(act(i + n - 3) == LockNote::acquire);
+    CHECK(act(i + n - 2) == LockNote::release);
+    CHECK(t.events[i + n - 1].a == reinterpret_cast<std::uintptr_t>(&outer));
+    CHECK(act(i + n - 1) == LockNote::release);
+    i += n;
+    ++units;
+  }
+  // Binomial(4000, 1/4): mean 1000, standard deviation 27; 6 of them either side.
+  CHECK(units > 840);
+  CHECK(units < 1160);
+  CHECK(t.dropped == 0);
+  CHECK(session.sample() == kSample);
+}
+
 TEST_CASE("a sweep's rows get the trace file's name with -row<N> before its extension") {
   CHECK(driver::row_file("out/x.trace.jsonl", 0) == "out/x-row1.trace.jsonl");
   CHECK(driver::row_file("x.chrome.json", 6) == "x-row7.chrome.json");

@@ -41,6 +41,7 @@ inline constexpr std::string_view platform = "platform";
 inline constexpr std::string_view clock = "clock";
 inline constexpr std::string_view events_per_thread = "events_per_thread";
 inline constexpr std::string_view dropped_events = "dropped_events";
+inline constexpr std::string_view sample = "sample";  // one in this many lock holds recorded
 
 inline constexpr std::string_view t = "t";    // every event: virtual nanoseconds
 inline constexpr std::string_view ev = "ev";  // every event: its kind (EventKind)
