@@ -182,6 +182,7 @@ Trace parse_text(std::string_view all, const std::string& name) {
     trace.native = reader.platform() == trace::TracePlatform::native;
     trace.clock = str(field::clock);
     trace.dropped_events = num(field::dropped_events).value_or(0);
+    trace.sample = std::max<std::uint64_t>(1, num(field::sample).value_or(1));
     trace.scenario = str(field::scenario);
     trace.name = str(field::name);
     trace.strategy = str(field::strategy);

@@ -147,6 +147,7 @@ struct Trace {
   bool native = false;
   std::string clock;                // native: tsc or steady_clock
   std::uint64_t dropped_events = 0;  // native: events full buffers did not keep
+  std::uint64_t sample = 1;          // native: one in this many lock holds (and steps) recorded
   std::uint64_t events = 0;          // events other than labels, thread declarations and `end`
   std::string scenario, name, strategy, memory_model;
   std::optional<std::uint64_t> seed, execution;

@@ -23,7 +23,8 @@ struct Figures {
 Figures figures_of(const Trace& t, const Statistics& s) {
   Figures f;
   f.duration_ns = static_cast<double>(t.end_time);
-  f.lock_acquisitions = s.all_locks.wait.count;  // every acquire is one wait sample (0 ns when uncontended)
+  // Every acquire is one wait sample (0 ns when uncontended); a sampled trace holds 1 in `sample`.
+  f.lock_acquisitions = s.all_locks.wait.count * t.sample;
   for (const FutexEvent& e : t.futexes) ++(e.act == FutexEvent::Act::enqueue ? f.enqueues : f.dequeues);
   for (const Operation& op : t.ops) f.wakeups += op.op == trace::op::unpark && op.woke.value_or(false) ? 1 : 0;
   for (const WakeEdge& w : t.wakes) f.wake_latencies_ns.push_back(w.t_running - w.t_unpark);
@@ -86,7 +87,7 @@ void thread_rows(Rows& rows, const Pair<const Trace*>& t, const Pair<const Stati
     for (std::size_t i = 0; i < 2; ++i) {
       const auto it = s[i]->lock_threads.find(static_cast<int>(th));
       has[i] = thread[i] != nullptr && !t[i]->locks.empty();
-      count[i] = it == s[i]->lock_threads.end() ? 0 : static_cast<double>(it->second.wait.count);
+      count[i] = it == s[i]->lock_threads.end() ? 0 : static_cast<double>(it->second.wait.count * t[i]->sample);
     }
     rows.add_counted(who + "lock acquisitions", has, count, duration);
     std::set<std::string> names;
@@ -97,7 +98,7 @@ void thread_rows(Rows& rows, const Pair<const Trace*>& t, const Pair<const Stati
       for (std::size_t i = 0; i < 2; ++i) {
         // A trace with steps records every thread's outermost ones: 0 there is a real 0.
         has[i] = thread[i] != nullptr && has_steps(*t[i]);
-        count[i] = thread[i] != nullptr ? count_of(thread[i]->operations, name) : 0;
+        count[i] = thread[i] != nullptr ? count_of(thread[i]->operations, name) * static_cast<double>(t[i]->sample) : 0;
       }
       rows.add_counted(who + name, has, count, duration);
     }

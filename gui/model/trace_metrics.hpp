@@ -3,6 +3,9 @@
 // percent. Rates (per second of the trace's own duration) are what a native run of 200 ms and
 // a simulated one of 20 us can be compared by; counts are shown too. A figure a trace has
 // nothing to measure by (no lock events, no protocol steps) is absent on that side, never 0.
+// A native trace that recorded one in `sample` lock holds and operations (docs/traces.md,
+// "Native traces") counts each recorded one `sample` times: its counts are estimates, its
+// wait and hold times a sample.
 // No Qt.
 #pragma once
 

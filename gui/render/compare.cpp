@@ -30,6 +30,7 @@ void timeline(Page& page, const Trace& trace, const QString& title, TimeWindow w
                      .arg(trace.end_time)
                      .arg(trace.end_steps)
                      .arg(trace.native ? "events" : "steps");
+  if (trace.sample > 1) line += QString("  |  1 in %1 lock holds recorded").arg(trace.sample);
   if (trace.dropped_events > 0) line += QString("  |  %1 events dropped").arg(trace.dropped_events);
   if (scale != 1) line += QString("  |  own time scale (x%1)").arg(scale, 0, 'g', 3);
   page.add(kTitleHeight, [line](QPainter& p, QRect r) {

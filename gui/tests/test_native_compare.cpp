@@ -126,6 +126,18 @@ TEST_CASE("view: the figures of two traces side by side, B's difference from A i
   CHECK(*row(rows, "t1: futex_wait per second").value[0] == Approx(1e6));
 }
 
+TEST_CASE("view: a sampled native trace's counts are scaled by its sample, its times are not") {
+  std::string sampled = kNative;
+  const std::string from = "\"dropped_events\":0,";
+  sampled.replace(sampled.find(from), from.size(), from + "\"sample\":4,");
+  const Trace b = parse_trace(sampled, "native, 1 in 4");
+  CHECK(b.sample == 4);
+  const std::vector<MetricRow> rows = metric_differences(parse_trace(kSim, "sim"), b);
+  CHECK(row(rows, "lock acquisitions").value[1] == 12.0);  // 3 recorded, each one of 4
+  CHECK(row(rows, "t1: lock acquisitions").value[1] == 8.0);
+  CHECK(*row(rows, "lock hold mean").value[1] == Approx(200));
+}
+
 TEST_CASE("view: percent differences need a nonzero A") {
   CHECK(*percent_difference(200, 150) == Approx(-25));
   CHECK(*percent_difference(-4, -2) == Approx(-50));
