@@ -56,8 +56,8 @@ static_assert(sizeof(TraceEvent) == 32);
 
 // The clock of the time stamps: the time stamp counter where the CPU says it is invariant
 // (x86-64, CPUID 0x80000007 EDX bit 8: constant rate, runs in every C-state, so one count
-// serves every core), else steady_clock's nanoseconds. On this project's VM rdtsc costs 22
-// ns and steady_clock 55-70 ns (bench/native-trace.sh's notes), and a traced futex call
+// serves every core), else steady_clock's nanoseconds. On this project's VM rdtsc costs 11-12
+// ns and steady_clock 26-31 ns (bench/README.md, "Native traces"), and a traced futex call
 // reads the clock two to four times.
 struct TraceClock {
   static bool uses_tsc();
