@@ -329,17 +329,21 @@ int main_impl(int argc, char** argv) {
   native_cmd->add_option("--chrome-trace", native.chrome_trace_path,
                          "Write the trace as Chrome trace-event JSON here (as --trace)");
   native_cmd->add_flag("--save-traces", native.save_traces, "Write every row's trace and Chrome trace to --out-dir");
-  native_cmd->add_option("--trace-buffer", native.trace.events_per_thread,
-                         "Events each thread's trace buffer holds; a full one drops the rest (default: 1 Mi, "
-                         "at most 32 Mi over all threads)")
-      ->check(CLI::Range(std::size_t{16}, std::size_t{1} << 28));
-  native_cmd->add_flag("--trace-steps", native.trace.steps,
-                       "Also trace each thread's outermost protocol steps (futex_wait, futex_wake)");
-  native_cmd->add_option("--trace-sample", native.trace.sample,
-                         "Trace one in K lock holds (with --trace-steps, operations), drawn at random; futex queue, "
-                         "park and unpark events are always traced")
-      ->capture_default_str()
-      ->check(CLI::Range(1U, 1U << 20));
+  // How to trace: each needs a trace to write (checked in main_impl).
+  const std::vector<CLI::Option*> trace_tuning{
+      native_cmd
+          ->add_option("--trace-buffer", native.trace.events_per_thread,
+                       "Events each thread's trace buffer holds; a full one drops the rest (default: 1 Mi, fewer "
+                       "with more than 32 threads)")
+          ->check(CLI::Range(std::size_t{16}, std::size_t{1} << 28)),
+      native_cmd->add_flag("--trace-steps", native.trace.steps,
+                           "Also trace each thread's outermost protocol steps (futex_wait, futex_wake)"),
+      native_cmd
+          ->add_option("--trace-sample", native.trace.sample,
+                       "Trace one in K lock holds (with --trace-steps, operations), drawn at random; futex queue, "
+                       "park and unpark events are always traced")
+          ->capture_default_str()
+          ->check(CLI::Range(1U, 1U << 20))};
   native_cmd->add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
   native_cmd->add_flag("--verbose,-v", out.verbose, "Print every row of several files");
   FileioProbeOptions probe;
@@ -360,6 +364,10 @@ int main_impl(int argc, char** argv) {
   if (fileio_cmd->parsed()) return run_fileio_probe(probe);
   if (native_cmd->parsed()) {
     if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`");
+    const bool tracing = !native.trace_path.empty() || !native.chrome_trace_path.empty() || native.save_traces;
+    for (const CLI::Option* o : trace_tuning)
+      if (o->count() > 0 && !tracing)
+        throw UsageError(fmt::format("{} needs --trace, --chrome-trace or --save-traces", o->get_name()));
     return native_files(files, run, out, native);
   }
   if (replay_cmd->parsed()) {

@@ -155,6 +155,8 @@ assert all(any(json.loads(l)['ev'] == 'lock' for l in lines[1:]) for lines in ro
 " "$work"; then pass; else fail "native --trace of a sweep: exit $code"; fi
 out=$("$lockstep" native scenarios/futex/native-pingpong.yaml scenarios/futex/native-hash.yaml --trace "$work/x.jsonl" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ single\ scenario\ file ]] && pass || fail "native --trace of two files: exit $code, '$out'"
+out=$("$lockstep" native scenarios/futex/native-pingpong.yaml --trace-sample 4 2>&1); code=$?
+[[ $code -eq 2 && $out =~ --trace-sample\ needs\ --trace ]] && pass || fail "native --trace-sample alone: exit $code, '$out'"
 
 # The file probe (issue 6): ~1 s on a temporary directory; the JSON has the documented fields,
 # the classification splits the ten modeled policies, and the probe's files are gone.
