@@ -107,6 +107,16 @@ void put_workload(Json& out, const WorkloadMetrics& w) {
   }
 }
 
+// Only where a machine file or the host's calibration was read, or is missing.
+void put_machine_source(Json& out, const scenario::MachineProvenance& m) {
+  if (m.empty()) return;
+  Json source{{"name", m.name}};
+  put_if(source, "file", m.file);
+  if (!m.calibrated_at.empty()) source["calibration"] = Json{{"host", m.calibrated_host}, {"when", m.calibrated_at}};
+  put_if(source, "note", m.note);
+  out["machine"] = std::move(source);
+}
+
 void put_outputs(Json& out, const RowReport& r) {
   out["trace_sha256"] = r.trace_sha256;
   put_if(out, "trace", r.trace_path);
@@ -123,6 +133,7 @@ void put_row(Json& out, const RowReport& r, bool native) {
     return;
   }
   put_counts(out, r);
+  put_machine_source(out, r.machine_source);
   put_machine(out, r.machine);
   put_workload(out, r.workload);
   put_outputs(out, r);

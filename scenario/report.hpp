@@ -27,6 +27,17 @@ struct MachineMeasurements {
   bool empty() const { return histogram.empty() && c2c_ns.empty(); }
 };
 
+// Where a modelled machine's numbers came from, when not only from a preset: a machine file,
+// the host's calibration (which, when), or why `preset: host` is uncalibrated.
+struct MachineProvenance {
+  std::string name;             // the machine's name
+  std::string file;             // machine file or calibration read
+  std::string calibrated_host;  // the calibration's host ...
+  std::string calibrated_at;    // ... and time (ISO 8601 UTC)
+  std::string note;             // `preset: host` without a usable calibration: why
+  bool empty() const { return file.empty() && note.empty(); }
+};
+
 struct RowReport {
   std::vector<std::pair<std::string, std::string>> params;  // sweep values of this row
   std::string result;      // "pass", "violation", "reachable" or "unreachable" (scenario/outcome.hpp)
@@ -76,6 +87,7 @@ struct RowReport {
   std::vector<std::string> protocol_steps;
   std::vector<std::string> protocol_steps_verbose;
   MachineMeasurements machine;
+  MachineProvenance machine_source;
   WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
 
   // The outcome in the words of `expected`: "pass", or "<result>: <property>".

@@ -36,6 +36,19 @@ class ScenarioError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What `lockstep calibrate` recorded beside a machine it measured (docs/machines.md,
+// "Machine files"): which host, when, and what each fitted number came from.
+struct CalibrationInfo {
+  std::string file;  // the machine file it was read from
+  std::string host;  // host name
+  std::string cpu;   // CPU model, as /proc/cpuinfo names it
+  int cpus = 0;      // CPUs online
+  std::string when;  // ISO 8601, UTC
+  std::string clock; // what timed the probes
+  std::vector<std::pair<std::string, std::string>> sources;  // field -> what it was fitted from
+  std::vector<std::string> notes;
+};
+
 struct MachineSpec {
   std::string preset = "flat";
   std::vector<NodeId> node_of_cpu;  // one entry per CPU
@@ -44,6 +57,9 @@ struct MachineSpec {
   // scenario's overrides applied. node_of_cpu and costs mirror it.
   std::optional<sim::machine::MachineConfig> model;
   sim::MemoryPolicy memory_policy = sim::MemoryPolicy::as_requested;
+  std::string machine_file;                  // `machine: {file: ...}`: the file it came from
+  std::optional<CalibrationInfo> calibration;  // set when a calibration's numbers are used
+  std::string calibration_note;              // `preset: host` without a usable calibration: why
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
 };
 
