@@ -18,6 +18,7 @@
 #include "cli/fileio_probe.hpp"
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
+#include "cli/compare_command.hpp"
 #include "driver/native_runner.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/result_json.hpp"
@@ -329,6 +330,8 @@ int main_impl(int argc, char** argv) {
   native_cmd->add_flag("--verbose,-v", out.verbose, "Print every row of several files");
   FileioProbeOptions probe;
   CLI::App* fileio_cmd = add_fileio_probe(*native_cmd, probe);
+  CompareCommand compare;
+  CLI::App* compare_cmd = add_compare(app, compare);
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
 
   try {
@@ -343,6 +346,11 @@ int main_impl(int argc, char** argv) {
     return kExitMatched;
   }
   if (fileio_cmd->parsed()) return run_fileio_probe(probe);
+  if (compare_cmd->parsed()) {
+    for (const auto& [path, option] : {std::pair{compare.json, "--json"}, {compare.csv, "--csv"}, {compare.junit, "--junit"}})
+      require_writable(path, option);
+    return run_compare(compare);
+  }
   if (native_cmd->parsed()) {
     if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`");
     return native_files(files, run, out);

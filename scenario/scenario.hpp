@@ -121,10 +121,19 @@ using model::StrategySpec;
 
 // `expect`: no violation; a violation of `property`; or, for an `exists` condition
 // `property`, that some execution reaches it or that none does.
+// How far a simulated figure may be from the measured one, in percent of the measured
+// (`expect: {fidelity: {ops_per_s: 15}}`; `lockstep compare` judges it, docs/compare.md).
+struct FidelityTolerance {
+  std::string metric;  // a compared metric, or `ratios` for the design ratios of a sweep
+  double percent = 0;
+  std::string where;   // "file:line:col", for a metric the workload does not report
+};
+
 struct Expectation {
   enum class Kind : std::uint8_t { pass, violation, reachable, unreachable };
   Kind kind = Kind::pass;
   std::string property;  // unless pass
+  std::vector<FidelityTolerance> fidelity;
 };
 
 struct Scenario {
@@ -152,6 +161,13 @@ struct ScenarioFile {
 
 // Reads, parses and validates a scenario file. Throws ScenarioError.
 ScenarioFile load_scenario_file(const std::string& path);
+// The same scenario simulated on another machine: `machine` is a machine map in YAML flow
+// form ("{preset: host}", "{file: /abs/m.yaml}") that replaces the scenario's, and the rows
+// are simulations whatever `platform` says. A sweep of machine.* is refused. A timed
+// workload's `runtime_us` is cut to `runtime_cap_us` when that is not 0 (rates do not
+// depend on the window's length, the time to simulate it does).
+ScenarioFile load_scenario_file_on(const std::string& path, const std::string& machine,
+                                   std::uint64_t runtime_cap_us = 0);
 
 // One row of `path` with the given sweep values (from a schedule file). Throws ScenarioError.
 Scenario load_scenario_row(const std::string& path, const std::vector<std::pair<std::string, std::string>>& params);

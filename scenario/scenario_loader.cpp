@@ -263,11 +263,48 @@ std::string listed(const std::vector<std::string>& names) {
 }
 
 // `exists` names the scenario's exists conditions: their outcome is reachable or unreachable.
+std::vector<FidelityTolerance> load_fidelity(const yaml::Source& src, const YAML::Node& node) {
+  yaml::require_map(src, node, "fidelity");
+  if (node.size() == 0) src.fail(node, "fidelity: expected at least one metric with its tolerance in percent");
+  std::vector<FidelityTolerance> out;
+  for (const auto& kv : node) {
+    FidelityTolerance t;
+    t.metric = yaml::identifier(src, kv.first, "fidelity metric");
+    for (const FidelityTolerance& other : out)
+      if (other.metric == t.metric) src.fail(kv.first, fmt::format("fidelity: {} is given twice", t.metric));
+    t.percent = yaml::real(src, kv.second, "fidelity tolerance (percent)", 0, 1e6);
+    t.where = src.where(kv.first);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& properties,
                         const std::vector<std::string>& exists) {
   const yaml::Source& src = root.source();
-  const YAML::Node node = root.required("expect");
+  YAML::Node node = root.required("expect");
   Expectation e;
+  // `fidelity` rides beside the outcome; alone it means the outcome `pass`.
+  if (node.IsMap()) {
+    YAML::Node outcome(YAML::NodeType::Map);
+    for (const auto& kv : node) {
+      if (kv.first.IsScalar() && kv.first.Scalar() == "fidelity") {
+        if (!e.fidelity.empty()) src.fail(kv.first, "expect: fidelity is given twice");
+        e.fidelity = load_fidelity(src, kv.second);
+      } else {
+        outcome.force_insert(kv.first, kv.second);
+      }
+    }
+    if (!e.fidelity.empty()) {
+      if (outcome.size() == 0) {
+        if (!exists.empty())
+          src.fail(node, fmt::format("expect: a scenario with exists conditions ({}) needs its outcome beside "
+                                     "fidelity", yaml::join(exists)));
+        return e;
+      }
+      node.reset(outcome);
+    }
+  }
   if (node.IsScalar() && node.Scalar() == "pass") {
     if (!exists.empty()) {
       src.fail(node, fmt::format("expect: a scenario with exists conditions ({}) reaches them or not, so it never "
@@ -280,7 +317,7 @@ Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& p
     src.fail(std::next(node.begin())->first, "expect: one outcome at a time (violation, reachable or unreachable)");
   if (!node.IsMap() || node.size() != 1) {
     src.fail(node, fmt::format("expect: expected 'pass', {{violation: PROPERTY}}, {{reachable: CONDITION}} or "
-                               "{{unreachable: CONDITION}}, got {}",
+                               "{{unreachable: CONDITION}} (and optionally fidelity: {{METRIC: PERCENT}}), got {}",
                                yaml::describe(node)));
   }
   const yaml::Map m(src, node, "expect", {"violation", "reachable", "unreachable"});
@@ -462,7 +499,19 @@ std::vector<Scenario> expand_sweep(const yaml::Source& src, YAML::Node& doc, con
   }
 }
 
-ScenarioFile load(const std::string& path, const RowFilter& keep) {
+// A timed workload's window (`workload.runtime_us`) shortened to `cap_us` (0: as written).
+void cap_runtime(YAML::Node& doc, std::uint64_t cap_us) {
+  if (cap_us == 0 || !doc.IsMap()) return;
+  YAML::Node workload = doc["workload"];
+  if (!workload.IsMap() || !workload["runtime_us"] || !workload["runtime_us"].IsScalar()) return;
+  std::uint64_t value = 0;
+  if (YAML::convert<std::uint64_t>::decode(workload["runtime_us"], value) && value > cap_us) workload["runtime_us"] = cap_us;
+}
+
+// `machine`, when not null, replaces the scenario's machine (and makes it a simulation): the
+// simulated side of `lockstep compare`.
+ScenarioFile load(const std::string& path, const RowFilter& keep, const YAML::Node& machine = YAML::Node(),
+                  std::uint64_t runtime_cap_us = 0) {
   ScenarioFile file;
   file.path = path;
   const std::string text = yaml::read_document_text(path);
@@ -470,8 +519,21 @@ ScenarioFile load(const std::string& path, const RowFilter& keep) {
   const yaml::Source src(path);
   try {
     YAML::Node doc = yaml::parse_document(src, text, "scenario");
+    if (machine) {
+      doc["machine"] = machine;
+      doc.remove("platform");
+    }
+    cap_runtime(doc, runtime_cap_us);
     const yaml::Map root(src, doc, "scenario", {kScenarioKeys.begin(), kScenarioKeys.end()});
     const std::optional<YAML::Node> sweep = root.get("sweep");
+    if (machine && sweep) {
+      for (const auto& axis : *sweep) {
+        const std::string swept = axis.first.IsScalar() ? axis.first.Scalar() : std::string();
+        if (swept.starts_with("machine") || swept.starts_with("platform"))
+          src.fail(axis.first, fmt::format("sweep: '{}' varies the machine; comparing runs the workload on this "
+                                           "host and on its model only", swept));
+      }
+    }
     file.swept = sweep.has_value();
     if (!sweep) {
       if (!keep || keep({})) file.rows.push_back(parse_scenario(src, doc, path));
@@ -517,6 +579,17 @@ std::vector<std::string> exists_conditions(const WorkloadSpec& w) {
 }
 
 ScenarioFile load_scenario_file(const std::string& path) { return load(path, nullptr); }
+
+ScenarioFile load_scenario_file_on(const std::string& path, const std::string& machine, std::uint64_t runtime_cap_us) {
+  YAML::Node node;
+  try {
+    node = YAML::Load(machine);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(fmt::format("machine '{}': {}", machine, e.msg));
+  }
+  if (!node.IsMap()) throw ScenarioError(fmt::format("machine '{}': expected a map such as {{preset: host}}", machine));
+  return load(path, nullptr, node, runtime_cap_us);
+}
 
 Scenario load_scenario_row(const std::string& path, const Params& params) {
   // Order does not matter: a schedule file may list the values in any order.
