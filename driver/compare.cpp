@@ -157,16 +157,27 @@ void judge_fidelity(CompareReport& report, const std::vector<FidelityTolerance>&
     for (MetricComparison& m : row.metrics) judge_metric(m, uses, false);
   report.ratios = design_ratios(report.rows);
   for (RatioComparison& r : report.ratios) judge_metric(r.ratio, uses, true);
+  // A tolerance must name a figure there is (a typo would otherwise bound nothing); one that a
+  // more specific tolerance shadows everywhere is still a name that exists.
+  std::vector<std::string> names;
+  const auto add = [&names](const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const CompareRow& row : report.rows)
+    for (const MetricComparison& m : row.metrics)
+      if (m.simulated) {
+        add(m.metric);
+        add(base_name(m.metric));
+      }
+  for (const RatioComparison& r : report.ratios) add(r.ratio.metric);
+  if (!report.ratios.empty()) add("ratios");
   for (const ToleranceUse& u : uses) {
-    if (u.used) continue;
-    std::vector<std::string> names;
-    for (const CompareRow& row : report.rows)
-      for (const MetricComparison& m : row.metrics)
-        if (std::find(names.begin(), names.end(), base_name(m.metric)) == names.end() && m.simulated)
-          names.push_back(base_name(m.metric));
-    if (!report.ratios.empty()) names.emplace_back("ratios");
+    if (u.used || std::find(names.begin(), names.end(), u.tolerance->metric) != names.end()) continue;
+    std::vector<std::string> families;
+    for (const std::string& n : names)
+      if (n.find('[') == std::string::npos) families.push_back(n);
     throw ScenarioError(fmt::format("{}: fidelity: '{}' is not a figure this comparison has (it has: {})",
-                                    u.tolerance->where, u.tolerance->metric, fmt::join(names, ", ")));
+                                    u.tolerance->where, u.tolerance->metric, fmt::join(families, ", ")));
   }
 }
 

@@ -510,7 +510,7 @@ void cap_runtime(YAML::Node& doc, std::uint64_t cap_us) {
 
 // `machine`, when not null, replaces the scenario's machine (and makes it a simulation): the
 // simulated side of `lockstep compare`.
-ScenarioFile load(const std::string& path, const RowFilter& keep, const YAML::Node& machine = YAML::Node(),
+ScenarioFile load(const std::string& path, const RowFilter& keep, const std::optional<YAML::Node>& machine = {},
                   std::uint64_t runtime_cap_us = 0) {
   ScenarioFile file;
   file.path = path;
@@ -520,7 +520,7 @@ ScenarioFile load(const std::string& path, const RowFilter& keep, const YAML::No
   try {
     YAML::Node doc = yaml::parse_document(src, text, "scenario");
     if (machine) {
-      doc["machine"] = machine;
+      doc["machine"] = *machine;
       doc.remove("platform");
     }
     cap_runtime(doc, runtime_cap_us);
@@ -588,7 +588,7 @@ ScenarioFile load_scenario_file_on(const std::string& path, const std::string& m
     throw ScenarioError(fmt::format("machine '{}': {}", machine, e.msg));
   }
   if (!node.IsMap()) throw ScenarioError(fmt::format("machine '{}': expected a map such as {{preset: host}}", machine));
-  return load(path, nullptr, node, runtime_cap_us);
+  return load(path, nullptr, std::optional<YAML::Node>(node), runtime_cap_us);
 }
 
 Scenario load_scenario_row(const std::string& path, const Params& params) {

@@ -7,6 +7,9 @@ src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$src" || exit 1
+# `preset: host` reads this host's last calibration (docs/machines.md): none here, so runs do
+# not depend on what the user calibrated.
+export LOCKSTEP_CALIBRATION_DIR="$work/calibration"
 failures=0
 passes=0
 
@@ -188,6 +191,31 @@ out=$("$lockstep" check scenarios/futex/native-hash.yaml scenarios/litmus/sb-sc.
 [[ $code -eq 0 && $out =~ skipped:.*native-hash.yaml ]] && pass || fail "native scenario in a list: exit $code, '$out'"
 "$lockstep" check scenarios/futex/native-hash.yaml --quiet --out-dir "$work/s" 2>/dev/null; code=$?
 [[ $code -eq 2 ]] && pass || fail "native scenario alone: exit $code, expected 2"
+
+# lockstep compare (docs/compare.md): the same workload natively and simulated on this host's
+# model; exit 0 within every tolerance, 1 outside one, 2 for a tolerance of no figure.
+cat >"$work/cmp.yaml" <<'EOF'
+name: compare exit codes
+design: {futex: baseline}
+workload: {kind: futex-hash, futexes: 64, runtime_us: 20000}
+expect: {fidelity: {ops_per_s: 1000000}}
+EOF
+"$lockstep" compare "$work/cmp.yaml" -n 2 --quiet --json "$work/cmp.json" --csv "$work/cmp.csv" --junit "$work/cmp.xml"; code=$?
+[[ $code -eq 0 ]] && pass || fail "compare within tolerance: exit $code"
+if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['rows'][0]['metrics'][0]; \
+assert d['command']=='compare' and d['result']=='pass' and m['metric']=='ops_per_s' and len(m['native']['runs'])==2 \
+and m['native']['min']<=m['native']['median']<=m['native']['max'] and m['simulated']>0 and m['tolerance_pct']==1000000, d" \
+  "$work/cmp.json"; then pass; else fail "compare JSON shape"; fi
+python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" "$work/cmp.xml" && pass || fail "compare junit does not parse"
+[[ $(head -1 "$work/cmp.csv") == scenario,row,kind,metric,native_median* ]] && pass || fail "compare CSV header"
+sed 's/ops_per_s: 1000000/ops_per_s: 0.000001/' "$work/cmp.yaml" >"$work/cmp-tight.yaml"
+out=$("$lockstep" compare "$work/cmp-tight.yaml" -n 1 2>&1); code=$?
+[[ $code -eq 1 && $out =~ OUTSIDE ]] && pass || fail "compare outside tolerance: exit $code, '$out'"
+sed 's/ops_per_s: 1000000/ops_per_sec: 5/' "$work/cmp.yaml" >"$work/cmp-typo.yaml"
+out=$("$lockstep" compare "$work/cmp-typo.yaml" -n 1 2>&1); code=$?
+[[ $code -eq 2 && $out =~ cmp-typo.yaml:4:21:.*ops_per_sec ]] && pass || fail "compare tolerance typo: exit $code, '$out'"
+out=$("$lockstep" compare scenarios/litmus/sb-tso.yaml 2>&1); code=$?
+[[ $code -eq 2 && $out =~ no\ native\ form ]] && pass || fail "compare of a thread program: exit $code, '$out'"
 
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
