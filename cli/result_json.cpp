@@ -77,6 +77,7 @@ void put_machine(Json& out, const MachineMeasurements& m) {
     Json peaks = Json::array();
     for (double p : m.peaks_ns) peaks.push_back(std::round(p * 10) / 10);
     out["peaks_ns"] = std::move(peaks);
+    out["mean_ns"] = std::round(m.mean_ns * 10) / 10;
   }
   if (!m.c2c_ns.empty()) {
     out["c2c_cpus"] = m.c2c_cpus;

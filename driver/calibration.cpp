@@ -33,11 +33,11 @@ class ProbeSimulator {
  public:
   explicit ProbeSimulator(std::string work_dir) : dir_(std::move(work_dir)) { fs::create_directories(dir_); }
 
-  double latency_peak(const Calibration& c, std::uint64_t bytes) {
+  double latency_mean(const Calibration& c, std::uint64_t bytes) {
     const RowReport r = run(c, fmt::format("workload: {{kind: latency-probe, bytes: {}, cpu: 0, samples: {}, seed: 1}}",
                                            bytes, kProbeSamples));
-    if (r.machine.peaks_ns.empty()) throw std::logic_error("calibration: the simulated latency probe found no peak");
-    return r.machine.peaks_ns.front();
+    if (r.machine.mean_ns <= 0) throw std::logic_error("calibration: the simulated latency probe measured nothing");
+    return r.machine.mean_ns;
   }
 
   // One-way latency between model CPUs, from the simulated c2c matrix.
@@ -151,11 +151,13 @@ C2cMeans means(const std::vector<int>& cpus, const std::vector<std::vector<doubl
   return m;
 }
 
-// The probed size that exercises a cache of `bytes`: the largest at most a quarter of it (so
-// that the level below misses and the level itself holds it), else at most half.
+// The probed size that exercises a cache of `bytes`: the largest at most half of it (the
+// level holds it with few conflict misses, and the levels below hold as small a part as
+// can be), else at most a quarter. The levels below still answer part of the accesses; the
+// fit by simulation accounts for them, as the simulator mixes levels the way the host does.
 std::optional<CalibrationMeasurements::MemoryPoint> point_within(const CalibrationMeasurements& m, std::uint64_t bytes,
                                                                   std::uint64_t above) {
-  for (std::uint64_t limit : {bytes / 4, bytes / 2}) {
+  for (std::uint64_t limit : {bytes / 2, bytes / 4}) {
     std::optional<CalibrationMeasurements::MemoryPoint> best;
     for (const auto& p : m.memory)
       if (p.bytes <= limit && p.bytes > above && (!best || p.bytes > best->bytes)) best = p;
@@ -182,12 +184,12 @@ void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator
                                        kib(cache.size_bytes)));
       continue;
     }
-    cache.hit_ns = round_to(point->peak_ns, 0.1);
+    cache.hit_ns = round_to(point->mean_ns, 0.1);
     const double simulated =
-        fit(c.config.caches[level].hit_ns, point->peak_ns, [&] { return sim.latency_peak(c, point->bytes); });
+        fit(c.config.caches[level].hit_ns, point->mean_ns, [&] { return sim.latency_mean(c, point->bytes); });
     sources.emplace_back(fmt::format("caches.{}.hit_ns", cache.name),
-                         fmt::format("memory probe: tallest peak {:.1f} ns at {} ({} is {}); simulated {:.1f} ns",
-                                     point->peak_ns, kib(point->bytes), cache.name, kib(cache.size_bytes), simulated));
+                         fmt::format("memory probe: {:.1f} ns per access at {} ({} is {}); simulated {:.1f} ns",
+                                     point->mean_ns, kib(point->bytes), cache.name, kib(cache.size_bytes), simulated));
   }
   // DRAM: the largest probed buffer, which the probe makes at least 4 times the last level.
   const auto largest = std::max_element(m.memory.begin(), m.memory.end(),
@@ -197,13 +199,13 @@ void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator
                                                         kCalibrationBase));
     return;
   }
-  c.config.dram.latency_ns = std::max(1.0, round_to(largest->peak_ns - c.config.uncore_ns, 0.1));
+  c.config.dram.latency_ns = std::max(1.0, round_to(largest->mean_ns - c.config.uncore_ns, 0.1));
   const double simulated =
-      fit(c.config.dram.latency_ns, largest->peak_ns, [&] { return sim.latency_peak(c, largest->bytes); });
+      fit(c.config.dram.latency_ns, largest->mean_ns, [&] { return sim.latency_mean(c, largest->bytes); });
   sources.emplace_back("dram.latency_ns",
-                       fmt::format("memory probe: tallest peak {:.1f} ns at {} ({}; includes TLB misses the model "
-                                   "does not have), less uncore_ns {:g}; simulated {:.1f} ns",
-                                   largest->peak_ns, kib(largest->bytes), m.huge_pages, c.config.uncore_ns, simulated));
+                       fmt::format("memory probe: {:.1f} ns per access at {} ({}; includes TLB misses the model does "
+                                   "not have), less uncore_ns {:g}, fitted; simulated {:.1f} ns",
+                                   largest->mean_ns, kib(largest->bytes), m.huge_pages, c.config.uncore_ns, simulated));
 }
 
 void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTopology& host, ProbeSimulator& sim) {

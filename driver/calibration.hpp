@@ -25,7 +25,10 @@ struct CalibrationMeasurements {
   std::string huge_pages;    // whether the memory probe had huge pages, in words
   struct MemoryPoint {
     std::uint64_t bytes = 0;
-    double peak_ns = 0;      // the tallest peak of the per-access latencies
+    // The mean latency per access. The native probe times batches of 256 dependent loads, so
+    // its median batch is the mean of a mix (at 4x the last level, a quarter of the loads
+    // still hit it); the simulator's mean per access is the same quantity.
+    double mean_ns = 0;
   };
   std::vector<MemoryPoint> memory;  // from the first CPU, its own node's memory
   // The host CPUs measured and the one-way CAS ping-pong latency between each pair.

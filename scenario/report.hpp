@@ -20,6 +20,7 @@ struct MachineMeasurements {
   };
   std::vector<Bin> histogram;     // latency-probe: per-access latencies
   std::vector<double> peaks_ns;   // latency-probe: peak centres, tallest first
+  double mean_ns = 0;             // latency-probe: the mean latency per access
   std::vector<int> c2c_cpus;      // c2c: the CPUs measured
   std::vector<std::vector<double>> c2c_ns;  // c2c: one-way latency between c2c_cpus[i] and [j]
   std::vector<std::pair<std::string, std::uint64_t>> sources;  // which level answered how many accesses

@@ -38,7 +38,7 @@ std::string source_of(const driver::Calibration& c, const std::string& field) {
   return "(none)";
 }
 
-double simulated_peak(const fs::path& machine, std::uint64_t bytes) {
+double simulated_mean(const fs::path& machine, std::uint64_t bytes) {
   const fs::path scenario = machine.parent_path() / "peak.yaml";
   std::ofstream(scenario) << "name: p\nmachine: {file: " << machine.filename().string()
                           << "}\nworkload: {kind: latency-probe, bytes: " << bytes
@@ -47,8 +47,8 @@ double simulated_peak(const fs::path& machine, std::uint64_t bytes) {
   options.command = driver::Command::run;
   options.out_dir = (machine.parent_path() / "out").string();
   const auto r = driver::run_scenario_row(scenario::load_scenario_file(scenario.string()), 0, options);
-  REQUIRE(!r.machine.peaks_ns.empty());
-  return r.machine.peaks_ns.front();
+  REQUIRE(r.machine.mean_ns > 0);
+  return r.machine.mean_ns;
 }
 
 }  // namespace
@@ -65,8 +65,10 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   CHECK(c.config.cores_per_package == 4);
   CHECK(c.config.threads_per_core == 2);
   CHECK(c.config.caches.at(0).hit_ns == Approx(1.3).epsilon(0.02));
-  CHECK(c.config.caches.at(1).hit_ns == Approx(4.2).epsilon(0.02));
-  CHECK(c.config.caches.at(2).hit_ns == Approx(13.1).epsilon(0.02));
+  // At 64 KiB and 2 MiB the faster levels answer part of the loads, so a level's hit time
+  // is above the mean measured there (the round trip below checks the mean itself).
+  CHECK(c.config.caches.at(1).hit_ns > 4.2);
+  CHECK(c.config.caches.at(2).hit_ns > 13.1);
   CHECK(c.config.c2c_same_package_ns == Approx(33).epsilon(0.02));
   CHECK(c.config.os.context_switch_ns == 2200);
   CHECK_THAT(source_of(c, "caches.L2.hit_ns"), Catch::Contains("64 KiB"));
@@ -78,9 +80,10 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   const fs::path file = dir / "fakehost.yaml";
   std::ofstream(file) << driver::machine_file_text(c);
   // Loaded back, the file is the fitted machine, and the simulated probe finds the measurements.
-  CHECK(simulated_peak(file, 16384) == Approx(1.3).epsilon(0.01));
-  CHECK(simulated_peak(file, 2u << 20) == Approx(13.1).epsilon(0.01));
-  CHECK(simulated_peak(file, 64u << 20) == Approx(92).epsilon(0.01));
+  CHECK(simulated_mean(file, 4096) == Approx(1.3).epsilon(0.01));
+  CHECK(simulated_mean(file, 65536) == Approx(4.2).epsilon(0.01));
+  CHECK(simulated_mean(file, 2u << 20) == Approx(13.1).epsilon(0.01));
+  CHECK(simulated_mean(file, 64u << 20) == Approx(92).epsilon(0.01));
   const scenario::MachineSpec loaded = [&] {
     std::ofstream(dir / "s.yaml") << "name: s\nmachine: {file: fakehost.yaml}\nworkload: {kind: c2c}\nexpect: pass\n";
     return scenario::load_scenario_file((dir / "s.yaml").string()).rows.front().machine;
