@@ -19,6 +19,7 @@
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
 #include "cli/compare_command.hpp"
+#include "cli/native_probe.hpp"
 #include "driver/native_runner.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/result_json.hpp"
@@ -332,6 +333,8 @@ int main_impl(int argc, char** argv) {
   CLI::App* fileio_cmd = add_fileio_probe(*native_cmd, probe);
   CompareCommand compare;
   CLI::App* compare_cmd = add_compare(app, compare);
+  NativeProbeOptions machine_probe;
+  add_native_probes(*native_cmd->get_subcommand("probe"), machine_probe);
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
 
   try {
@@ -351,8 +354,12 @@ int main_impl(int argc, char** argv) {
       require_writable(path, option);
     return run_compare(compare);
   }
+  if (machine_probe.kind != NativeProbeKind::none) {
+    require_writable(machine_probe.json, "--json");
+    return run_native_probe(machine_probe);
+  }
   if (native_cmd->parsed()) {
-    if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`");
+    if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`, `probe memory|c2c|futex`");
     return native_files(files, run, out);
   }
   if (replay_cmd->parsed()) {

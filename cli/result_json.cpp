@@ -68,6 +68,8 @@ void put_counts(Json& out, const RowReport& r) {
   }
 }
 
+}  // namespace
+
 // latency-probe and c2c results (docs/results.md, "Machine measurements").
 void put_machine(Json& out, const MachineMeasurements& m) {
   if (!m.histogram.empty()) {
@@ -96,6 +98,8 @@ void put_machine(Json& out, const MachineMeasurements& m) {
     out["writebacks"] = m.writebacks;
   }
 }
+
+namespace {
 
 // A measuring workload's labels and figures (docs/results.md, "Workload results").
 void put_workload(Json& out, const WorkloadMetrics& w) {
