@@ -346,4 +346,5 @@ TEST_CASE("native probes: the memory probe's JSON has the simulator's row shape"
   CHECK(row["histogram"][0]["hi_ns"] == 2);
   CHECK(row["histogram"][0]["count"] == 3);
   CHECK(row["peaks_ns"][0] == 1.3);  // one decimal, as the simulator's
+  CHECK(row["mean_ns"] == 1.3);      // (1 + 1 + 1 + 2) / 4, likewise
 }

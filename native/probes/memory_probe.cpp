@@ -76,19 +76,27 @@ struct SizeContext {
 
 // Building a cycle costs time in proportion to its size (a random permutation, then a
 // random write per line, the first of which faults the page in); the sizes still to build
-// get that time set aside, so the last and largest are not left only kMinBatches. Until a
-// size of a MiB or more has been built the rate is [guess] 2 ns per byte (this workplace's
-// VM: 256 MiB in 0.46 s with its page faults, 0.1 s without); smaller builds are dominated
-// by fixed costs.
+// get that time set aside, so the last and largest are not left only kMinBatches. The rate
+// is pooled over the builds of a MiB or more so far (smaller ones are dominated by fixed
+// costs; a single build's rate swings with the page faults it happened to take); before
+// the first, [guess] 0.8 ns per byte (this workplace's VM: a sweep to 256 MiB builds
+// ~870 MiB of cycles in ~0.7 s, page faults included).
 class BuildCost {
  public:
   void built(std::uint64_t bytes, double seconds) {
-    if (bytes >= (1ULL << 20)) s_per_byte_ = seconds / static_cast<double>(bytes);
+    if (bytes < (1ULL << 20)) return;
+    seconds_ += seconds;
+    bytes_ += static_cast<double>(bytes);
   }
-  double seconds_for(std::uint64_t bytes) const { return s_per_byte_ * static_cast<double>(bytes); }
+  double seconds_for(std::uint64_t bytes) const {
+    const double s_per_byte = bytes_ > 0 ? seconds_ / bytes_ : kGuessSecondsPerByte;
+    return s_per_byte * static_cast<double>(bytes);
+  }
 
  private:
-  double s_per_byte_ = 2e-9;
+  static constexpr double kGuessSecondsPerByte = 0.8e-9;
+  double seconds_ = 0;
+  double bytes_ = 0;
 };
 
 // Times batches of the chase from `p` until `part_end` (at least kMinBatches), after a

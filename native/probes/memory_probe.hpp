@@ -24,9 +24,9 @@ namespace lockstep::native::probes {
 // rest. The loop's own counter runs beside the chain of loads, off its critical path, so
 // it is not subtracted.
 inline constexpr std::uint64_t kBatchLoads = 256;
-// Batches every size gets even when its share of the budget is spent: a few hundred
-// microseconds at DRAM latency, enough for a median.
-inline constexpr std::uint64_t kMinBatches = 16;
+// Batches every size gets even when its share of the budget is spent: a few milliseconds
+// at DRAM latency, 16384 accesses, enough for a median.
+inline constexpr std::uint64_t kMinBatches = 64;
 inline constexpr std::uint64_t kMinProbeBytes = 4096;
 // Used when sysfs lists no cache (as in some VMs): [guess] larger than the last level of
 // one socket of current x86 servers (AMD's 32 MiB L3 per CCD, Intel's up to ~60 MiB
