@@ -18,6 +18,7 @@
 #include "cli/fileio_probe.hpp"
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
+#include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/native_probe.hpp"
 #include "driver/native_runner.hpp"
@@ -333,6 +334,8 @@ int main_impl(int argc, char** argv) {
   CLI::App* fileio_cmd = add_fileio_probe(*native_cmd, probe);
   CompareCommand compare;
   CLI::App* compare_cmd = add_compare(app, compare);
+  CalibrateCommand calibrate;
+  CLI::App* calibrate_cmd = add_calibrate(app, calibrate);
   NativeProbeOptions machine_probe;
   add_native_probes(*native_cmd->get_subcommand("probe"), machine_probe);
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
@@ -349,6 +352,10 @@ int main_impl(int argc, char** argv) {
     return kExitMatched;
   }
   if (fileio_cmd->parsed()) return run_fileio_probe(probe);
+  if (calibrate_cmd->parsed()) {
+    require_writable(calibrate.out, "--out");
+    return run_calibrate(calibrate);
+  }
   if (compare_cmd->parsed()) {
     for (const auto& [path, option] : {std::pair{compare.json, "--json"}, {compare.csv, "--csv"}, {compare.junit, "--junit"}})
       require_writable(path, option);
