@@ -108,6 +108,29 @@ class ProgramWorkload {
     return program::Finding{"lost_wakeup", describe(*lost)};
   }
 
+  // Puts every variable back to its initial value and every register to 0, and forgets the
+  // futex calls, so that the threads can run their programs again: a native litmus run runs
+  // them millions of times on threads kept alive (docs/model-checking.md, "Native litmus
+  // runs"). Call with no program thread running; the caller publishes the values to the
+  // threads (the native harness's barrier does). Locks are not rebuilt: a program that ends
+  // holding one makes the next run wait for it, which the harness's watchdog reports.
+  void reset() {
+    const program::Program& prog = *program_;
+    for (std::size_t v = 0; v < cells_.size(); ++v) {
+      const std::uint64_t init = prog.variables[v].init;
+      Cell& c = cells_[v];
+      if (c.word != nullptr) {
+        c.word->store(static_cast<std::uint32_t>(init), std::memory_order_relaxed);
+      } else if (c.atomic != nullptr) {
+        c.atomic->store(init, std::memory_order_relaxed);
+      } else {
+        c.plain->store(init);
+      }
+    }
+    for (std::vector<std::int64_t>& regs : registers_) std::fill(regs.begin(), regs.end(), 0);
+    if (futexes_) futexes_->reset();
+  }
+
   std::uint64_t value_of(std::size_t var) const { return load(var); }
   std::int64_t register_of(std::size_t thread, std::size_t reg) const { return registers_[thread][reg]; }
 
