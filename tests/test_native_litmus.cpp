@@ -79,7 +79,7 @@ LitmusReport judged(const char* kind, std::uint64_t observed, const LitmusVerdic
 
 }  // namespace
 
-TEST_CASE("the litmus harness runs every thread once per run, prepared, and after_run between runs", "[native]") {
+TEST_CASE("the native litmus harness runs every thread once per run, prepared, and after_run between runs", "[native]") {
   std::atomic<int> in_run{0};
   std::atomic<int> prepared{0};
   std::atomic<bool> overlapped{false};
@@ -108,7 +108,7 @@ TEST_CASE("the litmus harness runs every thread once per run, prepared, and afte
   CHECK(stats.host_cpus.size() == 2);
 }
 
-TEST_CASE("the litmus harness's time budget ends the runs", "[native]") {
+TEST_CASE("the native litmus harness's time budget ends the runs", "[native]") {
   native::LitmusLimits limits;
   limits.seconds = 0.2;
   const auto start = std::chrono::steady_clock::now();
@@ -120,12 +120,13 @@ TEST_CASE("the litmus harness's time budget ends the runs", "[native]") {
   CHECK(took < 2);
 }
 
-TEST_CASE("the litmus watchdog reports a stuck run and does not hang", "[native]") {
+TEST_CASE("the native litmus watchdog reports a stuck run and does not hang", "[native]") {
+  // Static: the abandoned thread outlives this function (a stack object would be reused).
   static std::atomic<bool> release{false};
+  static std::atomic<int> runs_of_waiter{0};
   std::vector<native::LitmusThread> threads;
-  std::atomic<int> runs_of_waiter{0};
   threads.push_back({"quick", 0, [] {}, {}});
-  threads.push_back({"waiter", 1, [&runs_of_waiter] {
+  threads.push_back({"waiter", 1, [] {
                        // Its third run waits until the test lets it go, long after the watchdog.
                        if (runs_of_waiter.fetch_add(1) == 2)
                          while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -144,7 +145,7 @@ TEST_CASE("the litmus watchdog reports a stuck run and does not hang", "[native]
   CHECK(took < 5);
 }
 
-TEST_CASE("final states are counted per distinct state and put in litmus7's words", "[native]") {
+TEST_CASE("native litmus final states are counted per distinct state and put in litmus7's words", "[native]") {
   const scenario::Scenario s = bundled("sb-tso.yaml");
   const auto& prog = *s.workload.get<std::shared_ptr<const program::Program>>();
   driver::FinalStates states;
@@ -167,7 +168,7 @@ TEST_CASE("final states are counted per distinct state and put in litmus7's word
   CHECK(h[2].state == "t0.r0=0; t1.r1=1; x=1; y=1;");
 }
 
-TEST_CASE("a litmus outcome the checker proves unreachable but hardware shows is a model bug", "[native]") {
+TEST_CASE("a native litmus outcome the checker proves unreachable but hardware shows is a model bug", "[native]") {
   SECTION("exists observed, unreachable exhaustively: a model bug, the row does not match") {
     const LitmusReport r = judged("exists", 3, verdict("unreachable", true));
     REQUIRE(r.model_bugs.size() == 1);
@@ -277,9 +278,21 @@ expect: pass
 
 #if defined(__x86_64__) || defined(__i386__)
 
+// ThreadSanitizer performs every atomic operation in its runtime, which hides the store
+// buffer (measured: no relaxed SB outcome in 5 s of runs under the tsan preset). Under it the
+// SB test checks the runs but not the outcome, and both tests do fewer runs (measured: MP's
+// 100k runs take 0.5 s in a release build and did not end within 5 s under TSan).
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kStoreBufferVisible = false;
+constexpr std::uint64_t kRunsScale = 50;
+#else
+constexpr bool kStoreBufferVisible = true;
+constexpr std::uint64_t kRunsScale = 1;
+#endif
+
 TEST_CASE("native SB on x86 shows the relaxed outcome within a bounded time", "[native]") {
   NativeLitmusOptions options;
-  options.runs = 200'000;
+  options.runs = 200'000 / kRunsScale;
   options.seconds = 5;
   const scenario::RowReport row = driver::run_native_litmus(bundled("sb-tso.yaml"), options);
   REQUIRE(row.litmus);
@@ -288,7 +301,7 @@ TEST_CASE("native SB on x86 shows the relaxed outcome within a bounded time", "[
   CHECK(r.host_model == "tso");
   CHECK(histogram_total(r) == r.runs);
   const LitmusCondition& sb = condition(row, "sb_relaxed");
-  CHECK(sb.observed > 0);
+  if (kStoreBufferVisible) CHECK(sb.observed > 0);
   REQUIRE(sb.host);
   CHECK(sb.host->result == "reachable");  // found by a witness: the search stopped there
   CHECK(row.matched);
@@ -301,7 +314,7 @@ TEST_CASE("native SB on x86 shows the relaxed outcome within a bounded time", "[
 
 TEST_CASE("native MP on x86 never shows the relaxed outcome", "[native]") {
   NativeLitmusOptions options;
-  options.runs = 100'000;
+  options.runs = 100'000 / kRunsScale;
   options.seconds = 5;
   const scenario::RowReport row = driver::run_native_litmus(bundled("mp-tso.yaml"), options);
   REQUIRE(row.litmus);
