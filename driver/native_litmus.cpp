@@ -36,11 +36,11 @@ struct Recorder {
   }
 
   // Loads every variable, so that the thread starts the run with their lines in its cache,
-  // shared with the other threads' (litmus7's -preload). A store must then wait in the store
-  // buffer until the other copies are invalidated, while a load hits at once: the window in
-  // which x86's store buffering shows is the time of that invalidation, not the few
-  // nanoseconds a store to a line the core already owns takes (docs/model-checking.md,
-  // "Native litmus runs", has the rates with and without).
+  // shared with the other threads'. A store must then wait in the store buffer until the
+  // other copies are invalidated, while a load hits at once: the window in which x86's store
+  // buffering shows is the time of that invalidation, not the few nanoseconds a store to a
+  // line the core already owns takes (docs/model-checking.md, "Native litmus runs", has the
+  // rates with and without).
   void preload() const {
     for (std::size_t i = 0; i < program->variables.size(); ++i) static_cast<void>(workload.value_of(i));
   }

@@ -31,7 +31,7 @@ struct LitmusLimits {
   // [guess] a budget of a few seconds, as litmus7's default runs take.
   static constexpr double kDefaultSeconds = 2;
   // Measured: docs/model-checking.md, "Native litmus runs", has the SB rates that chose it.
-  static constexpr std::uint32_t kDefaultMaxSkew = 16;
+  static constexpr std::uint32_t kDefaultMaxSkew = 4;
   // [guess] a litmus run takes microseconds; 5 s is far beyond any delay of a busy host's
   // scheduler, so a run that long is stuck (a deadlock, a lost wakeup, a lock left held).
   static constexpr double kDefaultWatchdogSeconds = 5;
