@@ -17,6 +17,7 @@
 #include "io/files.hpp"
 #include "cli/fileio_probe.hpp"
 #include "cli/junit.hpp"
+#include "cli/litmus_summary.hpp"
 #include "cli/measurements_csv.hpp"
 #include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
@@ -88,6 +89,10 @@ std::string metrics_line(const WorkloadMetrics& w) {
 void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) {
   std::string params;
   for (const auto& [path, value] : r.params) params += fmt::format(" {}={}", path, value);
+  if (r.litmus) {  // a native run of thread programs: its histogram and the checker's verdicts
+    fmt::print("{}", litmus_summary(s.name + params, r));
+    return;
+  }
   // A dfs or bounded search that its cap stopped says so: its "pass" covers only what it ran.
   const bool capped = r.result == "pass" && !r.exhaustive && (r.strategy == "dfs" || r.strategy == "bounded");
   const std::string scope =
@@ -237,7 +242,8 @@ int run_files(const std::vector<std::string>& paths, RunOptions run, const Outpu
 }
 
 // `lockstep native`: every file is loaded and checked to have a native form before any runs.
-int native_files(const std::vector<std::string>& paths, const RunOptions& run, const Outputs& out) {
+int native_files(const std::vector<std::string>& paths, const RunOptions& run, const NativeLitmusOptions& litmus,
+                 const Outputs& out) {
   std::vector<ScenarioFile> files;
   for (const std::string& path : paths) {
     files.push_back(load_scenario_file(path));
@@ -246,7 +252,7 @@ int native_files(const std::vector<std::string>& paths, const RunOptions& run, c
   if (!out.csv.empty() && files.size() > 1) throw UsageError("--csv takes a single scenario file");
   require_writable(run, out);
   std::vector<ScenarioReport> reports;
-  for (const ScenarioFile& file : files) reports.push_back(run_native_file(file));
+  for (const ScenarioFile& file : files) reports.push_back(run_native_file(file, litmus));
   write_outputs(reports, run, out);
   return exit_code(reports);
 }
@@ -276,6 +282,24 @@ void list() {
   line("strategies", {"timed", "random", "dfs", "bounded", "pct", "naive", "replay"});
   line("memory models", {"sc", "tso"});
   line("platforms", {"sim (run, check, replay)", "native (native)"});
+}
+
+// Thread programs run natively as litmus tests, many times (docs/model-checking.md, "Native
+// litmus runs"); these bound the runs. Other workloads ignore them.
+void add_litmus_options(CLI::App& native_cmd, NativeLitmusOptions& litmus) {
+  native_cmd.add_option("--runs", litmus.runs, "Thread programs: runs to do (with --seconds, whichever ends first)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  native_cmd
+      .add_option("--seconds", litmus.seconds,
+                  fmt::format("Thread programs: time budget of the runs (default {} s unless --runs is given)",
+                              NativeLitmusOptions::kDefaultSeconds))
+      ->check(CLI::Range(0.001, 86400.0));
+  native_cmd.add_option("--seed", litmus.seed, "Thread programs: seed of the start skews (default: the scenario's)");
+  native_cmd
+      .add_option("--skew", litmus.max_skew,
+                  fmt::format("Thread programs: most pause instructions a thread spins before each run (default {})",
+                              NativeLitmusOptions::kDefaultMaxSkew))
+      ->check(CLI::Range(0, 1'000'000));
 }
 
 // `lockstep native probe fileio`: a nested subcommand, so `lockstep native FILE...` keeps its form.
@@ -330,6 +354,8 @@ int main_impl(int argc, char** argv) {
   native_cmd->add_option("--out-dir", run.out_dir, "Directory for a sweep's CSV")->capture_default_str();
   native_cmd->add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
   native_cmd->add_flag("--verbose,-v", out.verbose, "Print every row of several files");
+  NativeLitmusOptions litmus;
+  add_litmus_options(*native_cmd, litmus);
   FileioProbeOptions probe;
   CLI::App* fileio_cmd = add_fileio_probe(*native_cmd, probe);
   CompareCommand compare;
@@ -367,7 +393,7 @@ int main_impl(int argc, char** argv) {
   }
   if (native_cmd->parsed()) {
     if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`, `probe memory|c2c|futex`");
-    return native_files(files, run, out);
+    return native_files(files, run, litmus, out);
   }
   if (replay_cmd->parsed()) {
     run.command = Command::replay;

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/litmus_json.hpp"
+
 namespace lockstep::cli {
 
 namespace {
@@ -135,6 +137,7 @@ void put_row(Json& out, const RowReport& r, bool native) {
   if (native) {
     put_native_counts(out, r);
     put_workload(out, r.workload);
+    if (r.litmus) out["litmus"] = litmus_json(*r.litmus);
     return;
   }
   put_counts(out, r);

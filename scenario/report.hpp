@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/workloads/metrics.hpp"
+#include "scenario/litmus_report.hpp"
 
 namespace lockstep::scenario {
 
@@ -90,6 +92,7 @@ struct RowReport {
   MachineMeasurements machine;
   MachineProvenance machine_source;
   WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
+  std::optional<LitmusReport> litmus;  // a native run of thread programs (scenario/litmus_report.hpp)
 
   // The outcome in the words of `expected`: "pass", or "<result>: <property>".
   std::string outcome() const { return result == "pass" || property.empty() ? result : result + ": " + property; }
