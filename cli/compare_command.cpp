@@ -20,6 +20,10 @@ CLI::App* add_compare(CLI::App& app, CompareCommand& c) {
   cmd->add_option("--sim-runtime-us", c.options.sim_runtime_cap_us,
                   "Simulate a timed workload's window for at most this long (0: the scenario's)")
       ->capture_default_str();
+  cmd->add_option("--probe-seconds", c.options.probe_seconds,
+                  "latency-probe and c2c: each native probe's time, per repetition")
+      ->capture_default_str()
+      ->check(CLI::Range(0.05, 600.0));
   cmd->add_option("--seed", c.options.seed, "Seed of the simulation (overrides the scenario's)");
   cmd->add_option("--json", c.json, "Write the comparison as JSON here (docs/results.md)");
   cmd->add_option("--csv", c.csv, "Write one CSV line per figure here");

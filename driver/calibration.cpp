@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "driver/c2c_means.hpp"
 #include "driver/runner.hpp"
 #include "io/files.hpp"
 
@@ -106,51 +107,6 @@ double fit(double& param, double measured, const std::function<double()>& simula
   return simulated;
 }
 
-// Which package, and which core, each host CPU is in the model.
-struct Place {
-  int package = -1;
-  int core = -1;
-};
-std::map<int, Place> places(const mc::HostTopology& host) {
-  std::map<int, Place> out;
-  const int cores = host.config.cores();
-  for (std::size_t m = 0; m < host.host_cpu_of_model_cpu.size(); ++m) {
-    const int core = static_cast<int>(m) % cores;
-    out[host.host_cpu_of_model_cpu[m]] = {core / host.config.cores_per_package, core};
-  }
-  return out;
-}
-
-struct C2cMeans {
-  double same_package = 0;
-  double cross_package = 0;
-  int same_pairs = 0;
-  int cross_pairs = 0;
-};
-
-// Means over pairs of different cores; `package_of(cpu)` and `core_of(cpu)` place a CPU.
-template <class Lookup>
-C2cMeans means(const std::vector<int>& cpus, const std::vector<std::vector<double>>& ns, Lookup&& place) {
-  C2cMeans m;
-  for (std::size_t i = 0; i < cpus.size(); ++i) {
-    for (std::size_t j = i + 1; j < cpus.size(); ++j) {
-      const Place a = place(cpus[i]);
-      const Place b = place(cpus[j]);
-      if (a.core < 0 || b.core < 0 || a.core == b.core) continue;
-      if (a.package == b.package) {
-        m.same_package += ns[i][j];
-        ++m.same_pairs;
-      } else {
-        m.cross_package += ns[i][j];
-        ++m.cross_pairs;
-      }
-    }
-  }
-  if (m.same_pairs > 0) m.same_package /= m.same_pairs;
-  if (m.cross_pairs > 0) m.cross_package /= m.cross_pairs;
-  return m;
-}
-
 // The probed size that exercises a cache of `bytes`: the largest at most half of it (the
 // level holds it with few conflict misses, and the levels below hold as small a part as
 // can be), else at most a quarter. The levels below still answer part of the accesses; the
@@ -210,10 +166,10 @@ void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator
 
 void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTopology& host, ProbeSimulator& sim) {
   auto& sources = c.info.sources;
-  const std::map<int, Place> at = places(host);
-  const C2cMeans native = means(m.c2c_cpus, m.c2c_ns, [&at](int cpu) {
+  const std::map<int, CpuPlace> at = host_places(host);
+  const C2cMeans native = c2c_means(m.c2c_cpus, m.c2c_ns, [&at](int cpu) {
     const auto it = at.find(cpu);
-    return it == at.end() ? Place{} : it->second;
+    return it == at.end() ? CpuPlace{} : it->second;
   });
   const auto simulated_means = [&] {
     const std::map<std::pair<int, int>, double> pairs = sim.c2c(c);
@@ -224,11 +180,7 @@ void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTop
     for (std::size_t i = 0; i < cpus.size(); ++i)
       for (std::size_t j = 0; j < cpus.size(); ++j)
         if (i != j) ns[i][j] = pairs.at({cpus[i], cpus[j]});
-    const int cores = c.config.cores();
-    return means(cpus, ns, [&](int model_cpu) {
-      const int core = model_cpu % cores;
-      return Place{core / c.config.cores_per_package, core};
-    });
+    return c2c_means(cpus, ns, [&](int model_cpu) { return model_place(c.config, model_cpu); });
   };
   if (native.same_pairs > 0) {
     c.config.c2c_same_package_ns = round_to(native.same_package, 0.1);

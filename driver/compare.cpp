@@ -6,13 +6,19 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "driver/c2c_means.hpp"
 #include "driver/runner.hpp"
+#include "native/probes/c2c_probe.hpp"
+#include "native/probes/memory_probe.hpp"
 #include "scenario/outcome.hpp"
 #include "scenario/workload_registry.hpp"
+#include "sim/machine/host_topology.hpp"
+#include "sim/machine/probes.hpp"
 
 namespace lockstep::driver {
 
@@ -132,11 +138,78 @@ void judge_metric(MetricComparison& m, std::vector<ToleranceUse>& tolerances, bo
   }
 }
 
+// The machine workloads, which compare against the native probes rather than run natively.
+bool is_probe(const Scenario& s) { return s.workload.is("latency-probe") || s.workload.is("c2c"); }
+
 RowReport run_native_once(const Scenario& s) {
   RowReport r = s.workload.kind->native(s);
   r.params = s.params;
   judge(r, s);
   return r;
+}
+
+// latency-probe against the native memory probe at the same size: the simulator's mean per
+// access and the native probe's median batch of 256 dependent loads are the same quantity
+// (a batch averages its loads). Natively the buffer is bound to one node at a time.
+CompareRow compare_latency_probe(const Scenario& s, const RowReport& sim, const CompareOptions& options) {
+  const auto& p = s.workload.get<sim::machine::LatencyProbeParams>();
+  CompareRow row;
+  row.params = s.params;
+  row.native_result = "pass";
+  if (p.placement.interleave && s.machine.model && s.machine.model->packages > 1)
+    row.note = "natively the buffer is on one node (the probe binds one at a time), not interleaved";
+  MetricComparison mean;
+  mean.metric = "mean_ns";
+  for (int rep = 0; rep < options.repetitions; ++rep) {
+    const native::probes::ProbeLimits limits{options.probe_seconds, {}};
+    const native::probes::MemoryProbeResult r =
+        native::probes::memory_probe_one(p.bytes, limits, p.placement.interleave ? -1 : p.placement.node);
+    if (r.sizes.empty()) throw std::runtime_error(fmt::format("the native memory probe measured nothing at {} bytes", p.bytes));
+    mean.native.push_back(r.sizes.front().latency.median_ns);
+  }
+  if (sim.machine.mean_ns > 0) mean.simulated = sim.machine.mean_ns;
+  summarise(mean);
+  row.metrics.push_back(std::move(mean));
+  return row;
+}
+
+// c2c against the native CAS ping-pong: the mean one-way latency over pairs of cores in one
+// package, and across packages, each side placing its CPUs by its own topology.
+CompareRow compare_c2c(const Scenario& s, const RowReport& sim, const CompareOptions& options) {
+  CompareRow row;
+  row.params = s.params;
+  row.native_result = "pass";
+  const sim::machine::HostTopology host = sim::machine::read_host_topology();
+  const std::map<int, CpuPlace> at = host_places(host);
+  const auto host_place = [&at](int cpu) {
+    const auto it = at.find(cpu);
+    return it == at.end() ? CpuPlace{} : it->second;
+  };
+  MetricComparison same;
+  same.metric = "c2c_same_package_ns";
+  MetricComparison cross;
+  cross.metric = "c2c_cross_package_ns";
+  for (int rep = 0; rep < options.repetitions; ++rep) {
+    native::probes::C2cProbeOptions o;
+    o.limits = {options.probe_seconds, {}};
+    const native::probes::C2cProbeResult r = native::probes::c2c_probe(o);
+    const C2cMeans m = c2c_means(r.cpus, r.one_way_ns, host_place);
+    if (m.same_pairs > 0) same.native.push_back(m.same_package);
+    if (m.cross_pairs > 0) cross.native.push_back(m.cross_package);
+  }
+  if (s.machine.model) {
+    const C2cMeans m = c2c_means(sim.machine.c2c_cpus, sim.machine.c2c_ns,
+                                 [&s](int cpu) { return model_place(*s.machine.model, cpu); });
+    if (m.same_pairs > 0) same.simulated = m.same_package;
+    if (m.cross_pairs > 0) cross.simulated = m.cross_package;
+  }
+  for (MetricComparison* m : {&same, &cross}) {
+    if (m->native.empty()) continue;
+    summarise(*m);
+    row.metrics.push_back(std::move(*m));
+  }
+  if (row.metrics.empty()) row.note = "this host has no two cores to measure";
+  return row;
 }
 
 }  // namespace
@@ -200,10 +273,11 @@ CompareReport compare_scenario(const std::string& path, const CompareOptions& op
   report.sim_runtime_cap_us = options.sim_runtime_cap_us;
   for (const Scenario& s : file.rows) {
     const WorkloadKindInfo& kind = *s.workload.kind;
+    if (is_probe(s)) continue;
     if (kind.native == nullptr) {
       throw ScenarioError(fmt::format("{}: the {} workload has no native form to compare with (compare runs: "
                                       "futex-hash, futex-pingpong, futex-wake, futex-requeue, lock-counter, "
-                                      "counter-sharing, fileio)",
+                                      "counter-sharing, fileio, and latency-probe and c2c against the native probes)",
                                       s.path, kind.name == "program" ? "thread-program" : kind.name));
     }
     if (kind.check_native != nullptr) kind.check_native(s);
@@ -213,6 +287,13 @@ CompareReport compare_scenario(const std::string& path, const CompareOptions& op
   sim_options.seed = options.seed;
   for (std::size_t i = 0; i < file.rows.size(); ++i) {
     const Scenario& s = file.rows[i];
+    if (is_probe(s)) {
+      const RowReport sim = run_scenario_row(file, i, sim_options);
+      if (report.machine.empty()) report.machine = sim.machine_source;
+      report.rows.push_back(s.workload.is("c2c") ? compare_c2c(s, sim, options)
+                                                 : compare_latency_probe(s, sim, options));
+      continue;
+    }
     CompareRow row;
     row.params = s.params;
     std::vector<std::pair<std::string, double>> simulated;

@@ -24,6 +24,8 @@ struct CompareOptions {
   // rate over any window, and simulating the native window (often 100 ms or more) would take
   // minutes. 0: the scenario's window.
   std::uint64_t sim_runtime_cap_us = 2000;
+  // latency-probe and c2c rows: each native probe's budget, per repetition.
+  double probe_seconds = 1.0;
 };
 
 // One figure both ways.
