@@ -90,11 +90,16 @@ CLI::App* add_calibrate(CLI::App& app, CalibrateCommand& c) {
   cmd->add_option("--seconds", c.seconds, "Time for all probes together")->capture_default_str()->check(
       CLI::Range(0.5, 3600.0));
   cmd->add_flag("--no-store", c.no_store, "Do not keep it as this host's calibration");
+  cmd->add_flag("--if-missing", c.if_missing, "Do nothing when this host already has a stored calibration");
   cmd->add_flag("--quiet,-q", c.quiet, "Print nothing but errors");
   return cmd;
 }
 
 int run_calibrate(const CalibrateCommand& c) {
+  if (c.if_missing && fs::exists(scenario::host_calibration_path())) {
+    if (!c.quiet) fmt::print("this host is calibrated: {}\n", scenario::host_calibration_path());
+    return 0;
+  }
   const native::fileio::InterruptGuard guard;
   const auto stop = [] { return native::fileio::interrupted(); };
   if (!c.quiet) fmt::print("calibrating this host: the probes take about {:g} s\n", c.seconds);

@@ -14,6 +14,7 @@ struct CalibrateCommand {
   std::string out;
   double seconds = 12;  // all probes together
   bool no_store = false;
+  bool if_missing = false;  // keep this host's stored calibration when there is one
   bool quiet = false;
 };
 
