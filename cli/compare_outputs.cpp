@@ -42,10 +42,11 @@ std::string verdict_text(const MetricComparison& m) {
   return fmt::format("{} (±{:g}%)", m.within ? "ok" : "OUTSIDE", *m.tolerance_pct);
 }
 
-// A figure in its unit, from its name: *_ns as a time, *per_s* as a rate, others plain.
+// A figure in its unit, from its name: *_ns and *_ns_per_* as a time, *per_s* as a rate,
+// others plain.
 std::string figure(std::string_view metric, double v) {
   const std::string_view base = metric.substr(0, metric.find('['));
-  if (base.ends_with("_ns")) return format_si(v * 1e-9, "s");
+  if (base.ends_with("_ns") || base.find("_ns_per_") != std::string_view::npos) return format_si(v * 1e-9, "s");
   if (base.find("per_s") != std::string_view::npos) return format_si(v, "/s");
   return format_si(v, "");
 }
