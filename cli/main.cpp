@@ -17,7 +17,11 @@
 #include "io/files.hpp"
 #include "cli/fileio_probe.hpp"
 #include "cli/junit.hpp"
+#include "cli/litmus_summary.hpp"
 #include "cli/measurements_csv.hpp"
+#include "cli/calibrate_command.hpp"
+#include "cli/compare_command.hpp"
+#include "cli/native_probe.hpp"
 #include "driver/native_runner.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/result_json.hpp"
@@ -85,6 +89,10 @@ std::string metrics_line(const WorkloadMetrics& w) {
 void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) {
   std::string params;
   for (const auto& [path, value] : r.params) params += fmt::format(" {}={}", path, value);
+  if (r.litmus) {  // a native run of thread programs: its histogram and the checker's verdicts
+    fmt::print("{}", litmus_summary(s.name + params, r));
+    return;
+  }
   // A dfs or bounded search that its cap stopped says so: its "pass" covers only what it ran.
   const bool capped = r.result == "pass" && !r.exhaustive && (r.strategy == "dfs" || r.strategy == "bounded");
   const std::string scope =
@@ -97,6 +105,15 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
                "trusted (exit 3)\n",
                r.internal_errors, r.internal_errors == 1 ? "" : "s");
   if (s.platform == "native" && !r.workload.empty()) fmt::print("{}", metrics_line(r.workload));
+  if (const MachineProvenance& m = r.machine_source; !m.empty()) {
+    if (!m.calibrated_at.empty()) {
+      fmt::print("  machine: {}, calibrated on {} at {} ({})\n", m.name, m.calibrated_host, m.calibrated_at, m.file);
+    } else if (!m.file.empty()) {
+      fmt::print("  machine: {} ({})\n", m.name, m.file);
+    } else {
+      fmt::print("  machine: {}, uncalibrated: {}\n", m.name, m.note);
+    }
+  }
   if (s.platform == "native" && !r.trace_path.empty() && !out.verbose) fmt::print("  trace: {}\n", r.trace_path);
   if (r.counterexample.present) {
     const auto& c = r.counterexample;
@@ -273,6 +290,24 @@ void list() {
   line("platforms", {"sim (run, check, replay)", "native (native)"});
 }
 
+// Thread programs run natively as litmus tests, many times (docs/model-checking.md, "Native
+// litmus runs"); these bound the runs. Other workloads ignore them.
+void add_litmus_options(CLI::App& native_cmd, NativeLitmusOptions& litmus) {
+  native_cmd.add_option("--runs", litmus.runs, "Thread programs: runs to do (with --seconds, whichever ends first)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  native_cmd
+      .add_option("--seconds", litmus.seconds,
+                  fmt::format("Thread programs: time budget of the runs (default {} s unless --runs is given)",
+                              NativeLitmusOptions::kDefaultSeconds))
+      ->check(CLI::Range(0.001, 86400.0));
+  native_cmd.add_option("--seed", litmus.seed, "Thread programs: seed of the start skews (default: the scenario's)");
+  native_cmd
+      .add_option("--skew", litmus.max_skew,
+                  fmt::format("Thread programs: most pause instructions a thread spins before each run (default {})",
+                              NativeLitmusOptions::kDefaultMaxSkew))
+      ->check(CLI::Range(0, 1'000'000));
+}
+
 // `lockstep native probe fileio`: a nested subcommand, so `lockstep native FILE...` keeps its form.
 CLI::App* add_fileio_probe(CLI::App& native_cmd, FileioProbeOptions& probe) {
   CLI::App* probe_cmd = native_cmd.add_subcommand("probe", "Measure what this host's OS guarantees (no scenario)");
@@ -346,8 +381,15 @@ int main_impl(int argc, char** argv) {
           ->check(CLI::Range(1U, 1U << 20))};
   native_cmd->add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
   native_cmd->add_flag("--verbose,-v", out.verbose, "Print every row of several files");
+  add_litmus_options(*native_cmd, native.litmus);
   FileioProbeOptions probe;
   CLI::App* fileio_cmd = add_fileio_probe(*native_cmd, probe);
+  CompareCommand compare;
+  CLI::App* compare_cmd = add_compare(app, compare);
+  CalibrateCommand calibrate;
+  CLI::App* calibrate_cmd = add_calibrate(app, calibrate);
+  NativeProbeOptions machine_probe;
+  add_native_probes(*native_cmd->get_subcommand("probe"), machine_probe);
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
 
   try {
@@ -362,8 +404,21 @@ int main_impl(int argc, char** argv) {
     return kExitMatched;
   }
   if (fileio_cmd->parsed()) return run_fileio_probe(probe);
+  if (calibrate_cmd->parsed()) {
+    require_writable(calibrate.out, "--out");
+    return run_calibrate(calibrate);
+  }
+  if (compare_cmd->parsed()) {
+    for (const auto& [path, option] : {std::pair{compare.json, "--json"}, {compare.csv, "--csv"}, {compare.junit, "--junit"}})
+      require_writable(path, option);
+    return run_compare(compare);
+  }
+  if (machine_probe.kind != NativeProbeKind::none) {
+    require_writable(machine_probe.json, "--json");
+    return run_native_probe(machine_probe);
+  }
   if (native_cmd->parsed()) {
-    if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`");
+    if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`, `probe memory|c2c|futex`");
     const bool tracing = !native.trace_path.empty() || !native.chrome_trace_path.empty() || native.save_traces;
     for (const CLI::Option* o : trace_tuning)
       if (o->count() > 0 && !tracing)

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/litmus_json.hpp"
+
 namespace lockstep::cli {
 
 namespace {
@@ -68,6 +70,8 @@ void put_counts(Json& out, const RowReport& r) {
   }
 }
 
+}  // namespace
+
 // latency-probe and c2c results (docs/results.md, "Machine measurements").
 void put_machine(Json& out, const MachineMeasurements& m) {
   if (!m.histogram.empty()) {
@@ -77,6 +81,7 @@ void put_machine(Json& out, const MachineMeasurements& m) {
     Json peaks = Json::array();
     for (double p : m.peaks_ns) peaks.push_back(std::round(p * 10) / 10);
     out["peaks_ns"] = std::move(peaks);
+    out["mean_ns"] = std::round(m.mean_ns * 10) / 10;
   }
   if (!m.c2c_ns.empty()) {
     out["c2c_cpus"] = m.c2c_cpus;
@@ -96,6 +101,8 @@ void put_machine(Json& out, const MachineMeasurements& m) {
   }
 }
 
+namespace {
+
 // A measuring workload's labels and figures (docs/results.md, "Workload results").
 void put_workload(Json& out, const WorkloadMetrics& w) {
   for (const auto& [name, value] : w.labels) out[name] = value;
@@ -105,6 +112,16 @@ void put_workload(Json& out, const WorkloadMetrics& w) {
     for (double v : w.per_thread) values.push_back(std::round(v * 1000) / 1000);
     out[w.per_thread_name] = std::move(values);
   }
+}
+
+// Only where a machine file or the host's calibration was read, or is missing.
+void put_machine_source(Json& out, const scenario::MachineProvenance& m) {
+  if (m.empty()) return;
+  Json source{{"name", m.name}};
+  put_if(source, "file", m.file);
+  if (!m.calibrated_at.empty()) source["calibration"] = Json{{"host", m.calibrated_host}, {"when", m.calibrated_at}};
+  put_if(source, "note", m.note);
+  out["machine"] = std::move(source);
 }
 
 void put_outputs(Json& out, const RowReport& r) {
@@ -120,9 +137,11 @@ void put_row(Json& out, const RowReport& r, bool native) {
   if (native) {
     put_native_counts(out, r);
     put_workload(out, r.workload);
+    if (r.litmus) out["litmus"] = litmus_json(*r.litmus);
     return;
   }
   put_counts(out, r);
+  put_machine_source(out, r.machine_source);
   put_machine(out, r.machine);
   put_workload(out, r.workload);
   put_outputs(out, r);

@@ -15,6 +15,11 @@ using scenario::MachineMeasurements;
 using scenario::RowReport;
 using scenario::ScenarioReport;
 
+// A row's machine measurements (docs/results.md, "Machine measurements"): `histogram` and
+// `peaks_ns` (latency-probe), `c2c_cpus` and `c2c_ns` (c2c), `sources`; the native probes'
+// JSON writes its rows with it too, so both have one shape.
+void put_machine(nlohmann::ordered_json& out, const MachineMeasurements& m);
+
 // Fields in the documented order. Throws std::invalid_argument for an unswept report
 // that does not hold exactly one row.
 nlohmann::ordered_json to_json(const ScenarioReport& report);

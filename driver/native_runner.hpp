@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "driver/native_litmus.hpp"
 #include "native/native_trace.hpp"
 #include "scenario/report.hpp"
 #include "scenario/scenario.hpp"
@@ -18,15 +19,17 @@ struct NativeOptions {
   std::string chrome_trace_path;  // --chrome-trace
   bool save_traces = false;       // --save-traces: every row's trace and Chrome trace into out_dir
   std::string out_dir = "out";
-  native::TraceOptions trace;     // --trace-buffer, --trace-steps
+  native::TraceOptions trace;     // --trace-buffer, --trace-steps, --trace-sample
+  NativeLitmusOptions litmus;     // thread programs' runs (driver/native_litmus.hpp)
 };
 
-// Throws ScenarioError when some row's workload has no native form (latency-probe, c2c and
-// thread programs are the simulator's), or a workload cannot use the row's futex backend.
+// Throws ScenarioError when some row's workload has no native form (latency-probe and c2c are
+// the simulator's), or a workload cannot use the row's futex backend.
 void require_native(const scenario::ScenarioFile& file);
 
-// Runs every row once, natively, recording its trace when `options` asks for one. Call
-// require_native first.
+// Runs every row once, natively, recording its trace when `options` asks for one; thread
+// programs many times, as litmus tests (driver/native_litmus.hpp), with `options.litmus`'s
+// limits, and untraced. Call require_native first.
 scenario::ScenarioReport run_native_file(const scenario::ScenarioFile& file, const NativeOptions& options = {});
 
 }  // namespace lockstep::driver

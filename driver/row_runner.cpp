@@ -29,6 +29,13 @@ double seconds_since(RowRunner::Clock::time_point start) {
 void record_latencies(const sim::machine::LatencyCounts& counts, MachineMeasurements& out) {
   for (const auto& [latency, count] : counts) out.histogram.push_back({latency, latency + 1, count});
   for (const sim::machine::Peak& p : sim::machine::find_peaks(counts)) out.peaks_ns.push_back(p.centre_ns);
+  double sum = 0;
+  std::uint64_t n = 0;
+  for (const auto& [latency, count] : counts) {
+    sum += static_cast<double>(latency) * static_cast<double>(count);
+    n += count;
+  }
+  out.mean_ns = n == 0 ? 0 : sum / static_cast<double>(n);
 }
 
 void record_sources(const sim::CostModel& costs, MachineMeasurements& out) {

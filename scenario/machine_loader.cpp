@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
@@ -14,6 +15,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "scenario/host_calibration.hpp"
+#include "scenario/yaml_document.hpp"
 #include "sim/exec/memory.hpp"
 #include "sim/machine/presets.hpp"
 #include "sim/machine/topology.hpp"
@@ -37,6 +40,13 @@ constexpr std::uint64_t kMaxRowBytes = std::uint64_t{1} << 20;
 constexpr std::uint64_t kMaxCacheBytes = std::uint64_t{1} << 40;
 constexpr std::uint64_t kMaxWays = 1024;
 constexpr std::uint32_t kMaxPlruWays = 32;  // the model keeps a set's tree in one word
+
+// A path in a file, relative to that file's directory.
+std::string resolve_beside(const std::string& file, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(file).parent_path() / p).lexically_normal().string();
+}
 
 // --- OS and flat costs
 
@@ -123,8 +133,12 @@ std::vector<std::string_view> model_keys() {
   return keys;
 }
 
+// A modelled machine's shape; a machine file states it (`lockstep calibrate` writes the host's).
+constexpr std::array<std::string_view, 3> kShapeKeys{"packages", "cores_per_package", "threads_per_core"};
+
 std::vector<std::string_view> machine_keys() {
-  std::vector<std::string_view> keys{"preset", "memory_policy"};
+  std::vector<std::string_view> keys{"preset", "file", "name", "memory_policy"};
+  keys.insert(keys.end(), kShapeKeys.begin(), kShapeKeys.end());
   keys.insert(keys.end(), kFlatKeys.begin(), kFlatKeys.end());
   const std::vector<std::string_view> model = model_keys();
   keys.insert(keys.end(), model.begin(), model.end());
@@ -143,7 +157,10 @@ YAML::Node place_of(const yaml::Map& m, std::initializer_list<std::string_view> 
 
 void load_flat(const yaml::Map& m, MachineSpec& machine) {
   const yaml::Source& src = m.source();
-  for (std::string_view key : model_keys()) {
+  std::vector<std::string_view> modelled = model_keys();
+  modelled.insert(modelled.end(), kShapeKeys.begin(), kShapeKeys.end());
+  modelled.push_back("name");
+  for (std::string_view key : modelled) {
     if (const auto at = m.key_node(key))
       src.fail(*at, fmt::format("{} applies to modelled machines, not to the flat preset (see docs/machines.md)", key));
   }
@@ -183,9 +200,12 @@ void load_dram(const yaml::Source& src, const YAML::Node& node, mc::Dram& d) {
   }
 }
 
-void load_cache(const yaml::Source& src, const YAML::Node& node, mc::CacheLevel& level) {
+// One level's fields; `listed`: an entry of the list form, which also names the level and its scope.
+void load_cache(const yaml::Source& src, const YAML::Node& node, mc::CacheLevel& level, bool listed = false) {
   const std::string section = "caches." + level.name;
-  const yaml::Map m(src, node, section, {"size_bytes", "ways", "hit_ns", "replacement"});
+  std::vector<std::string_view> keys{"size_bytes", "ways", "hit_ns", "replacement"};
+  if (listed) keys.insert(keys.end(), {"name", "scope"});
+  const yaml::Map m(src, node, section, keys);
   level.size_bytes = m.unsigned_or("size_bytes", mc::kLineBytes, kMaxCacheBytes, level.size_bytes);
   level.ways = static_cast<std::uint32_t>(m.unsigned_or("ways", 1, kMaxWays, level.ways));
   level.hit_ns = m.real_or("hit_ns", 0, kMaxNs, level.hit_ns);
@@ -205,7 +225,48 @@ void load_cache(const yaml::Source& src, const YAML::Node& node, mc::CacheLevel&
   }
 }
 
+// `caches` as a map overrides the named levels of the machine; as a list it states the whole
+// hierarchy (a machine file describes a host's caches this way): each level's name, size_bytes,
+// ways, scope and hit_ns, in the order the model allows.
+void load_cache_list(const yaml::Source& src, const YAML::Node& node, mc::MachineConfig& config) {
+  constexpr std::array<std::string_view, 2> kScopes{"core", "package"};
+  static_assert(static_cast<int>(mc::CacheScope::core) == 0 && static_cast<int>(mc::CacheScope::package) == 1);
+  if (node.size() == 0 || node.size() > 3)
+    src.fail(node, fmt::format("caches: a machine has one to three cache levels (this list has {})", node.size()));
+  std::vector<mc::CacheLevel> levels;
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node entry = node[i];
+    const yaml::Map m(src, entry, "caches", {"name", "size_bytes", "ways", "hit_ns", "scope", "replacement"});
+    mc::CacheLevel level;
+    level.name = yaml::identifier(src, m.required("name"), "caches: name");
+    for (const mc::CacheLevel& other : levels)
+      if (other.name == level.name) src.fail(m.required("name"), fmt::format("caches: {} is listed twice", level.name));
+    level.scope = static_cast<mc::CacheScope>(yaml::choice(src, m.required("scope"), "scope", kScopes));
+    // Required: a level's size and associativity are what it is; defaults would hide a typo.
+    m.required("size_bytes");
+    m.required("ways");
+    m.required("hit_ns");
+    load_cache(src, entry, level, true);
+    // The model's hierarchy (sim/machine/memory_system.cpp): a private first level, an optional
+    // private second, and an optional shared last level.
+    const bool last = i + 1 == node.size();
+    const bool allowed = level.scope == mc::CacheScope::core ? i <= 1 : last && i >= 1;
+    if (!allowed) {
+      src.fail(m.required("scope"),
+               fmt::format("caches: {} cannot be {} here: the model has a private L1, an optional private L2 and an "
+                           "optional last level shared by the package",
+                           level.name, level.scope == mc::CacheScope::core ? "private" : "shared"));
+    }
+    levels.push_back(std::move(level));
+  }
+  config.caches = std::move(levels);
+}
+
 void load_caches(const yaml::Source& src, const YAML::Node& node, mc::MachineConfig& config) {
+  if (node.IsSequence()) {
+    load_cache_list(src, node, config);
+    return;
+  }
   std::vector<std::string_view> names;
   for (const mc::CacheLevel& level : config.caches) names.push_back(level.name);
   yaml::require_map(src, node, "caches");
@@ -250,22 +311,57 @@ mc::MachineConfig make_config(const yaml::Source& src, const YAML::Node& preset,
   } catch (const std::exception& e) {  // `host` reads sysfs
     src.fail(preset, fmt::format("machine preset '{}': {}", name, e.what()));
   }
-  if (config.packages > sim::kMaxNodes || config.cpus() > kMaxCpus) {
-    src.fail(preset, fmt::format("machine preset '{}' has {} packages and {} CPUs; the simulator supports {} and {}",
-                                 name, config.packages, config.cpus(), sim::kMaxNodes, kMaxCpus));
-  }
   return config;
 }
 
-void load_model(const yaml::Map& m, MachineSpec& machine) {
+void require_simulator_limits(const yaml::Source& src, const YAML::Node& at, const mc::MachineConfig& config) {
+  if (config.packages > sim::kMaxNodes || config.cpus() > kMaxCpus) {
+    src.fail(at, fmt::format("machine '{}' has {} packages and {} CPUs; the simulator supports {} and {}",
+                             config.name, config.packages, config.cpus(), sim::kMaxNodes, kMaxCpus));
+  }
+}
+
+// A modelled machine's shape. A new package count rebuilds the links: every pair of packages
+// joined directly, with the numbers of the machine's first link (as host_topology.cpp does for
+// a host, whose interconnect sysfs does not describe [guess]); the packages share one board.
+void load_shape(const yaml::Map& m, mc::MachineConfig& config) {
+  const auto packages = static_cast<int>(m.integer_or("packages", 1, sim::kMaxNodes, config.packages));
+  config.cores_per_package = static_cast<int>(m.integer_or("cores_per_package", 1, kMaxCpus, config.cores_per_package));
+  config.threads_per_core = static_cast<int>(m.integer_or("threads_per_core", 1, 8, config.threads_per_core));
+  if (packages != config.packages) {
+    const mc::Link proto = config.links.empty() ? mc::Link{} : config.links.front();
+    config.links.clear();
+    config.board_of_package.clear();
+    config.boards = 1;
+    for (int a = 0; a < packages; ++a) {
+      for (int b = a + 1; b < packages; ++b) {
+        mc::Link link = proto;
+        link.a = a;
+        link.b = b;
+        config.links.push_back(link);
+      }
+    }
+    config.packages = packages;
+  }
+  if (config.threads_per_core == 1) config.smt_work_factor = 1.0;  // no sibling to slow a thread down
+  if (config.cpus() > kMaxCpus) {
+    m.source().fail(place_of(m, {"packages", "cores_per_package", "threads_per_core"}),
+                    fmt::format("machine: {} packages of {} cores of {} threads are {} CPUs; the simulator supports {}",
+                                config.packages, config.cores_per_package, config.threads_per_core, config.cpus(),
+                                kMaxCpus));
+  }
+}
+
+void load_model(const yaml::Map& m, MachineSpec& machine, mc::MachineConfig config) {
   const yaml::Source& src = m.source();
-  mc::MachineConfig config = make_config(src, m.required("preset"), machine.preset);
   for (std::string_view key : kFlatKeys) {
     if (const auto at = m.key_node(key)) {
       src.fail(*at, fmt::format("{} applies to the flat preset only: {} has {} CPUs in {} nodes, set by its shape", key,
-                                machine.preset, config.cpus(), config.packages));
+                                config.name, config.cpus(), config.packages));
     }
   }
+  if (const auto name = m.get("name")) config.name = yaml::scalar(src, *name, "name");
+  load_shape(m, config);
   for (const RealField& f : kModelReals) config.*f.member = m.real_or(f.name, 0, kMaxNs, config.*f.member);
   for (const CountField& f : kModelCounts)
     config.*f.member = static_cast<std::uint32_t>(m.unsigned_or(f.name, f.lo, f.hi, config.*f.member));
@@ -284,43 +380,98 @@ void load_model(const yaml::Map& m, MachineSpec& machine) {
   try {
     machine.node_of_cpu = mc::Topology(config).node_of_cpu();
   } catch (const std::invalid_argument& e) {
-    src.fail(m.node(), fmt::format("machine {}: {}", machine.preset, e.what()));
+    src.fail(m.node(), fmt::format("machine {}: {}", config.name, e.what()));
   }
   machine.costs = config.os;
   machine.model = std::move(config);
 }
 
-void load_preset(const yaml::Source& src, const yaml::Map& m, MachineSpec& machine) {
-  const std::optional<YAML::Node> node = m.get("preset");
-  if (!node) return;
-  machine.preset = yaml::scalar(src, *node, "preset");
+std::string load_preset(const yaml::Source& src, const YAML::Node& node) {
+  std::string preset = yaml::scalar(src, node, "preset");
   const std::vector<std::string> known = machine_presets();
-  if (std::find(known.begin(), known.end(), machine.preset) == known.end())
-    src.fail(*node, fmt::format("unknown machine preset '{}' (known presets: {})", machine.preset, yaml::join(known)));
+  if (std::find(known.begin(), known.end(), preset) == known.end())
+    src.fail(node, fmt::format("unknown machine preset '{}' (known presets: {})", preset, yaml::join(known)));
+  return preset;
+}
+
+// A machine map: the machine it starts from (a preset, the host's last calibration, or a
+// machine file), then its overrides. `in_file`: the map of a machine file, which names a
+// preset other than host (a calibration is itself a machine file).
+MachineSpec load_machine_map(const yaml::Source& src, const YAML::Node& node, bool in_file) {
+  MachineSpec machine;
+  const yaml::Map m(src, node, "machine", machine_keys());
+  const std::optional<YAML::Node> preset = m.get("preset");
+  const std::optional<YAML::Node> file = m.get("file");
+  if (preset && file) src.fail(*m.key_node("file"), "machine: give a preset or a file, not both");
+  if (file && in_file) src.fail(*file, "machine: a machine file cannot name another machine file");
+  std::optional<mc::MachineConfig> base;
+  if (file) {
+    MachineFile loaded = load_machine_file(resolve_beside(src.file(), yaml::scalar(src, *file, "file")), src.where(*file));
+    machine = std::move(loaded.machine);
+    base = machine.model;
+  } else if (preset) {
+    machine.preset = load_preset(src, *preset);
+    if (machine.preset == "host") {
+      if (in_file) src.fail(*preset, "machine: a machine file starts from a named preset, not from host");
+      HostMachine host = calibrated_host_machine();
+      base = std::move(host.config);
+      machine.calibration = std::move(host.calibration);
+      machine.calibration_note = std::move(host.note);
+    } else if (machine.preset != "flat") {
+      base = make_config(src, *preset, machine.preset);
+    }
+  } else if (m.has("name") || std::any_of(kShapeKeys.begin(), kShapeKeys.end(), [&m](auto k) { return m.has(k); })) {
+    src.fail(m.node(), "machine: a modelled machine starts from a preset or a file (`preset: NAME` or `file: PATH`)");
+  }
+  if (const auto policy = m.get("memory_policy")) {
+    constexpr std::array<std::string_view, 3> kPolicies{"as_requested", "node0", "interleave"};
+    machine.memory_policy = static_cast<sim::MemoryPolicy>(yaml::choice(src, *policy, "memory_policy", kPolicies));
+  }
+  if (!base) {
+    load_flat(m, machine);
+    return machine;
+  }
+  require_simulator_limits(src, preset ? *preset : file ? *file : m.node(), *base);
+  load_model(m, machine, std::move(*base));
+  require_simulator_limits(src, m.node(), *machine.model);
+  return machine;
 }
 
 }  // namespace
 
 MachineSpec load_machine(const yaml::Map& root) {
-  MachineSpec machine;
   const std::optional<YAML::Node> node = root.get("machine");
   if (!node) {
+    MachineSpec machine;
     machine.node_of_cpu.assign(2, 0);
     return machine;
   }
-  const yaml::Map m(root.source(), *node, "machine", machine_keys());
-  load_preset(root.source(), m, machine);
-  if (const auto policy = m.get("memory_policy")) {
-    constexpr std::array<std::string_view, 3> kPolicies{"as_requested", "node0", "interleave"};
-    machine.memory_policy =
-        static_cast<sim::MemoryPolicy>(yaml::choice(root.source(), *policy, "memory_policy", kPolicies));
+  return load_machine_map(root.source(), *node, false);
+}
+
+MachineFile load_machine_file(const std::string& path, const std::string& named_at) {
+  const std::string text = [&] {
+    try {
+      return yaml::read_document_text(path);
+    } catch (const ScenarioError& e) {
+      throw ScenarioError(named_at.empty() ? e.what() : fmt::format("{}: machine file: {}", named_at, e.what()));
+    }
+  }();
+  const yaml::Source src(path);
+  MachineFile out;
+  try {
+    const YAML::Node doc = yaml::parse_document(src, text, "machine file");
+    const yaml::Map root(src, doc, "machine file", {"calibration", "machine"});
+    out.machine = load_machine_map(src, root.required("machine"), true);
+    if (!out.machine.model)
+      src.fail(root.required("machine"), "machine file: describes a modelled machine (the flat preset has no file form)");
+    if (const auto calibration = root.get("calibration")) out.machine.calibration = load_calibration_info(src, *calibration);
+    out.machine.machine_file = path;
+    if (out.machine.calibration) out.machine.calibration->file = path;
+  } catch (const YAML::Exception& e) {
+    src.fail_at(src.where(e.mark), e.msg);
   }
-  if (machine.preset == "flat") {
-    load_flat(m, machine);
-  } else {
-    load_model(m, machine);
-  }
-  return machine;
+  return out;
 }
 
 std::vector<std::string> machine_presets() {

@@ -11,4 +11,13 @@ namespace lockstep::scenario {
 // Reads root's `machine` (absent: the flat preset with two CPUs). Throws ScenarioError.
 MachineSpec load_machine(const yaml::Map& root);
 
+// A machine file (docs/machines.md, "Machine files"): `machine:`, a machine map in the
+// scenario syntax, and optionally `calibration:`, what `lockstep calibrate` recorded.
+// `named_at` ("file:line:col" of a scenario's `file:` key, or empty) prefixes a file that
+// cannot be read. Throws ScenarioError at the file's line and column.
+struct MachineFile {
+  MachineSpec machine;
+};
+MachineFile load_machine_file(const std::string& path, const std::string& named_at = "");
+
 }  // namespace lockstep::scenario

@@ -63,7 +63,26 @@ std::string expected_text(const Expectation& e) {
   return "?";
 }
 
+namespace {
+
+MachineProvenance provenance(const MachineSpec& m) {
+  MachineProvenance out;
+  if (m.model) out.name = m.model->name;
+  out.note = m.calibration_note;
+  if (m.calibration) {
+    out.file = m.calibration->file;
+    out.calibrated_host = m.calibration->host;
+    out.calibrated_at = m.calibration->when;
+  } else {
+    out.file = m.machine_file;
+  }
+  return out;
+}
+
+}  // namespace
+
 void judge(RowReport& report, const Scenario& s) {
+  report.machine_source = provenance(s.machine);
   name_outcome(report, s);
   report.expected = expected_text(s.expect);
   switch (s.expect.kind) {

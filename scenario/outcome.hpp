@@ -29,7 +29,8 @@ std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::Ex
 std::string expected_text(const Expectation& e);
 
 // Names the row's outcome (a witness found is `reachable`, a search that found none in a
-// scenario with `exists` conditions is `unreachable`), then sets `expected` and `matched`.
+// scenario with `exists` conditions is `unreachable`), then sets `expected` and `matched`,
+// and records where the machine's numbers came from (RowReport::machine_source).
 void judge(RowReport& report, const Scenario& scenario);
 
 }  // namespace lockstep::scenario

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/workloads/metrics.hpp"
+#include "scenario/litmus_report.hpp"
 
 namespace lockstep::scenario {
 
@@ -20,11 +22,23 @@ struct MachineMeasurements {
   };
   std::vector<Bin> histogram;     // latency-probe: per-access latencies
   std::vector<double> peaks_ns;   // latency-probe: peak centres, tallest first
+  double mean_ns = 0;             // latency-probe: the mean latency per access
   std::vector<int> c2c_cpus;      // c2c: the CPUs measured
   std::vector<std::vector<double>> c2c_ns;  // c2c: one-way latency between c2c_cpus[i] and [j]
   std::vector<std::pair<std::string, std::uint64_t>> sources;  // which level answered how many accesses
   std::uint64_t writebacks = 0;  // dirty lines written back to memory (with sources only)
   bool empty() const { return histogram.empty() && c2c_ns.empty(); }
+};
+
+// Where a modelled machine's numbers came from, when not only from a preset: a machine file,
+// the host's calibration (which, when), or why `preset: host` is uncalibrated.
+struct MachineProvenance {
+  std::string name;             // the machine's name
+  std::string file;             // machine file or calibration read
+  std::string calibrated_host;  // the calibration's host ...
+  std::string calibrated_at;    // ... and time (ISO 8601 UTC)
+  std::string note;             // `preset: host` without a usable calibration: why
+  bool empty() const { return file.empty() && note.empty(); }
 };
 
 struct RowReport {
@@ -76,7 +90,9 @@ struct RowReport {
   std::vector<std::string> protocol_steps;
   std::vector<std::string> protocol_steps_verbose;
   MachineMeasurements machine;
+  MachineProvenance machine_source;
   WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
+  std::optional<LitmusReport> litmus;  // a native run of thread programs (scenario/litmus_report.hpp)
 
   // The outcome in the words of `expected`: "pass", or "<result>: <property>".
   std::string outcome() const { return result == "pass" || property.empty() ? result : result + ": " + property; }

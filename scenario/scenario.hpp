@@ -36,6 +36,19 @@ class ScenarioError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What `lockstep calibrate` recorded beside a machine it measured (docs/machines.md,
+// "Machine files"): which host, when, and what each fitted number came from.
+struct CalibrationInfo {
+  std::string file;  // the machine file it was read from
+  std::string host;  // host name
+  std::string cpu;   // CPU model, as /proc/cpuinfo names it
+  int cpus = 0;      // CPUs online
+  std::string when;  // ISO 8601, UTC
+  std::string clock; // what timed the probes
+  std::vector<std::pair<std::string, std::string>> sources;  // field -> what it was fitted from
+  std::vector<std::string> notes;
+};
+
 struct MachineSpec {
   std::string preset = "flat";
   std::vector<NodeId> node_of_cpu;  // one entry per CPU
@@ -44,6 +57,9 @@ struct MachineSpec {
   // scenario's overrides applied. node_of_cpu and costs mirror it.
   std::optional<sim::machine::MachineConfig> model;
   sim::MemoryPolicy memory_policy = sim::MemoryPolicy::as_requested;
+  std::string machine_file;                  // `machine: {file: ...}`: the file it came from
+  std::optional<CalibrationInfo> calibration;  // set when a calibration's numbers are used
+  std::string calibration_note;              // `preset: host` without a usable calibration: why
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
 };
 
@@ -105,10 +121,19 @@ using model::StrategySpec;
 
 // `expect`: no violation; a violation of `property`; or, for an `exists` condition
 // `property`, that some execution reaches it or that none does.
+// How far a simulated figure may be from the measured one, in percent of the measured
+// (`expect: {fidelity: {ops_per_s: 15}}`; `lockstep compare` judges it, docs/compare.md).
+struct FidelityTolerance {
+  std::string metric;  // a compared metric, or `ratios` for the design ratios of a sweep
+  double percent = 0;
+  std::string where;   // "file:line:col", for a metric the workload does not report
+};
+
 struct Expectation {
   enum class Kind : std::uint8_t { pass, violation, reachable, unreachable };
   Kind kind = Kind::pass;
   std::string property;  // unless pass
+  std::vector<FidelityTolerance> fidelity;
 };
 
 struct Scenario {
@@ -136,6 +161,13 @@ struct ScenarioFile {
 
 // Reads, parses and validates a scenario file. Throws ScenarioError.
 ScenarioFile load_scenario_file(const std::string& path);
+// The same scenario simulated on another machine: `machine` is a machine map in YAML flow
+// form ("{preset: host}", "{file: /abs/m.yaml}") that replaces the scenario's, and the rows
+// are simulations whatever `platform` says. A sweep of machine.* is refused. A timed
+// workload's `runtime_us` is cut to `runtime_cap_us` when that is not 0 (rates do not
+// depend on the window's length, the time to simulate it does).
+ScenarioFile load_scenario_file_on(const std::string& path, const std::string& machine,
+                                   std::uint64_t runtime_cap_us = 0);
 
 // One row of `path` with the given sweep values (from a schedule file). Throws ScenarioError.
 Scenario load_scenario_row(const std::string& path, const std::vector<std::pair<std::string, std::string>>& params);

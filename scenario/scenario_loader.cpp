@@ -8,13 +8,11 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
-#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "io/files.hpp"
@@ -26,6 +24,7 @@
 #include "scenario/machine_workloads_loader.hpp"
 #include "scenario/platform_loader.hpp"
 #include "scenario/workload_registry.hpp"
+#include "scenario/yaml_document.hpp"
 #include "scenario/yaml_fields.hpp"
 #include "sim/exec/memory.hpp"
 
@@ -264,11 +263,48 @@ std::string listed(const std::vector<std::string>& names) {
 }
 
 // `exists` names the scenario's exists conditions: their outcome is reachable or unreachable.
+std::vector<FidelityTolerance> load_fidelity(const yaml::Source& src, const YAML::Node& node) {
+  yaml::require_map(src, node, "fidelity");
+  if (node.size() == 0) src.fail(node, "fidelity: expected at least one metric with its tolerance in percent");
+  std::vector<FidelityTolerance> out;
+  for (const auto& kv : node) {
+    FidelityTolerance t;
+    t.metric = yaml::identifier(src, kv.first, "fidelity metric");
+    for (const FidelityTolerance& other : out)
+      if (other.metric == t.metric) src.fail(kv.first, fmt::format("fidelity: {} is given twice", t.metric));
+    t.percent = yaml::real(src, kv.second, "fidelity tolerance (percent)", 0, 1e6);
+    t.where = src.where(kv.first);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& properties,
                         const std::vector<std::string>& exists) {
   const yaml::Source& src = root.source();
-  const YAML::Node node = root.required("expect");
+  YAML::Node node = root.required("expect");
   Expectation e;
+  // `fidelity` rides beside the outcome; alone it means the outcome `pass`.
+  if (node.IsMap()) {
+    YAML::Node outcome(YAML::NodeType::Map);
+    for (const auto& kv : node) {
+      if (kv.first.IsScalar() && kv.first.Scalar() == "fidelity") {
+        if (!e.fidelity.empty()) src.fail(kv.first, "expect: fidelity is given twice");
+        e.fidelity = load_fidelity(src, kv.second);
+      } else {
+        outcome.force_insert(kv.first, kv.second);
+      }
+    }
+    if (!e.fidelity.empty()) {
+      if (outcome.size() == 0) {
+        if (!exists.empty())
+          src.fail(node, fmt::format("expect: a scenario with exists conditions ({}) needs its outcome beside "
+                                     "fidelity", yaml::join(exists)));
+        return e;
+      }
+      node.reset(outcome);
+    }
+  }
   if (node.IsScalar() && node.Scalar() == "pass") {
     if (!exists.empty()) {
       src.fail(node, fmt::format("expect: a scenario with exists conditions ({}) reaches them or not, so it never "
@@ -281,7 +317,7 @@ Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& p
     src.fail(std::next(node.begin())->first, "expect: one outcome at a time (violation, reachable or unreachable)");
   if (!node.IsMap() || node.size() != 1) {
     src.fail(node, fmt::format("expect: expected 'pass', {{violation: PROPERTY}}, {{reachable: CONDITION}} or "
-                               "{{unreachable: CONDITION}}, got {}",
+                               "{{unreachable: CONDITION}} (and optionally fidelity: {{METRIC: PERCENT}}), got {}",
                                yaml::describe(node)));
   }
   const yaml::Map m(src, node, "expect", {"violation", "reachable", "unreachable"});
@@ -463,125 +499,41 @@ std::vector<Scenario> expand_sweep(const yaml::Source& src, YAML::Node& doc, con
   }
 }
 
-std::string read_scenario_text(const std::string& path) {
-  try {
-    return io::read_file(path);
-  } catch (const std::runtime_error& e) {
-    throw ScenarioError(e.what());
-  }
+// A timed workload's window (`workload.runtime_us`) shortened to `cap_us` (0: as written).
+void cap_runtime(YAML::Node& doc, std::uint64_t cap_us) {
+  if (cap_us == 0 || !doc.IsMap()) return;
+  YAML::Node workload = doc["workload"];
+  if (!workload.IsMap() || !workload["runtime_us"] || !workload["runtime_us"].IsScalar()) return;
+  std::uint64_t value = 0;
+  if (YAML::convert<std::uint64_t>::decode(workload["runtime_us"], value) && value > cap_us) workload["runtime_us"] = cap_us;
 }
 
-// A scenario may hold this many YAML nodes, counting each use of an alias anew: aliases
-// nest, so eight levels of nine uses of the one before are 43 million nodes in 2.4 KB.
-constexpr std::size_t kMaxScenarioNodes = 100'000;
-
-// And nest at most this deep. yaml-cpp stops text nested past 2000 levels, but an alias used
-// inside its own anchor's node makes a cycle, as deep as the node count lets it go: 100,000
-// frames of this walk overflowed the stack of an ASan build (a fuzz finding).
-constexpr std::size_t kMaxScenarioDepth = 256;
-
-// Walks the document as the loaders will (aliases expanded), refusing it at the node where
-// it passes kMaxScenarioNodes or kMaxScenarioDepth.
-void require_bounded(const yaml::Source& src, const YAML::Node& node, std::size_t& seen, std::size_t depth = 1) {
-  if (++seen > kMaxScenarioNodes)
-    src.fail(node, fmt::format("the scenario expands to more than {} YAML nodes (an alias counts each time it is "
-                               "used)",
-                               kMaxScenarioNodes));
-  if (depth > kMaxScenarioDepth)
-    src.fail(node, fmt::format("the scenario nests deeper than {} YAML levels (an alias used inside its own "
-                               "anchor's node nests without end)",
-                               kMaxScenarioDepth));
-  if (node.IsSequence()) {
-    for (const YAML::Node& child : node) require_bounded(src, child, seen, depth + 1);
-  } else if (node.IsMap()) {
-    for (const auto& kv : node) {
-      require_bounded(src, kv.first, seen, depth + 1);
-      require_bounded(src, kv.second, seen, depth + 1);
-    }
-  }
-}
-
-// The offset of the first byte of `text` that is not valid UTF-8 (overlong forms,
-// surrogates and code points above U+10FFFF included), or none.
-std::optional<std::size_t> first_bad_utf8(std::string_view text) {
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = n != 0 && i + n <= text.size();
-    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
-    const auto c1 = ok && n > 1 ? static_cast<unsigned char>(text[i + 1]) : 0;
-    if (ok && n == 2) ok = c >= 0xC2;
-    if (ok && n == 3) ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);
-    if (ok && n == 4) ok = c <= 0xF4 && !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);
-    if (!ok) return i;
-    i += n;
-  }
-  return std::nullopt;
-}
-
-// Scenario text and file names must be UTF-8 (they reach JSON results and the viewer).
-void require_utf8(const std::string& path, const std::string& text) {
-  if (const auto bad = first_bad_utf8(path))
-    throw ScenarioError(fmt::format("{}: the file name is not valid UTF-8 (byte {} of it)", path, *bad + 1));
-  const auto bad = first_bad_utf8(text);
-  if (!bad) return;
-  const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n'));
-  const std::size_t line_start = text.rfind('\n', *bad == 0 ? 0 : *bad - 1);
-  const std::size_t col = line_start == std::string::npos || *bad == 0 ? *bad + 1 : *bad - line_start;
-  throw ScenarioError(fmt::format("{}:{}:{}: the file is not valid UTF-8 (byte {:#04x})", path, line, col,
-                                  static_cast<unsigned char>(text[*bad])));
-}
-
-// Where a stream's documents start, parsed without building nodes. The caller stops it after
-// a few: yaml-cpp 0.7 makes an empty document of a stray `,` at the top level without
-// consuming it, so the next document is that one again, forever (jbeder/yaml-cpp#1040);
-// YAML::LoadAll loops on it, taking memory, and so would a count run to the end.
-class DocumentStarts : public YAML::EventHandler {
- public:
-  std::vector<YAML::Mark> marks;
-  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-};
-
-YAML::Node parse_yaml(const yaml::Source& src, const std::string& text) {
-  // Not YAML::LoadAll (see DocumentStarts): the first document is loaded on its own, and the
-  // stream is read only as far as the start of a second, which is refused.
-  YAML::Node doc;
-  DocumentStarts starts;
-  try {
-    std::istringstream in(text);
-    YAML::Parser parser(in);
-    while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
-    }
-    doc = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    src.fail_at(src.where(e.mark), e.msg);
-  }
-  if (starts.marks.empty() || doc.IsNull()) src.fail_at(src.file() + ":1:1", "the file holds no scenario (expected a map)");
-  if (starts.marks.size() > 1) src.fail_at(src.where(starts.marks[1]), "a scenario file holds one YAML document");
-  std::size_t seen = 0;
-  require_bounded(src, doc, seen);
-  return doc;
-}
-
-ScenarioFile load(const std::string& path, const RowFilter& keep) {
+// `machine`, when not null, replaces the scenario's machine (and makes it a simulation): the
+// simulated side of `lockstep compare`.
+ScenarioFile load(const std::string& path, const RowFilter& keep, const std::optional<YAML::Node>& machine = {},
+                  std::uint64_t runtime_cap_us = 0) {
   ScenarioFile file;
   file.path = path;
-  const std::string text = read_scenario_text(path);
-  require_utf8(path, text);
+  const std::string text = yaml::read_document_text(path);
   file.sha256 = io::sha256_hex(text);
   const yaml::Source src(path);
   try {
-    YAML::Node doc = parse_yaml(src, text);
+    YAML::Node doc = yaml::parse_document(src, text, "scenario");
+    if (machine) {
+      doc["machine"] = *machine;
+      doc.remove("platform");
+    }
+    cap_runtime(doc, runtime_cap_us);
     const yaml::Map root(src, doc, "scenario", {kScenarioKeys.begin(), kScenarioKeys.end()});
     const std::optional<YAML::Node> sweep = root.get("sweep");
+    if (machine && sweep) {
+      for (const auto& axis : *sweep) {
+        const std::string swept = axis.first.IsScalar() ? axis.first.Scalar() : std::string();
+        if (swept.starts_with("machine") || swept.starts_with("platform"))
+          src.fail(axis.first, fmt::format("sweep: '{}' varies the machine; comparing runs the workload on this "
+                                           "host and on its model only", swept));
+      }
+    }
     file.swept = sweep.has_value();
     if (!sweep) {
       if (!keep || keep({})) file.rows.push_back(parse_scenario(src, doc, path));
@@ -627,6 +579,17 @@ std::vector<std::string> exists_conditions(const WorkloadSpec& w) {
 }
 
 ScenarioFile load_scenario_file(const std::string& path) { return load(path, nullptr); }
+
+ScenarioFile load_scenario_file_on(const std::string& path, const std::string& machine, std::uint64_t runtime_cap_us) {
+  YAML::Node node;
+  try {
+    node = YAML::Load(machine);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(fmt::format("machine '{}': {}", machine, e.msg));
+  }
+  if (!node.IsMap()) throw ScenarioError(fmt::format("machine '{}': expected a map such as {{preset: host}}", machine));
+  return load(path, nullptr, std::optional<YAML::Node>(node), runtime_cap_us);
+}
 
 Scenario load_scenario_row(const std::string& path, const Params& params) {
   // Order does not matter: a schedule file may list the values in any order.

@@ -30,12 +30,18 @@ if ((${#native[@]} > 0)); then
   echo "Native runs on this machine (lockstep native):"
   build/bin/lockstep native "${native[@]}" --out-dir out --json out/native.json || status=1
 fi
+echo
+echo "Simulated against measured: this host's calibration (kept for later runs), then the futex"
+echo "hash designs natively and on the calibrated model (docs/compare.md):"
+build/bin/lockstep calibrate --if-missing --seconds 12 --quiet || status=1
+build/bin/lockstep compare scenarios/futex/native-hash.yaml -n 3 --json out/compare.json --csv out/compare.csv || status=1
 cat <<TXT
 
 Outputs are in out/:
   out/results.json      one result object per simulated scenario (docs/results.md)
   out/sweeps.json       the long performance sweeps (futex hash designs); their rows are in out/*.csv
   out/native.json       the native runs' results, in the same format
+  out/compare.json      native against simulated, figure by figure (docs/results.md, "Comparison results")
   out/junit.xml         the simulated results as a JUnit report for CI systems
   out/*.trace.jsonl     traces (docs/traces.md); out/*.chrome.json opens in Perfetto or chrome://tracing
   out/*.schedule        counterexamples; replay one with: build/bin/lockstep replay out/<name>.schedule

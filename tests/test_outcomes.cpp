@@ -97,7 +97,7 @@ TEST_CASE("a search that reaches no exists condition is unreachable", "[outcome]
 TEST_CASE("an unreachable expectation does not match a witness, nor the other way round", "[outcome]") {
   const Scenario reached = load_one_of(library("litmus/sb-tso.yaml"));
   Scenario expects_unreachable = reached;
-  expects_unreachable.expect = Expectation{Expectation::Kind::unreachable, "sb_relaxed"};
+  expects_unreachable.expect = Expectation{Expectation::Kind::unreachable, "sb_relaxed", {}};
   RowReport row;
   row.result = "violation";  // as the search reports a witness, before judge names it
   row.property = "sb_relaxed";

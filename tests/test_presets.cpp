@@ -161,7 +161,8 @@ TEST_CASE("the host preset loads from this machine's /sys", "[machine]") {
 TEST_CASE("bad machine sections fail at the line and column of the mistake", "[machine]") {
   check_bad_cases({
       {"machine_unknown_override.yaml", 2, 31,
-       "unknown key 'uncore' in machine (expected one of: preset, memory_policy, cpus, nodes, uncore_ns,"},
+       "unknown key 'uncore' in machine (expected one of: preset, file, name, memory_policy, packages, "
+       "cores_per_package, threads_per_core, cpus, nodes, uncore_ns,"},
       {"machine_cpus_on_model.yaml", 4, 3, "cpus applies to the flat preset only: barcelona-4s has 16 CPUs in 4 nodes"},
       {"machine_bad_cache.yaml", 6, 5, "caches: barcelona-4s has no cache 'LLC' (it has L1, L2, L3)"},
       {"machine_model_key_on_flat.yaml", 2, 34, "dram applies to modelled machines, not to the flat preset"},

@@ -165,6 +165,7 @@ TEST_CASE("host topology: two sockets numbered alternately", "[machine]") {
   CHECK(c.caches[2].size_bytes == 8 * 1024 * 1024);
   CHECK(c.caches[2].ways == 16);
   CHECK(c.caches[2].scope == CacheScope::package);
+  CHECK(host.caches_from_sysfs);
   const MachineConfig nehalem = make_preset("nehalem-2s");
   CHECK(c.caches[2].hit_ns == nehalem.caches[2].hit_ns);  // [guess] until calibrated
   CHECK(c.dram.latency_ns == nehalem.dram.latency_ns);

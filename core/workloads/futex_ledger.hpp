@@ -8,10 +8,17 @@
 //
 // Calls are attributed to program threads through P::self(), bound as each thread starts,
 // and to the op that made them through at(), which the interpreter sets before each op.
+//
+// Natively (`lockstep native` on thread programs, docs/model-checking.md "Native litmus runs")
+// the program threads really run at once, so the shared record (the wakes, the requeues, who
+// is who) is guarded by a host mutex. No critical section makes a P:: call, so on the
+// simulator, whose threads are fibers of one host thread, a fiber never switches while it
+// holds the mutex, and the order of the records is still the execution's.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -45,13 +52,26 @@ class FutexLedger {
       : table_(config, machine), self_(threads), where_(threads, nullptr), waits_(threads) {}
 
   // Program thread `index` is the calling platform thread; called as the thread starts.
-  void bind(std::size_t index) { self_[index] = P::self(); }
+  void bind(std::size_t index) {
+    const Thread me = P::self();
+    const std::lock_guard guard(mutex_);
+    self_[index] = me;
+  }
   // The op program thread `index` is running, named in reports.
   void at(std::size_t index, const std::string* where) { where_[index] = where; }
 
+  // Forgets the calls of an execution, so that the program can run again (native litmus runs).
+  // Call with no program thread running.
+  void reset() {
+    const std::lock_guard guard(mutex_);
+    for (std::optional<Wait>& w : waits_) w.reset();
+    wakes_.clear();
+    requeued_from_.clear();
+  }
+
   futex::FutexError wait(Word& word, std::uint32_t expected) {
     const std::size_t t = caller();
-    waits_[t] = Wait{&word, expected, where_[t]};
+    waits_[t] = Wait{&word, expected, where_[t]};  // thread t's own slot: no other thread writes it
     const futex::FutexError r = table_.wait(word, expected);
     waits_[t].reset();
     return r;
@@ -60,6 +80,7 @@ class FutexLedger {
   futex::WakeResult wake(Word& word, int count) {
     const futex::WakeResult r = table_.wake(word, count);
     const std::size_t t = caller();
+    const std::lock_guard guard(mutex_);
     wakes_.push_back(Wake{&word, t, count, r.woken, where_[t]});
     return r;
   }
@@ -68,7 +89,10 @@ class FutexLedger {
   // cover it, so sleepers of a requeue's source are never judged (they stay a deadlock).
   futex::RequeueResult requeue(Word& from, Word& to, int nr_wake, int nr_requeue,
                                std::optional<std::uint32_t> expected) {
-    requeued_from_.push_back(&from);
+    {
+      const std::lock_guard guard(mutex_);
+      requeued_from_.push_back(&from);
+    }
     return table_.requeue(from, to, nr_wake, nr_requeue, expected);
   }
 
@@ -104,6 +128,7 @@ class FutexLedger {
 
   std::size_t caller() const {
     const Thread me = P::self();
+    const std::lock_guard guard(mutex_);
     for (std::size_t t = 0; t < self_.size(); ++t)
       if (self_[t] == me) return t;
     throw std::logic_error("a futex call from a thread the ledger does not know");
@@ -121,6 +146,7 @@ class FutexLedger {
   std::vector<std::optional<Wait>> waits_;  // per program thread: the wait it is in, if any
   std::vector<Wake> wakes_;                 // every wake of the execution, in order
   std::vector<const Word*> requeued_from_;
+  mutable std::mutex mutex_;  // guards self_, wakes_ and requeued_from_ (see the head of the file)
 };
 
 }  // namespace lockstep

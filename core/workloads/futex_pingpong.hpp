@@ -9,9 +9,12 @@
 // window closed). After the answer the pinger sets the word idle again for its next use.
 // Every change the other side waits for is followed by a wake, so nothing depends on timing.
 //
-// Metric: round trips per second, per pair (each over its own window) and summed.
+// Metrics: round trips per second, per pair (each over its own window) and summed, and the
+// distribution of one round trip's time (median, 90th and 99th percentiles over every pair's
+// trips; the pinger reads the clock once a trip anyway, for its deadline).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,7 +51,7 @@ class FutexPingpong {
   using Word = typename P::template Atomic<std::uint32_t>;
 
   explicit FutexPingpong(const FutexPingpongParams& params)
-      : p_(params), done_(pairs(), 0), elapsed_ns_(pairs(), 0) {}
+      : p_(params), done_(pairs(), 0), elapsed_ns_(pairs(), 0), trip_ns_(pairs()) {}
   ~FutexPingpong() {
     for (Word* words : words_) P::deallocate(words, bytes_per_pair());
   }
@@ -94,6 +97,15 @@ class FutexPingpong {
     m.values.emplace_back("round_trips_per_s", rate);
     m.values.emplace_back("round_trips_per_s_per_pair", rate / static_cast<double>(pairs()));
     m.values.emplace_back("round_trip_ns", trips == 0 ? 0 : static_cast<double>(ns) / static_cast<double>(trips));
+    std::vector<std::uint64_t> all;
+    for (const std::vector<std::uint64_t>& pair : trip_ns_) all.insert(all.end(), pair.begin(), pair.end());
+    if (!all.empty()) {
+      std::sort(all.begin(), all.end());
+      const auto at = [&all](double q) { return static_cast<double>(all[static_cast<std::size_t>(q * static_cast<double>(all.size() - 1))]); };
+      m.values.emplace_back("round_trip_p50_ns", at(0.5));
+      m.values.emplace_back("round_trip_p90_ns", at(0.9));
+      m.values.emplace_back("round_trip_p99_ns", at(0.99));
+    }
     return m;
   }
 
@@ -102,6 +114,9 @@ class FutexPingpong {
   static constexpr std::uint32_t kPing = 1;
   static constexpr std::uint32_t kPong = 2;
   static constexpr std::uint32_t kStop = 3;
+  // Round-trip times kept per pair, for the percentiles: enough for a stable 99th, and a
+  // bound on memory (8 MiB a pair) however long the window.
+  static constexpr std::size_t kMaxTripSamples = std::size_t{1} << 20;
 
   std::size_t pairs() const { return static_cast<std::size_t>(p_.threads / 2); }
   std::size_t bytes_per_pair() const { return sizeof(Word) * static_cast<std::size_t>(p_.words); }
@@ -112,9 +127,14 @@ class FutexPingpong {
     const std::uint64_t start = P::now();
     const std::uint64_t deadline = start + p_.runtime_ns;
     std::uint64_t done = 0;
+    std::vector<std::uint64_t>& trips = trip_ns_[pair];
+    std::uint64_t last = start;
     for (int i = 0;; i = next(i)) {
       Word& word = words[i];
-      if (P::now() >= deadline || (p_.rounds != 0 && done == p_.rounds)) {
+      const std::uint64_t now = P::now();
+      if (done > 0 && trips.size() < kMaxTripSamples) trips.push_back(now - last);
+      last = now;
+      if (now >= deadline || (p_.rounds != 0 && done == p_.rounds)) {
         // The ponger sleeps on this word: this is the last thing it waits for.
         word.store(kStop, std::memory_order_release);
         futex_->wake(word, 1);
@@ -149,6 +169,7 @@ class FutexPingpong {
   std::vector<Word*> words_;
   std::vector<std::uint64_t> done_;        // round trips, per pair
   std::vector<std::uint64_t> elapsed_ns_;  // each pair's window as its pinger measured it
+  std::vector<std::vector<std::uint64_t>> trip_ns_;  // each pair's round-trip times
 };
 
 }  // namespace lockstep

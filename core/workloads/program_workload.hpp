@@ -27,6 +27,7 @@
 #include "core/usync/any_mutex.hpp"
 #include "core/workloads/expr_eval.hpp"
 #include "core/workloads/futex_ledger.hpp"
+#include "core/workloads/order_dispatch.hpp"
 #include "core/workloads/program.hpp"
 #include "core/workloads/spawn.hpp"
 #include "core/workloads/workload.hpp"
@@ -107,6 +108,29 @@ class ProgramWorkload {
     return program::Finding{"lost_wakeup", describe(*lost)};
   }
 
+  // Puts every variable back to its initial value and every register to 0, and forgets the
+  // futex calls, so that the threads can run their programs again: a native litmus run runs
+  // them millions of times on threads kept alive (docs/model-checking.md, "Native litmus
+  // runs"). Call with no program thread running; the caller publishes the values to the
+  // threads (the native harness's barrier does). Locks are not rebuilt: a program that ends
+  // holding one makes the next run wait for it, which the harness's watchdog reports.
+  void reset() {
+    const program::Program& prog = *program_;
+    for (std::size_t v = 0; v < cells_.size(); ++v) {
+      const std::uint64_t init = prog.variables[v].init;
+      Cell& c = cells_[v];
+      if (c.word != nullptr) {
+        c.word->store(static_cast<std::uint32_t>(init), std::memory_order_relaxed);
+      } else if (c.atomic != nullptr) {
+        c.atomic->store(init, std::memory_order_relaxed);
+      } else {
+        c.plain->store(init);
+      }
+    }
+    for (std::vector<std::int64_t>& regs : registers_) std::fill(regs.begin(), regs.end(), 0);
+    if (futexes_) futexes_->reset();
+  }
+
   std::uint64_t value_of(std::size_t var) const { return load(var); }
   std::int64_t register_of(std::size_t thread, std::size_t reg) const { return registers_[thread][reg]; }
 
@@ -163,8 +187,10 @@ class ProgramWorkload {
 
   std::uint64_t load(std::size_t var, std::memory_order order = std::memory_order_seq_cst) const {
     const Cell& c = cells_[var];
-    if (c.word != nullptr) return c.word->load(order);
-    return c.atomic != nullptr ? c.atomic->load(order) : c.plain->load();
+    if (c.plain != nullptr) return c.plain->load();
+    return program::with_load_order(order, [&c](auto o) -> std::uint64_t {
+      return c.word != nullptr ? c.word->load(o) : c.atomic->load(o);
+    });
   }
 
   void run(const std::vector<program::Op>& block, std::vector<std::int64_t>& regs) {
@@ -185,7 +211,7 @@ class ProgramWorkload {
       case OpKind::load: assign(regs, op.reg, load(static_cast<std::size_t>(op.var), op.order)); return;
       case OpKind::store: store(op, static_cast<std::uint64_t>(eval(op.value, regs))); return;
       case OpKind::rmw: assign(regs, op.reg, rmw(op, regs)); return;
-      case OpKind::fence: P::fence(op.order); return;
+      case OpKind::fence: program::with_order(op.order, [](auto o) { P::fence(o); }); return;
       case OpKind::pause: P::cpu_relax(); return;
       case OpKind::set: assign(regs, op.reg, static_cast<std::uint64_t>(eval(op.value, regs))); return;
       case OpKind::if_: run(eval(op.cond, regs) != 0 ? op.body : op.else_body, regs); return;
@@ -241,9 +267,9 @@ class ProgramWorkload {
   void store(const program::Op& op, std::uint64_t value) {
     Cell& c = cells_[static_cast<std::size_t>(op.var)];
     if (c.word != nullptr) {
-      c.word->store(static_cast<std::uint32_t>(value), op.order);
+      program::with_store_order(op.order, [&](auto o) { c.word->store(static_cast<std::uint32_t>(value), o); });
     } else if (c.atomic != nullptr) {
-      c.atomic->store(value, op.order);
+      program::with_store_order(op.order, [&](auto o) { c.atomic->store(value, o); });
     } else {
       c.plain->store(value);
     }
@@ -256,18 +282,23 @@ class ProgramWorkload {
 
   template <class A>
   std::uint64_t rmw_on(A& a, const program::Op& op, const std::vector<std::int64_t>& regs) {
+    return program::with_order(op.order, [&](auto order) { return rmw_ordered(a, op, regs, order); });
+  }
+
+  template <class A, class Order>
+  std::uint64_t rmw_ordered(A& a, const program::Op& op, const std::vector<std::int64_t>& regs, Order order) {
     using T = decltype(a.load());
     const auto operand = static_cast<T>(eval(op.value, regs));
     switch (op.rmw) {
-      case RmwOp::exchange: return a.exchange(operand, op.order);
-      case RmwOp::fetch_add: return a.fetch_add(operand, op.order);
-      case RmwOp::fetch_sub: return a.fetch_sub(operand, op.order);
-      case RmwOp::fetch_or: return a.fetch_or(operand, op.order);
-      case RmwOp::fetch_and: return a.fetch_and(operand, op.order);
+      case RmwOp::exchange: return a.exchange(operand, order);
+      case RmwOp::fetch_add: return a.fetch_add(operand, order);
+      case RmwOp::fetch_sub: return a.fetch_sub(operand, order);
+      case RmwOp::fetch_or: return a.fetch_or(operand, order);
+      case RmwOp::fetch_and: return a.fetch_and(operand, order);
       case RmwOp::compare_exchange: {
         // The destination register receives the value found, as with C11's `expected`.
         auto expected = static_cast<T>(eval(op.expected, regs));
-        a.compare_exchange_strong(expected, operand, op.order);
+        a.compare_exchange_strong(expected, operand, order);
         return expected;
       }
     }

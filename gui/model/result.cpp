@@ -32,7 +32,9 @@ constexpr std::array kKeyFigures = {"strategy",
                                     "executions_per_s",
                                     "workers",
                                     "trace_sha256",
-                                    "writebacks"};
+                                    "writebacks",
+                                    "mean_ns",
+                                    "machine"};
 constexpr std::array kParsedMembers = {
     "scenario", "name",           "command",  "platform",     "swept",     "rows",          "params",   "result",
     "property", "message",        "expected", "matched",      "histogram", "peaks_ns",      "c2c_cpus", "c2c_ns",

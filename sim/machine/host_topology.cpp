@@ -410,6 +410,7 @@ HostTopology read_host_topology(const std::string& sysfs_root) {
     host.notes.push_back("no cache in sysfs: nehalem-2s's caches [guess]");
   } else {
     host.config.caches = make_caches(caches, own_core, own_domain, defaults.caches, host.notes);
+    host.caches_from_sysfs = true;
   }
   add_links(host.config, domains, root / "devices/system/node", defaults.links.front(), host.notes);
   return host;

@@ -20,6 +20,7 @@ struct HostTopology {
   MachineConfig config;                    // preset name `host`
   std::vector<int> host_cpu_of_model_cpu;  // one entry per model CPU: the Linux CPU number
   std::vector<std::string> notes;          // each approximation made, in words
+  bool caches_from_sysfs = false;          // false: sysfs listed no cache, config.caches are nehalem-2s's
 };
 
 // Reads `sysfs_root`/devices/system/{cpu,node}. Throws std::runtime_error, naming the file,

@@ -1,0 +1,13 @@
+// The `litmus` object of a native litmus run's result row (docs/results.md, "Native litmus
+// runs"): the runs, the histogram, each condition's count and the checker's verdicts.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "scenario/litmus_report.hpp"
+
+namespace lockstep::cli {
+
+nlohmann::ordered_json litmus_json(const scenario::LitmusReport& r);
+
+}  // namespace lockstep::cli

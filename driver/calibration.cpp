@@ -1,0 +1,341 @@
+#include "driver/calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "driver/c2c_means.hpp"
+#include "driver/runner.hpp"
+#include "io/files.hpp"
+
+namespace lockstep::driver {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace mc = sim::machine;
+
+// A fitted parameter stops moving when the simulated figure is this close to the measured one.
+constexpr double kFitTolerance = 0.005;
+constexpr int kMaxFitRounds = 5;
+constexpr std::uint64_t kProbeSamples = 4000;
+
+double round_to(double v, double step) { return std::round(v / step) * step; }
+
+// The simulated probes a fit runs: scenarios a user could write, on the candidate machine
+// written as a machine file, run by the same driver as `lockstep run`.
+class ProbeSimulator {
+ public:
+  explicit ProbeSimulator(std::string work_dir) : dir_(std::move(work_dir)) { fs::create_directories(dir_); }
+
+  double latency_mean(const Calibration& c, std::uint64_t bytes) {
+    const RowReport r = run(c, fmt::format("workload: {{kind: latency-probe, bytes: {}, cpu: 0, samples: {}, seed: 1}}",
+                                           bytes, kProbeSamples));
+    if (r.machine.mean_ns <= 0) throw std::logic_error("calibration: the simulated latency probe measured nothing");
+    return r.machine.mean_ns;
+  }
+
+  // One-way latency between model CPUs, from the simulated c2c matrix.
+  std::map<std::pair<int, int>, double> c2c(const Calibration& c) {
+    const RowReport r = run(c, "workload: {kind: c2c, rounds: 100}");
+    std::map<std::pair<int, int>, double> out;
+    const auto& cpus = r.machine.c2c_cpus;
+    for (std::size_t i = 0; i < cpus.size(); ++i)
+      for (std::size_t j = 0; j < cpus.size(); ++j)
+        if (i != j) out[{cpus[i], cpus[j]}] = r.machine.c2c_ns[i][j];
+    return out;
+  }
+
+  // A FUTEX_WAIT that finds the word changed, on the kernel's table: one thread's ns per call.
+  double eagain_ns(const Calibration& c) {
+    const RowReport r = run(c, "design: {futex: linux-3.14}\nworkload: {kind: futex-hash, threads: 1, futexes: 64, "
+                               "runtime_us: 200}");
+    const double per_s = r.workload.value("ops_per_s");
+    if (per_s <= 0) throw std::logic_error("calibration: the simulated futex-hash made no call");
+    return 1e9 / per_s;
+  }
+
+  // From a FUTEX_WAKE to the sleeper running, on the kernel's table: futex-wake's one sleeper,
+  // which the waker wakes only once it sleeps (a ping-pong's waits often find the word changed).
+  double wake_ns(const Calibration& c) {
+    const RowReport r = run(c, "design: {futex: linux-3.14}\nworkload: {kind: futex-wake, threads: 2, batch: 1, "
+                               "rounds: 20}");
+    const double latency = r.workload.value("wakeup_latency_ns");
+    if (latency <= 0) throw std::logic_error("calibration: the simulated futex-wake woke nobody");
+    return latency;
+  }
+
+ private:
+  RowReport run(const Calibration& c, const std::string& workload) {
+    const fs::path machine = fs::path(dir_) / "machine.yaml";
+    const fs::path scenario = fs::path(dir_) / "probe.yaml";
+    io::write_file_atomically(machine.string(), machine_file_text(c));
+    io::write_file_atomically(scenario.string(),
+                              fmt::format("name: calibration probe\nmachine: {{file: machine.yaml}}\n{}\n"
+                                          "strategy: {{kind: timed, seed: 1, max_steps: 20000000}}\nexpect: pass\n",
+                                          workload));
+    const ScenarioFile file = scenario::load_scenario_file(scenario.string());
+    RunOptions options;
+    options.command = Command::run;
+    options.out_dir = dir_;
+    RowReport r = run_scenario_row(file, 0, options);
+    if (r.result != "pass") throw std::logic_error(fmt::format("calibration: a simulated probe failed: {}", r.message));
+    return r;
+  }
+
+  std::string dir_;
+};
+
+// Moves `param` by the difference between `measured` and what `simulate` gives (divided by
+// `slope`, how much the figure moves per unit of the parameter), until they agree; returns the
+// last simulated figure.
+double fit(double& param, double measured, const std::function<double()>& simulate, double step = 0.1,
+           double slope = 1) {
+  double simulated = simulate();
+  for (int round = 0; round < kMaxFitRounds; ++round) {
+    const double diff = measured - simulated;
+    if (std::abs(diff) <= kFitTolerance * measured) break;
+    param = std::max(0.0, round_to(param + diff / slope, step));
+    simulated = simulate();
+  }
+  return simulated;
+}
+
+// The probed size that exercises a cache of `bytes`: the largest at most half of it (the
+// level holds it with few conflict misses, and the levels below hold as small a part as
+// can be), else at most a quarter. The levels below still answer part of the accesses; the
+// fit by simulation accounts for them, as the simulator mixes levels the way the host does.
+std::optional<CalibrationMeasurements::MemoryPoint> point_within(const CalibrationMeasurements& m, std::uint64_t bytes,
+                                                                  std::uint64_t above) {
+  for (std::uint64_t limit : {bytes / 2, bytes / 4}) {
+    std::optional<CalibrationMeasurements::MemoryPoint> best;
+    for (const auto& p : m.memory)
+      if (p.bytes <= limit && p.bytes > above && (!best || p.bytes > best->bytes)) best = p;
+    if (best) return best;
+  }
+  return std::nullopt;
+}
+
+std::string kib(std::uint64_t bytes) {
+  return bytes >= (1u << 20) && bytes % (1u << 20) == 0 ? fmt::format("{} MiB", bytes >> 20)
+                                                        : fmt::format("{} KiB", bytes >> 10);
+}
+
+void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& sim) {
+  auto& sources = c.info.sources;
+  std::uint64_t below = 0;
+  for (std::size_t level = 0; level < c.config.caches.size(); ++level) {
+    mc::CacheLevel& cache = c.config.caches[level];
+    const auto point = point_within(m, cache.size_bytes, below);
+    below = cache.size_bytes;
+    if (!point) {
+      sources.emplace_back(fmt::format("caches.{}.hit_ns", cache.name),
+                           fmt::format("{}'s [guess]: no probed size fits {} ({})", kCalibrationBase, cache.name,
+                                       kib(cache.size_bytes)));
+      continue;
+    }
+    cache.hit_ns = round_to(point->mean_ns, 0.1);
+    const double simulated =
+        fit(c.config.caches[level].hit_ns, point->mean_ns, [&] { return sim.latency_mean(c, point->bytes); });
+    sources.emplace_back(fmt::format("caches.{}.hit_ns", cache.name),
+                         fmt::format("memory probe: {:.1f} ns per access at {} ({} is {}); simulated {:.1f} ns",
+                                     point->mean_ns, kib(point->bytes), cache.name, kib(cache.size_bytes), simulated));
+  }
+  // DRAM: the largest probed buffer, which the probe makes at least 4 times the last level.
+  const auto largest = std::max_element(m.memory.begin(), m.memory.end(),
+                                        [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+  if (largest == m.memory.end() || largest->bytes < 4 * below) {
+    sources.emplace_back("dram.latency_ns", fmt::format("{}'s [guess]: no probed size reaches 4x the last level",
+                                                        kCalibrationBase));
+    return;
+  }
+  c.config.dram.latency_ns = std::max(1.0, round_to(largest->mean_ns - c.config.uncore_ns, 0.1));
+  const double simulated =
+      fit(c.config.dram.latency_ns, largest->mean_ns, [&] { return sim.latency_mean(c, largest->bytes); });
+  sources.emplace_back("dram.latency_ns",
+                       fmt::format("memory probe: {:.1f} ns per access at {} ({}; includes TLB misses the model does "
+                                   "not have), less uncore_ns {:g}, fitted; simulated {:.1f} ns",
+                                   largest->mean_ns, kib(largest->bytes), m.huge_pages, c.config.uncore_ns, simulated));
+}
+
+void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTopology& host, ProbeSimulator& sim) {
+  auto& sources = c.info.sources;
+  const std::map<int, CpuPlace> at = host_places(host);
+  const C2cMeans native = c2c_means(m.c2c_cpus, m.c2c_ns, [&at](int cpu) {
+    const auto it = at.find(cpu);
+    return it == at.end() ? CpuPlace{} : it->second;
+  });
+  const auto simulated_means = [&] {
+    const std::map<std::pair<int, int>, double> pairs = sim.c2c(c);
+    std::vector<int> cpus;
+    for (const auto& [pair, ns] : pairs)
+      if (std::find(cpus.begin(), cpus.end(), pair.first) == cpus.end()) cpus.push_back(pair.first);
+    std::vector<std::vector<double>> ns(cpus.size(), std::vector<double>(cpus.size(), 0));
+    for (std::size_t i = 0; i < cpus.size(); ++i)
+      for (std::size_t j = 0; j < cpus.size(); ++j)
+        if (i != j) ns[i][j] = pairs.at({cpus[i], cpus[j]});
+    return c2c_means(cpus, ns, [&](int model_cpu) { return model_place(c.config, model_cpu); });
+  };
+  if (native.same_pairs > 0) {
+    c.config.c2c_same_package_ns = round_to(native.same_package, 0.1);
+    const double simulated =
+        fit(c.config.c2c_same_package_ns, native.same_package, [&] { return simulated_means().same_package; });
+    sources.emplace_back("c2c_same_package_ns",
+                         fmt::format("c2c probe: mean one-way {:.1f} ns over {} pair(s) of cores in one package; "
+                                     "simulated {:.1f} ns",
+                                     native.same_package, native.same_pairs, simulated));
+  } else {
+    sources.emplace_back("c2c_same_package_ns",
+                         fmt::format("{}'s [guess]: no two cores of one package were measured", kCalibrationBase));
+  }
+  if (native.cross_pairs > 0) {
+    const double simulated =
+        fit(c.config.remote_cache_ns, native.cross_package, [&] { return simulated_means().cross_package; });
+    sources.emplace_back("remote_cache_ns",
+                         fmt::format("c2c probe: mean one-way {:.1f} ns over {} pair(s) across packages; simulated "
+                                     "{:.1f} ns",
+                                     native.cross_package, native.cross_pairs, simulated));
+  } else {
+    sources.emplace_back("remote_cache_ns", fmt::format("{}'s [guess]: {}", kCalibrationBase,
+                                                        c.config.packages == 1 ? "one package, nothing crosses one"
+                                                                               : "no cross-package pair measured"));
+  }
+}
+
+void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& sim) {
+  auto& sources = c.info.sources;
+  auto& work = c.config.os.work_ns;
+  auto& entry = work[static_cast<std::size_t>(Work::syscall_entry)];
+  auto& exit = work[static_cast<std::size_t>(Work::syscall_exit)];
+  if (m.syscall_ns) {
+    // One parameter moves both halves; the split is a guess (the probe times the round trip).
+    double half = std::max(1.0, std::round((*m.syscall_ns - static_cast<double>(entry + exit)) / 2 + entry));
+    const auto apply = [&] {
+      entry = static_cast<std::uint64_t>(half);
+      exit = static_cast<std::uint64_t>(half);
+    };
+    apply();
+    // Both halves move: the call's cost moves twice as far as `half`.
+    const double simulated = fit(half, *m.syscall_ns, [&] {
+      apply();
+      return sim.eagain_ns(c);
+    }, 1.0, 2.0);
+    apply();
+    const std::string from = fmt::format("futex probe: FUTEX_WAIT returning EAGAIN takes {:.0f} ns; a simulated one "
+                                         "(linux-3.14's table, one thread) {:.0f} ns; split evenly [guess]",
+                                         *m.syscall_ns, simulated);
+    sources.emplace_back("syscall_entry_ns", from);
+    sources.emplace_back("syscall_exit_ns", from);
+    // The waker's share of a wakeup is at least its FUTEX_WAKE call [guess].
+    c.config.os.unpark_ns = static_cast<std::uint64_t>(std::round(*m.syscall_ns));
+    sources.emplace_back("unpark_ns", "the EAGAIN system call's cost: a FUTEX_WAKE is one system call [guess]");
+  } else {
+    sources.emplace_back("syscall_entry_ns", std::string(kCalibrationBase) + "'s [guess]: not measured");
+  }
+  if (m.context_switch_ns) {
+    c.config.os.context_switch_ns = static_cast<std::uint64_t>(std::round(*m.context_switch_ns));
+    sources.emplace_back("context_switch_ns",
+                         fmt::format("futex probe: two threads on one CPU, half a round trip: {:.0f} ns",
+                                     *m.context_switch_ns));
+  }
+  if (m.wake_ns) {
+    double wake = std::max(0.0, *m.wake_ns - static_cast<double>(c.config.os.unpark_ns));
+    const auto apply = [&] { c.config.os.wake_ns = static_cast<std::uint64_t>(std::round(wake)); };
+    apply();
+    const double simulated = fit(wake, *m.wake_ns, [&] {
+      apply();
+      return sim.wake_ns(c);
+    }, 1.0);
+    apply();
+    sources.emplace_back("wake_ns", fmt::format("futex probe: wake to running {:.0f} ns (ping-pong / 2); simulated "
+                                                "(futex-wake, one sleeper, linux-3.14's table): {:.0f} ns",
+                                                *m.wake_ns, simulated));
+  }
+}
+
+}  // namespace
+
+Calibration fit_calibration(const mc::HostTopology& host, const CalibrationMeasurements& measured,
+                            const scenario::HostIdentity& id, const std::string& when, const std::string& work_dir) {
+  Calibration c;
+  c.config = host.config;
+  c.config.name = "host";
+  if (c.config.threads_per_core == 1) c.config.smt_work_factor = 1.0;
+  c.info.host = id.host;
+  c.info.cpu = id.cpu;
+  c.info.cpus = id.cpus;
+  c.info.when = when;
+  c.info.clock = measured.clock;
+  c.info.notes = host.notes;
+  ProbeSimulator sim(work_dir);
+  fit_memory(c, measured, sim);
+  fit_c2c(c, measured, host, sim);
+  fit_os(c, measured, sim);
+  c.info.notes.push_back(fmt::format("not measured, {}'s [guess]: coherence protocol, uncore_ns, probe_ns, DRAM "
+                                     "banks and rows, link bandwidth, pause, fence, hash and compute costs",
+                                     kCalibrationBase));
+  return c;
+}
+
+std::string machine_file_text(const Calibration& c) {
+  const mc::MachineConfig& m = c.config;
+  YAML::Emitter out;
+  out.SetDoublePrecision(6);  // fitted numbers are rounded to 0.1 ns; binary noise would only confuse
+  out << YAML::Comment("lockstep machine file (docs/machines.md, \"Machine files\"): written by lockstep calibrate")
+      << YAML::Newline;
+  out << YAML::BeginMap;
+  out << YAML::Key << "calibration" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "host" << YAML::Value << c.info.host;
+  out << YAML::Key << "cpu" << YAML::Value << c.info.cpu;
+  out << YAML::Key << "cpus" << YAML::Value << c.info.cpus;
+  out << YAML::Key << "when" << YAML::Value << c.info.when;
+  out << YAML::Key << "clock" << YAML::Value << c.info.clock;
+  out << YAML::Key << "sources" << YAML::Value << YAML::BeginMap;
+  for (const auto& [field, from] : c.info.sources) out << YAML::Key << field << YAML::Value << from;
+  out << YAML::EndMap;
+  out << YAML::Key << "notes" << YAML::Value << YAML::BeginSeq;
+  for (const std::string& note : c.info.notes) out << note;
+  out << YAML::EndSeq << YAML::EndMap;
+
+  out << YAML::Key << "machine" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << m.name;
+  out << YAML::Key << "preset" << YAML::Value << kCalibrationBase
+      << YAML::Comment("what nothing measured keeps [guess]");
+  out << YAML::Key << "packages" << YAML::Value << m.packages;
+  out << YAML::Key << "cores_per_package" << YAML::Value << m.cores_per_package;
+  out << YAML::Key << "threads_per_core" << YAML::Value << m.threads_per_core;
+  out << YAML::Key << "smt_work_factor" << YAML::Value << m.smt_work_factor;
+  out << YAML::Key << "caches" << YAML::Value << YAML::BeginSeq;
+  for (const mc::CacheLevel& level : m.caches) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << level.name << YAML::Key
+        << "size_bytes" << YAML::Value << level.size_bytes << YAML::Key << "ways" << YAML::Value << level.ways
+        << YAML::Key << "hit_ns" << YAML::Value << level.hit_ns << YAML::Key << "scope" << YAML::Value
+        << (level.scope == mc::CacheScope::core ? "core" : "package") << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::Key << "dram" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "latency_ns" << YAML::Value
+      << m.dram.latency_ns << YAML::EndMap;
+  out << YAML::Key << "c2c_same_package_ns" << YAML::Value << m.c2c_same_package_ns;
+  out << YAML::Key << "remote_cache_ns" << YAML::Value << m.remote_cache_ns;
+  if (!m.links.empty()) {
+    out << YAML::Key << "links" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "latency_ns"
+        << YAML::Value << m.links.front().latency_ns << YAML::EndMap;
+  }
+  const auto& work = m.os.work_ns;
+  out << YAML::Key << "wake_ns" << YAML::Value << m.os.wake_ns;
+  out << YAML::Key << "unpark_ns" << YAML::Value << m.os.unpark_ns;
+  out << YAML::Key << "context_switch_ns" << YAML::Value << m.os.context_switch_ns;
+  out << YAML::Key << "syscall_entry_ns" << YAML::Value << work[static_cast<std::size_t>(Work::syscall_entry)];
+  out << YAML::Key << "syscall_exit_ns" << YAML::Value << work[static_cast<std::size_t>(Work::syscall_exit)];
+  out << YAML::EndMap << YAML::EndMap;
+  if (!out.good()) throw std::logic_error(fmt::format("calibration: cannot write the machine file: {}", out.GetLastError()));
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace lockstep::driver

@@ -1,0 +1,58 @@
+// `lockstep calibrate`: this host's machine model fitted to what the native probes measured
+// (docs/machines.md, "Calibration"). The shape and caches come from sysfs
+// (sim/machine/host_topology.hpp); each latency is fitted by simulation: the simulator runs the
+// same probe on the candidate machine and the parameter moves by the difference until the
+// simulated figure matches the measured one. What nothing measured keeps nehalem-2s's number,
+// marked [guess].
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scenario/host_calibration.hpp"
+#include "scenario/scenario.hpp"
+#include "sim/machine/host_topology.hpp"
+#include "sim/machine/machine_config.hpp"
+
+namespace lockstep::driver {
+
+// What the probes measured, in the calibration's terms (cli/ fills it from the native probes).
+struct CalibrationMeasurements {
+  std::string clock;         // what timed them ("tsc 2.096 GHz")
+  std::string huge_pages;    // whether the memory probe had huge pages, in words
+  struct MemoryPoint {
+    std::uint64_t bytes = 0;
+    // The mean latency per access. The native probe times batches of 256 dependent loads, so
+    // its median batch is the mean of a mix (at 4x the last level, a quarter of the loads
+    // still hit it); the simulator's mean per access is the same quantity.
+    double mean_ns = 0;
+  };
+  std::vector<MemoryPoint> memory;  // from the first CPU, its own node's memory
+  // The host CPUs measured and the one-way CAS ping-pong latency between each pair.
+  std::vector<int> c2c_cpus;
+  std::vector<std::vector<double>> c2c_ns;
+  std::optional<double> syscall_ns;         // FUTEX_WAIT returning EAGAIN: a system call
+  std::optional<double> wake_ns;            // a sleeping thread woken to running (ping-pong / 2)
+  std::optional<double> context_switch_ns;  // two threads on one CPU (ping-pong / 2)
+};
+
+struct Calibration {
+  sim::machine::MachineConfig config;
+  scenario::CalibrationInfo info;  // host, when, clock, a source for every fitted number, notes
+};
+
+// Fits the host's model. `when` is the time to record (ISO 8601 UTC); `work_dir` takes the
+// temporary files of the simulated probes.
+Calibration fit_calibration(const sim::machine::HostTopology& host, const CalibrationMeasurements& measured,
+                            const scenario::HostIdentity& id, const std::string& when, const std::string& work_dir);
+
+// The machine file (docs/machines.md, "Machine files") that loads back as `c.config`.
+std::string machine_file_text(const Calibration& c);
+
+// The preset whose numbers the calibration starts from (and keeps where nothing was measured).
+inline constexpr const char* kCalibrationBase = "nehalem-2s";
+
+}  // namespace lockstep::driver

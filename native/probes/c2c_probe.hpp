@@ -1,0 +1,50 @@
+// `lockstep native probe c2c`: the one-way core-to-core latency between every pair of CPUs
+// this process may use, measured as the core-to-core-latency tool and the simulator's c2c
+// (sim/machine/probes.hpp) do: two threads, pinned to the two CPUs, pass a token through
+// one cache line with compare-and-swap; one way is a round trip / 2.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "native/probes/clock.hpp"
+#include "native/probes/limits.hpp"
+
+namespace lockstep::native::probes {
+
+// Above this many allowed CPUs a sample is measured (pairs grow as the square).
+inline constexpr std::size_t kMaxC2cCpus = 64;
+
+struct C2cProbeOptions {
+  ProbeLimits limits;
+  std::size_t max_cpus = kMaxC2cCpus;
+  // Round trips per timed batch: [guess] 100 makes a batch some microseconds at the
+  // 30-150 ns one-way latencies of current parts, so the clock's cost is below 1%.
+  int rounds_per_batch = 100;
+  // Round trips before timing, so both caches and both cores' frequencies have settled.
+  int warmup_rounds = 1000;  // [guess]
+  Clock::Source clock = Clock::Source::automatic;
+};
+
+struct C2cProbeResult {
+  ClockInfo clock;
+  std::vector<int> allowed_cpus;
+  std::vector<int> cpus;  // measured: every allowed CPU, or every `cpu_step`-th
+  int cpu_step = 1;
+  // [i][j]: the median over batches of the one-way latency between cpus[i] and cpus[j];
+  // symmetric, 0 on the diagonal; empty with fewer than two CPUs.
+  std::vector<std::vector<double>> one_way_ns;
+  std::vector<std::vector<std::uint64_t>> batches;  // [i][j]: timed batches behind the median
+  int rounds_per_batch = 0;
+  std::vector<std::string> notes;
+  double seconds = 0;
+  double elapsed_s = 0;
+  bool interrupted = false;
+};
+
+// Shares the budget evenly among the pairs; every pair gets a few batches even when its
+// share is spent.
+C2cProbeResult c2c_probe(const C2cProbeOptions& options);
+
+}  // namespace lockstep::native::probes

@@ -1,0 +1,112 @@
+// `lockstep calibrate`'s fit (driver/calibration.hpp) on fixed measurements of a fake
+// two-socket host (tests/data/sysfs/xeon-2s): every fitted number reproduces its measurement
+// when the written machine file is loaded back and the same probe simulated on it, and what
+// was not measured says so.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "driver/calibration.hpp"
+#include "driver/runner.hpp"
+#include "scenario/scenario.hpp"
+#include "scratch_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace lockstep;
+
+driver::CalibrationMeasurements xeon_measurements() {
+  driver::CalibrationMeasurements m;
+  m.clock = "tsc 2.500 GHz";
+  m.huge_pages = "4 KiB pages";
+  m.memory = {{4096, 1.3}, {16384, 1.3}, {65536, 4.2}, {2u << 20, 13.1}, {64u << 20, 92}};
+  // CPUs 0 and 2 are two cores of package 0 in this tree, CPU 1 is on package 1.
+  m.c2c_cpus = {0, 1, 2};
+  m.c2c_ns = {{0, 90, 33}, {90, 0, 90}, {33, 90, 0}};
+  m.syscall_ns = 250;
+  m.wake_ns = 6000;
+  m.context_switch_ns = 2200;
+  return m;
+}
+
+std::string source_of(const driver::Calibration& c, const std::string& field) {
+  for (const auto& [f, from] : c.info.sources)
+    if (f == field) return from;
+  return "(none)";
+}
+
+double simulated_mean(const fs::path& machine, std::uint64_t bytes) {
+  const fs::path scenario = machine.parent_path() / "peak.yaml";
+  std::ofstream(scenario) << "name: p\nmachine: {file: " << machine.filename().string()
+                          << "}\nworkload: {kind: latency-probe, bytes: " << bytes
+                          << ", cpu: 0, samples: 4000, seed: 1}\nstrategy: {kind: timed, seed: 1, max_steps: 20000000}\nexpect: pass\n";
+  driver::RunOptions options;
+  options.command = driver::Command::run;
+  options.out_dir = (machine.parent_path() / "out").string();
+  const auto r = driver::run_scenario_row(scenario::load_scenario_file(scenario.string()), 0, options);
+  REQUIRE(r.machine.mean_ns > 0);
+  return r.machine.mean_ns;
+}
+
+}  // namespace
+
+TEST_CASE("calibration: fitted numbers reproduce the measurements through the machine file", "[calibration]") {
+  const fs::path dir = testing::scratch_dir() / "calibration";
+  fs::create_directories(dir);
+  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  const scenario::HostIdentity id{"fakehost", "Fake Xeon", 16};
+  const driver::Calibration c =
+      driver::fit_calibration(host, xeon_measurements(), id, "2026-12-02T10:00:00Z", (dir / "work").string());
+
+  CHECK(c.config.packages == 2);
+  CHECK(c.config.cores_per_package == 4);
+  CHECK(c.config.threads_per_core == 2);
+  CHECK(c.config.caches.at(0).hit_ns == Approx(1.3).epsilon(0.02));
+  // At 64 KiB and 2 MiB the faster levels answer part of the loads, so a level's hit time
+  // is above the mean measured there (the round trip below checks the mean itself).
+  CHECK(c.config.caches.at(1).hit_ns > 4.2);
+  CHECK(c.config.caches.at(2).hit_ns > 13.1);
+  CHECK(c.config.c2c_same_package_ns == Approx(33).epsilon(0.02));
+  CHECK(c.config.os.context_switch_ns == 2200);
+  CHECK_THAT(source_of(c, "caches.L2.hit_ns"), Catch::Contains("64 KiB"));
+  CHECK_THAT(source_of(c, "dram.latency_ns"), Catch::Contains("64 MiB") && Catch::Contains("4 KiB pages"));
+  CHECK_THAT(source_of(c, "remote_cache_ns"), Catch::Contains("across packages"));
+  CHECK_THAT(source_of(c, "syscall_entry_ns"), Catch::Contains("[guess]"));  // the split
+  CHECK_THAT(source_of(c, "wake_ns"), Catch::Contains("6000"));
+
+  const fs::path file = dir / "fakehost.yaml";
+  std::ofstream(file) << driver::machine_file_text(c);
+  // Loaded back, the file is the fitted machine, and the simulated probe finds the measurements.
+  CHECK(simulated_mean(file, 4096) == Approx(1.3).epsilon(0.01));
+  CHECK(simulated_mean(file, 65536) == Approx(4.2).epsilon(0.01));
+  CHECK(simulated_mean(file, 2u << 20) == Approx(13.1).epsilon(0.01));
+  CHECK(simulated_mean(file, 64u << 20) == Approx(92).epsilon(0.01));
+  const scenario::MachineSpec loaded = [&] {
+    std::ofstream(dir / "s.yaml") << "name: s\nmachine: {file: fakehost.yaml}\nworkload: {kind: c2c}\nexpect: pass\n";
+    return scenario::load_scenario_file((dir / "s.yaml").string()).rows.front().machine;
+  }();
+  REQUIRE(loaded.calibration);
+  CHECK(loaded.calibration->host == "fakehost");
+  CHECK(loaded.calibration->sources.size() == c.info.sources.size());
+  CHECK(loaded.model->remote_cache_ns == Approx(c.config.remote_cache_ns));
+  CHECK(loaded.costs.wake_ns == c.config.os.wake_ns);
+}
+
+TEST_CASE("calibration: what was not measured keeps the base preset's number and says so", "[calibration]") {
+  const fs::path dir = testing::scratch_dir() / "calibration-partial";
+  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  driver::CalibrationMeasurements m;
+  m.memory = {{16384, 1.4}};  // no larger buffer, no c2c, no futex figures
+  const driver::Calibration c =
+      driver::fit_calibration(host, m, {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "work").string());
+  CHECK(c.config.caches.at(0).hit_ns == Approx(1.4).epsilon(0.02));
+  CHECK_THAT(source_of(c, "caches.L3.hit_ns"), Catch::Contains("[guess]"));
+  CHECK_THAT(source_of(c, "dram.latency_ns"), Catch::Contains("[guess]"));
+  CHECK_THAT(source_of(c, "c2c_same_package_ns"), Catch::Contains("[guess]"));
+  CHECK(c.config.dram.latency_ns == sim::machine::host_machine(std::string(LOCKSTEP_SOURCE_DIR) +
+                                                               "/tests/data/sysfs/xeon-2s")
+                                        .dram.latency_ns);
+}
