@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/junit.hpp"
+#include "cli/result_json.hpp"
 #include "cli/si_units.hpp"
 #include "cli/sweep_csv.hpp"
 
@@ -108,15 +109,7 @@ std::string junit_case(const std::string& suite, const std::string& name, const 
 std::string compare_table(const CompareReport& report) {
   std::string out = fmt::format("{}: simulated vs native ({} native run{}) {}\n", report.name, report.repetitions,
                                 report.repetitions == 1 ? "" : "s", report.passed() ? "" : "  OUTSIDE TOLERANCE");
-  const scenario::MachineProvenance& m = report.machine;
-  if (!m.calibrated_at.empty()) {
-    out += fmt::format("  simulated on {}, calibrated on {} at {} ({})\n", m.name, m.calibrated_host, m.calibrated_at,
-                       m.file);
-  } else if (!m.note.empty()) {
-    out += fmt::format("  simulated on {}, uncalibrated: {}\n", m.name, m.note);
-  } else if (!m.file.empty()) {
-    out += fmt::format("  simulated on {} ({})\n", m.name, m.file);
-  }
+  if (!report.machine.empty()) out += fmt::format("  simulated on {}\n", machine_source_text(report.machine));
   const std::string header = fmt::format("  {:<30} {:>10} {:>10} {:>10} {:>10} {:>9}\n", "metric", "native",
                                          "min", "max", "simulated", "error");
   for (const driver::CompareRow& row : report.rows) {
@@ -148,12 +141,7 @@ std::string compare_json(const CompareReport& report) {
   out["command"] = "compare";
   out["repetitions"] = report.repetitions;
   out["sim_runtime_cap_us"] = report.sim_runtime_cap_us;
-  Json machine{{"name", report.machine.name}};
-  if (!report.machine.file.empty()) machine["file"] = report.machine.file;
-  if (!report.machine.calibrated_at.empty())
-    machine["calibration"] = Json{{"host", report.machine.calibrated_host}, {"when", report.machine.calibrated_at}};
-  if (!report.machine.note.empty()) machine["note"] = report.machine.note;
-  out["machine"] = std::move(machine);
+  out["machine"] = machine_source_json(report.machine);
   out["result"] = report.passed() ? "pass" : "fail";
   Json rows = Json::array();
   for (const driver::CompareRow& row : report.rows) {

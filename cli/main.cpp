@@ -105,15 +105,7 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
                "trusted (exit 3)\n",
                r.internal_errors, r.internal_errors == 1 ? "" : "s");
   if (s.platform == "native" && !r.workload.empty()) fmt::print("{}", metrics_line(r.workload));
-  if (const MachineProvenance& m = r.machine_source; !m.empty()) {
-    if (!m.calibrated_at.empty()) {
-      fmt::print("  machine: {}, calibrated on {} at {} ({})\n", m.name, m.calibrated_host, m.calibrated_at, m.file);
-    } else if (!m.file.empty()) {
-      fmt::print("  machine: {} ({})\n", m.name, m.file);
-    } else {
-      fmt::print("  machine: {}, uncalibrated: {}\n", m.name, m.note);
-    }
-  }
+  if (!r.machine_source.empty()) fmt::print("  machine: {}\n", machine_source_text(r.machine_source));
   if (s.platform == "native" && !r.trace_path.empty() && !out.verbose) fmt::print("  trace: {}\n", r.trace_path);
   if (r.counterexample.present) {
     const auto& c = r.counterexample;

@@ -116,12 +116,7 @@ void put_workload(Json& out, const WorkloadMetrics& w) {
 
 // Only where a machine file or the host's calibration was read, or is missing.
 void put_machine_source(Json& out, const scenario::MachineProvenance& m) {
-  if (m.empty()) return;
-  Json source{{"name", m.name}};
-  put_if(source, "file", m.file);
-  if (!m.calibrated_at.empty()) source["calibration"] = Json{{"host", m.calibrated_host}, {"when", m.calibrated_at}};
-  put_if(source, "note", m.note);
-  out["machine"] = std::move(source);
+  if (!m.empty()) out["machine"] = machine_source_json(m);
 }
 
 void put_outputs(Json& out, const RowReport& r) {
@@ -154,6 +149,21 @@ Json params_object(const RowReport& r) {
 }
 
 }  // namespace
+
+Json machine_source_json(const scenario::MachineProvenance& m) {
+  Json source{{"name", m.name}};
+  put_if(source, "file", m.file);
+  if (!m.calibrated_at.empty()) source["calibration"] = Json{{"host", m.calibrated_host}, {"when", m.calibrated_at}};
+  put_if(source, "note", m.note);
+  return source;
+}
+
+std::string machine_source_text(const scenario::MachineProvenance& m) {
+  if (!m.calibrated_at.empty())
+    return fmt::format("{}, calibrated on {} at {} ({})", m.name, m.calibrated_host, m.calibrated_at, m.file);
+  if (!m.file.empty()) return fmt::format("{} ({})", m.name, m.file);
+  return fmt::format("{}, uncalibrated: {}", m.name, m.note);
+}
 
 Json to_json(const ScenarioReport& report) {
   Json out;

@@ -20,6 +20,14 @@ using scenario::ScenarioReport;
 // JSON writes its rows with it too, so both have one shape.
 void put_machine(nlohmann::ordered_json& out, const MachineMeasurements& m);
 
+// Where a row's machine came from (docs/results.md, "Where the machine came from"): `name`,
+// `file`, `calibration` {host, when} and `note`, as far as each is known. `compare`'s JSON
+// writes it too.
+nlohmann::ordered_json machine_source_json(const scenario::MachineProvenance& m);
+// The same in words for the terminal: "NAME, calibrated on HOST at WHEN (FILE)", "NAME (FILE)"
+// or "NAME, uncalibrated: WHY".
+std::string machine_source_text(const scenario::MachineProvenance& m);
+
 // Fields in the documented order. Throws std::invalid_argument for an unswept report
 // that does not hold exactly one row.
 nlohmann::ordered_json to_json(const ScenarioReport& report);

@@ -41,15 +41,11 @@ class ProbeSimulator {
     return r.machine.mean_ns;
   }
 
-  // One-way latency between model CPUs, from the simulated c2c matrix.
-  std::map<std::pair<int, int>, double> c2c(const Calibration& c) {
+  // The simulated c2c matrix, as means within and across packages.
+  C2cMeans c2c(const Calibration& c) {
     const RowReport r = run(c, "workload: {kind: c2c, rounds: 100}");
-    std::map<std::pair<int, int>, double> out;
-    const auto& cpus = r.machine.c2c_cpus;
-    for (std::size_t i = 0; i < cpus.size(); ++i)
-      for (std::size_t j = 0; j < cpus.size(); ++j)
-        if (i != j) out[{cpus[i], cpus[j]}] = r.machine.c2c_ns[i][j];
-    return out;
+    return c2c_means(r.machine.c2c_cpus, r.machine.c2c_ns,
+                     [&c](int model_cpu) { return model_place(c.config, model_cpu); });
   }
 
   // A FUTEX_WAIT that finds the word changed, on the kernel's table: one thread's ns per call.
@@ -171,17 +167,7 @@ void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTop
     const auto it = at.find(cpu);
     return it == at.end() ? CpuPlace{} : it->second;
   });
-  const auto simulated_means = [&] {
-    const std::map<std::pair<int, int>, double> pairs = sim.c2c(c);
-    std::vector<int> cpus;
-    for (const auto& [pair, ns] : pairs)
-      if (std::find(cpus.begin(), cpus.end(), pair.first) == cpus.end()) cpus.push_back(pair.first);
-    std::vector<std::vector<double>> ns(cpus.size(), std::vector<double>(cpus.size(), 0));
-    for (std::size_t i = 0; i < cpus.size(); ++i)
-      for (std::size_t j = 0; j < cpus.size(); ++j)
-        if (i != j) ns[i][j] = pairs.at({cpus[i], cpus[j]});
-    return c2c_means(cpus, ns, [&](int model_cpu) { return model_place(c.config, model_cpu); });
-  };
+  const auto simulated_means = [&] { return sim.c2c(c); };
   if (native.same_pairs > 0) {
     c.config.c2c_same_package_ns = round_to(native.same_package, 0.1);
     const double simulated =
