@@ -74,6 +74,7 @@ driver::CalibrationMeasurements measurements(const np::MemoryProbeResult& memory
   m.c2c_ns = c2c.one_way_ns;
   if (futex.syscall_eagain.measured) m.syscall_ns = futex.syscall_eagain.latency.median_ns;
   if (futex.wake_to_running.measured) m.wake_ns = futex.wake_to_running.latency.median_ns;
+  if (futex.wake_call.measured) m.wake_call_ns = futex.wake_call.latency.median_ns;
   if (futex.context_switch.measured) m.context_switch_ns = futex.context_switch.latency.median_ns;
   for (const std::string& n : memory.notes) notes.push_back("memory probe: " + n);
   for (const std::string& n : c2c.notes) notes.push_back("c2c probe: " + n);

@@ -20,6 +20,9 @@ CLI::App* add_compare(CLI::App& app, CompareCommand& c) {
   cmd->add_option("--sim-runtime-us", c.options.sim_runtime_cap_us,
                   "Simulate a timed workload's window for at most this long (0: the scenario's)")
       ->capture_default_str();
+  cmd->add_option("--native-runtime-us", c.options.native_runtime_floor_us,
+                  "Run a timed workload natively for at least this long (0: the scenario's window)")
+      ->capture_default_str();
   cmd->add_option("--probe-seconds", c.options.probe_seconds,
                   "latency-probe and c2c: each native probe's time, per repetition")
       ->capture_default_str()

@@ -141,6 +141,7 @@ std::string compare_json(const CompareReport& report) {
   out["command"] = "compare";
   out["repetitions"] = report.repetitions;
   out["sim_runtime_cap_us"] = report.sim_runtime_cap_us;
+  out["native_runtime_floor_us"] = report.native_runtime_floor_us;
   out["machine"] = machine_source_json(report.machine);
   out["result"] = report.passed() ? "pass" : "fail";
   Json rows = Json::array();

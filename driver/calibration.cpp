@@ -57,14 +57,21 @@ class ProbeSimulator {
     return 1e9 / per_s;
   }
 
-  // From a FUTEX_WAKE to the sleeper running, on the kernel's table: futex-wake's one sleeper,
-  // which the waker wakes only once it sleeps (a ping-pong's waits often find the word changed).
-  double wake_ns(const Calibration& c) {
-    const RowReport r = run(c, "design: {futex: linux-3.14}\nworkload: {kind: futex-wake, threads: 2, batch: 1, "
+  // futex-wake's one sleeper on the kernel's table, which the waker wakes only once it
+  // sleeps (a ping-pong's waits often find the word changed): how long the waker's
+  // FUTEX_WAKE takes, and how long from it to the sleeper running.
+  struct WakeFigures {
+    double call_ns = 0;
+    double latency_ns = 0;
+  };
+  WakeFigures wake(const Calibration& c) {
+    const RowReport r = run(c, "design: {futex: linux-3.14}\nworkload: {kind: futex-wake, threads: 1, batch: 1, "
                                "rounds: 20}");
-    const double latency = r.workload.value("wakeup_latency_ns");
-    if (latency <= 0) throw std::logic_error("calibration: the simulated futex-wake woke nobody");
-    return latency;
+    const double calls = r.workload.value("calls_per_round");
+    const WakeFigures w{calls > 0 ? r.workload.value("wake_ns_per_round") / calls : 0,
+                        r.workload.value("wakeup_latency_ns")};
+    if (w.latency_ns <= 0 || w.call_ns <= 0) throw std::logic_error("calibration: the simulated futex-wake woke nobody");
+    return w;
   }
 
  private:
@@ -218,9 +225,11 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
                                          *m.syscall_ns, simulated);
     sources.emplace_back("syscall_entry_ns", from);
     sources.emplace_back("syscall_exit_ns", from);
-    // The waker's share of a wakeup is at least its FUTEX_WAKE call [guess].
-    c.config.os.unpark_ns = static_cast<std::uint64_t>(std::round(*m.syscall_ns));
-    sources.emplace_back("unpark_ns", "the EAGAIN system call's cost: a FUTEX_WAKE is one system call [guess]");
+    if (!m.wake_call_ns) {
+      // The waker's share of a wakeup is at least its FUTEX_WAKE call [guess].
+      c.config.os.unpark_ns = static_cast<std::uint64_t>(std::round(*m.syscall_ns));
+      sources.emplace_back("unpark_ns", "the EAGAIN system call's cost: a FUTEX_WAKE is one system call [guess]");
+    }
   } else {
     sources.emplace_back("syscall_entry_ns", std::string(kCalibrationBase) + "'s [guess]: not measured");
   }
@@ -230,13 +239,29 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
                          fmt::format("futex probe: two threads on one CPU, half a round trip: {:.0f} ns",
                                      *m.context_switch_ns));
   }
+  if (m.wake_call_ns) {
+    // The waker's FUTEX_WAKE of a sleeper is a system call plus the kernel's waking (on a VM
+    // the IPI goes through the hypervisor): unpark_ns is that call less the table's own work
+    // and the call's entry and exit, fitted on the simulated futex-wake.
+    double unpark = std::max(0.0, *m.wake_call_ns - (m.syscall_ns ? *m.syscall_ns : 0.0));
+    const auto apply = [&] { c.config.os.unpark_ns = static_cast<std::uint64_t>(std::round(unpark)); };
+    apply();
+    const double simulated = fit(unpark, *m.wake_call_ns, [&] {
+      apply();
+      return sim.wake(c).call_ns;
+    }, 1.0);
+    apply();
+    sources.emplace_back("unpark_ns", fmt::format("futex probe: the waker's FUTEX_WAKE of a sleeping thread takes {:.0f} "
+                                                  "ns; simulated (futex-wake, one sleeper, linux-3.14's table): {:.0f} ns",
+                                                  *m.wake_call_ns, simulated));
+  }
   if (m.wake_ns) {
     double wake = std::max(0.0, *m.wake_ns - static_cast<double>(c.config.os.unpark_ns));
     const auto apply = [&] { c.config.os.wake_ns = static_cast<std::uint64_t>(std::round(wake)); };
     apply();
     const double simulated = fit(wake, *m.wake_ns, [&] {
       apply();
-      return sim.wake_ns(c);
+      return sim.wake(c).latency_ns;
     }, 1.0);
     apply();
     sources.emplace_back("wake_ns", fmt::format("futex probe: wake to running {:.0f} ns (ping-pong / 2); simulated "

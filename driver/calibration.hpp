@@ -36,6 +36,7 @@ struct CalibrationMeasurements {
   std::vector<std::vector<double>> c2c_ns;
   std::optional<double> syscall_ns;         // FUTEX_WAIT returning EAGAIN: a system call
   std::optional<double> wake_ns;            // a sleeping thread woken to running (ping-pong / 2)
+  std::optional<double> wake_call_ns;       // the waker's FUTEX_WAKE of a sleeping thread, as it sees it
   std::optional<double> context_switch_ns;  // two threads on one CPU (ping-pong / 2)
 };
 

@@ -254,23 +254,37 @@ void judge_fidelity(CompareReport& report, const std::vector<FidelityTolerance>&
   }
 }
 
-CompareReport compare_scenario(const std::string& path, const CompareOptions& options) {
-  // Natively the designs run as user-space code (a table is a parking lot there, a file
-  // policy's locks are ours): no system call is made, so the simulated side charges none
-  // either, whatever the calibration measured for the host kernel's.
+// The machine both sides run on, as the native side sees it. Natively the designs run as
+// user-space code (a table is a parking lot there, a file policy's locks are ours): the only
+// system calls are the parker's, a FUTEX_WAIT to sleep and a FUTEX_WAKE to wake a sleeper.
+// So the simulated side charges no entry or exit around the designs' calls, and an unpark
+// costs the whole FUTEX_WAKE: the calibrated unpark_ns (the kernel's waking) plus a call's
+// entry and exit.
+static std::string native_machine(const std::string& path, const CompareOptions& options) {
   const std::string base = options.machine_file.empty()
                                ? std::string("preset: host")
                                : fmt::format("file: \"{}\"", std::filesystem::absolute(options.machine_file).string());
-  const std::string machine = fmt::format("{{{}, syscall_entry_ns: 0, syscall_exit_ns: 0}}", base);
+  const ScenarioFile as_is = load_scenario_file_on(path, fmt::format("{{{}}}", base));
+  if (as_is.rows.empty()) return fmt::format("{{{}, syscall_entry_ns: 0, syscall_exit_ns: 0}}", base);
+  const sim::FlatCosts& os = as_is.rows.front().machine.costs;
+  const auto& work = os.work_ns;
+  const std::uint64_t unpark = os.unpark_ns + work[static_cast<std::size_t>(Work::syscall_entry)] +
+                               work[static_cast<std::size_t>(Work::syscall_exit)];
+  return fmt::format("{{{}, syscall_entry_ns: 0, syscall_exit_ns: 0, unpark_ns: {}}}", base, unpark);
+}
+
+CompareReport compare_scenario(const std::string& path, const CompareOptions& options) {
+  const std::string machine = native_machine(path, options);
   const ScenarioFile file = load_scenario_file_on(path, machine, options.sim_runtime_cap_us);
   // The native runs take the scenario's own window.
-  const ScenarioFile native_file = load_scenario_file_on(path, machine);
+  const ScenarioFile native_file = load_scenario_file_on(path, machine, 0, options.native_runtime_floor_us);
   CompareReport report;
   report.scenario = path;
   report.name = file.rows.empty() ? "" : file.rows.front().name;
   report.swept = file.swept;
   report.repetitions = options.repetitions;
   report.sim_runtime_cap_us = options.sim_runtime_cap_us;
+  report.native_runtime_floor_us = options.native_runtime_floor_us;
   for (const Scenario& s : file.rows) {
     const WorkloadKindInfo& kind = *s.workload.kind;
     if (is_probe(s)) continue;

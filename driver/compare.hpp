@@ -24,6 +24,11 @@ struct CompareOptions {
   // rate over any window, and simulating the native window (often 100 ms or more) would take
   // minutes. 0: the scenario's window.
   std::uint64_t sim_runtime_cap_us = 2000;
+  // The native window of a timed workload is at least this long: over a few milliseconds a
+  // native rate measures the threads' start and the timer more than the design, while a
+  // scenario that is also simulated by `run` and `check` keeps a short window. 0: the
+  // scenario's window.
+  std::uint64_t native_runtime_floor_us = 100'000;
   // latency-probe and c2c rows: each native probe's budget, per repetition.
   double probe_seconds = 1.0;
 };
@@ -61,6 +66,7 @@ struct CompareReport {
   bool swept = false;
   int repetitions = 0;
   std::uint64_t sim_runtime_cap_us = 0;
+  std::uint64_t native_runtime_floor_us = 0;
   scenario::MachineProvenance machine;
   std::vector<CompareRow> rows;
   std::vector<RatioComparison> ratios;

@@ -14,6 +14,7 @@ namespace {
 constexpr std::uint64_t kMaxRuntimeUs = 1'000'000'000;
 constexpr std::int64_t kMaxFutexesPerThread = 1 << 20;
 constexpr std::int64_t kMaxRounds = 1'000'000;
+constexpr std::uint64_t kMaxSettleUs = 10'000'000;  // 10 s: perf settles 100 ms
 constexpr std::uint64_t kMaxPingpongRounds = 1'000'000'000;
 
 // The table designs, then the host's futexes (FutexBackendKind after `table`), which only
@@ -140,6 +141,7 @@ FutexWakeParams load_futex_wake(const yaml::Map& m, const MachineSpec& machine, 
   p.batch = static_cast<int>(m.integer_or("batch", 1, p.sleepers, 1));
   p.rounds = static_cast<int>(m.integer_or("rounds", 1, kMaxRounds, p.rounds));
   p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+  p.settle_ns = m.unsigned_or("settle_us", 0, kMaxSettleUs, p.settle_ns / 1000) * 1000;
   p.machine = futex_machine(machine);
   return p;
 }

@@ -40,6 +40,13 @@ bool reports_property(const Scenario& s, const std::string& property) {
 
 std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::ExecutionResult& r) {
   if (!r.violation) return std::nullopt;
+  // A timed run cut short by the step bound has no figures worth reporting (its rates
+  // count a part of the window, or nothing): whatever the scenario checks, it fails.
+  if (r.violation->property == "bound_exceeded" && s.strategy.kind == model::StrategyKind::timed) {
+    sim::Violation v = *r.violation;
+    v.message += "; a timed run's figures need its whole window: raise strategy.max_steps";
+    return v;
+  }
   if (reports_property(s, r.violation->property)) return r.violation;
   if (r.violation->property == "lost_wakeup" && reports_property(s, "deadlock")) {
     sim::Violation v = *r.violation;

@@ -165,9 +165,10 @@ ScenarioFile load_scenario_file(const std::string& path);
 // form ("{preset: host}", "{file: /abs/m.yaml}") that replaces the scenario's, and the rows
 // are simulations whatever `platform` says. A sweep of machine.* is refused. A timed
 // workload's `runtime_us` is cut to `runtime_cap_us` when that is not 0 (rates do not
-// depend on the window's length, the time to simulate it does).
+// depend on the window's length, the time to simulate it does), and raised to
+// `runtime_floor_us` when it is shorter.
 ScenarioFile load_scenario_file_on(const std::string& path, const std::string& machine,
-                                   std::uint64_t runtime_cap_us = 0);
+                                   std::uint64_t runtime_cap_us = 0, std::uint64_t runtime_floor_us = 0);
 
 // One row of `path` with the given sweep values (from a schedule file). Throws ScenarioError.
 Scenario load_scenario_row(const std::string& path, const std::vector<std::pair<std::string, std::string>>& params);

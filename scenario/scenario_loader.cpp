@@ -500,18 +500,20 @@ std::vector<Scenario> expand_sweep(const yaml::Source& src, YAML::Node& doc, con
 }
 
 // A timed workload's window (`workload.runtime_us`) shortened to `cap_us` (0: as written).
-void cap_runtime(YAML::Node& doc, std::uint64_t cap_us) {
-  if (cap_us == 0 || !doc.IsMap()) return;
+void bound_runtime(YAML::Node& doc, std::uint64_t cap_us, std::uint64_t floor_us) {
+  if ((cap_us == 0 && floor_us == 0) || !doc.IsMap()) return;
   YAML::Node workload = doc["workload"];
   if (!workload.IsMap() || !workload["runtime_us"] || !workload["runtime_us"].IsScalar()) return;
   std::uint64_t value = 0;
-  if (YAML::convert<std::uint64_t>::decode(workload["runtime_us"], value) && value > cap_us) workload["runtime_us"] = cap_us;
+  if (!YAML::convert<std::uint64_t>::decode(workload["runtime_us"], value)) return;  // the loader says why
+  if (cap_us != 0 && value > cap_us) workload["runtime_us"] = cap_us;
+  if (value < floor_us) workload["runtime_us"] = floor_us;
 }
 
 // `machine`, when not null, replaces the scenario's machine (and makes it a simulation): the
 // simulated side of `lockstep compare`.
 ScenarioFile load(const std::string& path, const RowFilter& keep, const std::optional<YAML::Node>& machine = {},
-                  std::uint64_t runtime_cap_us = 0) {
+                  std::uint64_t runtime_cap_us = 0, std::uint64_t runtime_floor_us = 0) {
   ScenarioFile file;
   file.path = path;
   const std::string text = yaml::read_document_text(path);
@@ -523,7 +525,7 @@ ScenarioFile load(const std::string& path, const RowFilter& keep, const std::opt
       doc["machine"] = *machine;
       doc.remove("platform");
     }
-    cap_runtime(doc, runtime_cap_us);
+    bound_runtime(doc, runtime_cap_us, runtime_floor_us);
     const yaml::Map root(src, doc, "scenario", {kScenarioKeys.begin(), kScenarioKeys.end()});
     const std::optional<YAML::Node> sweep = root.get("sweep");
     if (machine && sweep) {
@@ -580,7 +582,8 @@ std::vector<std::string> exists_conditions(const WorkloadSpec& w) {
 
 ScenarioFile load_scenario_file(const std::string& path) { return load(path, nullptr); }
 
-ScenarioFile load_scenario_file_on(const std::string& path, const std::string& machine, std::uint64_t runtime_cap_us) {
+ScenarioFile load_scenario_file_on(const std::string& path, const std::string& machine, std::uint64_t runtime_cap_us,
+                                   std::uint64_t runtime_floor_us) {
   YAML::Node node;
   try {
     node = YAML::Load(machine);
@@ -588,7 +591,7 @@ ScenarioFile load_scenario_file_on(const std::string& path, const std::string& m
     throw ScenarioError(fmt::format("machine '{}': {}", machine, e.msg));
   }
   if (!node.IsMap()) throw ScenarioError(fmt::format("machine '{}': expected a map such as {{preset: host}}", machine));
-  return load(path, nullptr, std::optional<YAML::Node>(node), runtime_cap_us);
+  return load(path, nullptr, std::optional<YAML::Node>(node), runtime_cap_us, runtime_floor_us);
 }
 
 Scenario load_scenario_row(const std::string& path, const Params& params) {

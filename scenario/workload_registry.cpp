@@ -124,7 +124,7 @@ std::vector<std::string> fileio_properties() {
 template <FutexWakeMode Mode>
 WorkloadKindInfo futex_wake_row(std::string_view name) {
   return {.name = name,
-          .keys = {"threads", "batch", "rounds", "cpus"},
+          .keys = {"threads", "batch", "rounds", "cpus", "settle_us"},
           .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
             return load_futex_wake(m, machine, design, Mode);
           },

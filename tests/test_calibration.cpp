@@ -28,6 +28,7 @@ driver::CalibrationMeasurements xeon_measurements() {
   m.c2c_ns = {{0, 90, 33}, {90, 0, 90}, {33, 90, 0}};
   m.syscall_ns = 250;
   m.wake_ns = 6000;
+  m.wake_call_ns = 2000;
   m.context_switch_ns = 2200;
   return m;
 }
@@ -76,6 +77,7 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   CHECK_THAT(source_of(c, "remote_cache_ns"), Catch::Contains("across packages"));
   CHECK_THAT(source_of(c, "syscall_entry_ns"), Catch::Contains("[guess]"));  // the split
   CHECK_THAT(source_of(c, "wake_ns"), Catch::Contains("6000"));
+  CHECK_THAT(source_of(c, "unpark_ns"), Catch::Contains("2000") && !Catch::Contains("[guess]"));
 
   const fs::path file = dir / "fakehost.yaml";
   std::ofstream(file) << driver::machine_file_text(c);
@@ -84,6 +86,18 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   CHECK(simulated_mean(file, 65536) == Approx(4.2).epsilon(0.01));
   CHECK(simulated_mean(file, 2u << 20) == Approx(13.1).epsilon(0.01));
   CHECK(simulated_mean(file, 64u << 20) == Approx(92).epsilon(0.01));
+  // A waker's FUTEX_WAKE of one sleeper, and the sleeper running again, as measured.
+  const auto wake = [&] {
+    std::ofstream(dir / "w.yaml") << "name: w\nmachine: {file: fakehost.yaml}\ndesign: {futex: linux-3.14}\n"
+                                     "workload: {kind: futex-wake, threads: 1, rounds: 20}\n"
+                                     "strategy: {kind: timed, seed: 1}\nexpect: pass\n";
+    driver::RunOptions options;
+    options.command = driver::Command::run;
+    options.out_dir = (dir / "out").string();
+    return driver::run_scenario_row(scenario::load_scenario_file((dir / "w.yaml").string()), 0, options).workload;
+  }();
+  CHECK(wake.value("wake_ns_per_round") == Approx(2000).epsilon(0.01));
+  CHECK(wake.value("wakeup_latency_ns") == Approx(6000).epsilon(0.01));
   const scenario::MachineSpec loaded = [&] {
     std::ofstream(dir / "s.yaml") << "name: s\nmachine: {file: fakehost.yaml}\nworkload: {kind: c2c}\nexpect: pass\n";
     return scenario::load_scenario_file((dir / "s.yaml").string()).rows.front().machine;

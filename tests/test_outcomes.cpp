@@ -130,3 +130,21 @@ TEST_CASE("one sleeper left by a wake of one is a deadlock, not a lost wakeup", 
   const std::string message = violation_of(fixture("good/wake_one_of_two.yaml"), "deadlock");
   CHECK_THAT(message, Catch::StartsWith("no thread can run:"));
 }
+
+TEST_CASE("a timed run cut short by the step bound fails, whatever the scenario checks", "[outcome]") {
+  // counter-timed checks no property by name; a window it cannot finish would report rates of
+  // a part of the run (or zero), so it is a violation of bound_exceeded all the same.
+  Scenario s = load_one_of(library("basics/counter-timed.yaml"));
+  s.strategy.max_steps = 500;
+  RunOptions options;
+  options.out_dir = (lockstep::testing::scratch_dir() / "outcomes-bound").string();
+  ScenarioFile file;
+  file.rows = {s};
+  const ScenarioReport report = run_scenario_file(file, options);
+  REQUIRE(report.rows.size() == 1);
+  const RowReport& r = report.rows.front();
+  CHECK(r.result == "violation");
+  CHECK(r.property == "bound_exceeded");
+  CHECK_THAT(r.message, Catch::Contains("raise strategy.max_steps"));
+  CHECK_FALSE(r.matched);
+}

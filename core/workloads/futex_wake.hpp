@@ -32,6 +32,12 @@ struct FutexWakeParams {
   int batch = 1;  // k: woken (wake) or requeued (requeue) per call; perf's default is 1
   int rounds = 3;
   int cpus = 2;   // the waker runs on CPU 0, sleepers round robin over 1..cpus-1 (0 if alone)
+  // Once every sleeper is queued, the waker waits this long more before it wakes them, as
+  // perf does (it sleeps 100 ms): a queued sleeper is not yet asleep in the kernel, and
+  // natively a waker that does not wait catches it on its way there (its FUTEX_WAIT then
+  // returns EAGAIN and nobody sleeps). Simulated, a queued thread parks at once; the settle
+  // only moves the round later in virtual time.
+  std::uint64_t settle_ns = 100'000;
   futex::FutexMachine machine;
 };
 
@@ -72,6 +78,7 @@ class FutexWake {
     m.values.emplace_back("sleepers", p_.sleepers);
     m.values.emplace_back("batch", p_.batch);
     m.values.emplace_back("rounds", p_.rounds);
+    m.values.emplace_back("settle_us", static_cast<double>(p_.settle_ns) / 1000.0);
     const double rounds = static_cast<double>(p_.rounds);
     m.values.emplace_back(p_.mode == FutexWakeMode::wake ? "wake_ns_per_round" : "requeue_ns_per_round",
                           static_cast<double>(call_ns_) / rounds);
@@ -99,6 +106,8 @@ class FutexWake {
       // As perf does, start only when every sleeper is asleep (perf sleeps between checks;
       // polling here waits a while between looks, so it does not hog the bucket lock).
       while (table_->waiters_on(words_->round) != p_.sleepers) P::charge(Work::compute, kPollInstructions);
+      for (const std::uint64_t queued = P::now(); P::now() - queued < p_.settle_ns;)
+        P::charge(Work::compute, kPollInstructions);
       round_start_.store(P::now());
       words_->round.store(r + 1, std::memory_order_release);
       const std::uint64_t start = P::now();
