@@ -86,6 +86,23 @@ std::string metrics_line(const WorkloadMetrics& w) {
   return line + "\n";
 }
 
+// The smt strategy's side: what the solver did, whether the engine followed its witness,
+// and with --all-outcomes every reachable final state.
+std::string smt_summary(const RowReport& r) {
+  const auto& m = r.smt;
+  std::string out = fmt::format("  smt ({}): {} events, {} queries, {:.3f} s{}{}\n", m.memory_model, m.events, m.queries,
+                                m.solver_s,
+                                m.complete ? std::string()
+                                           : fmt::format(", while loops unrolled {} times: a loop could run longer", m.unroll),
+                                m.witness_replayed ? "; the engine followed the witness and reached the same outcome" : "");
+  if (!m.outcomes.empty() || !m.outcomes_complete) {
+    out += fmt::format("  {} reachable final state{}{}:\n", m.outcomes.size(), m.outcomes.size() == 1 ? "" : "s",
+                       m.outcomes_complete ? "" : " (stopped at the cap)");
+    for (const std::string& o : m.outcomes) out += fmt::format("    {}\n", o);
+  }
+  return out;
+}
+
 void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) {
   std::string params;
   for (const auto& [path, value] : r.params) params += fmt::format(" {}={}", path, value);
@@ -122,6 +139,7 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
     for (const std::string& line : lines) fmt::print("  {}\n", line);
   }
   if (!r.schedule_path.empty()) fmt::print("  schedule: {}\n  replay:   {}\n", r.schedule_path, r.replay_command);
+  if (r.smt.present) fmt::print("{}", smt_summary(r));
   fmt::print("{}{}", render_histogram(r.machine), render_c2c(r.machine));
   if (out.verbose) {
     fmt::print("  {} executions, {} steps, {} ns virtual, {:.3f} s, trace sha256 {}\n", r.executions, r.steps,
@@ -277,7 +295,7 @@ void list() {
   line("", {fmt::format("mutex (thread programs' locks): {}", fmt::join(usync::kMutexNames, ", "))});
   line("workloads", workload_kinds());
   line("properties", builtin_properties());
-  line("strategies", {"timed", "random", "dfs", "bounded", "pct", "naive", "replay"});
+  line("strategies", {"timed", "random", "dfs", "bounded", "pct", "naive", "smt", "replay"});
   line("memory models", {"sc", "tso"});
   line("platforms", {"sim (run, check, replay)", "native (native)"});
 }
@@ -337,6 +355,8 @@ int main_impl(int argc, char** argv) {
   check_cmd->add_option("--workers", run.workers,
                         "Parallel search over this many host threads (overrides the scenario's; same results for any number)")
       ->check(CLI::Range(1, 256));
+  check_cmd->add_flag("--all-outcomes", run.all_outcomes,
+                      "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   add_common(*check_cmd, run, out);
   CLI::App* replay_cmd = app.add_subcommand("replay", "Replay a schedule file and report what it shows");

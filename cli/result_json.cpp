@@ -55,6 +55,13 @@ void put_counts(Json& out, const RowReport& r) {
   out["executions_per_s"] = std::round(r.executions_per_s);
   out["workers"] = r.workers;
   out["internal_errors"] = r.internal_errors;
+  if (r.smt.present) {
+    const auto& m = r.smt;
+    out["smt"] = Json{{"memory_model", m.memory_model}, {"unroll", m.unroll},     {"complete", m.complete},
+                      {"events", m.events},             {"queries", m.queries},   {"solver_s", rounded_seconds(m.solver_s)},
+                      {"witness_replayed", m.witness_replayed}, {"outcomes", m.outcomes},
+                      {"outcomes_complete", m.outcomes_complete}};
+  }
   if (r.counterexample.present) {
     const auto& c = r.counterexample;
     out["counterexample"] = Json{{"preemptions", c.preemptions},

@@ -77,6 +77,7 @@ std::string RowRunner::trace_header(const std::string& strategy, std::uint64_t e
 RowReport RowRunner::run(Command command) {
   if (s_.workload.is("c2c")) return c2c();
   if (command == Command::run || s_.strategy.kind == StrategyKind::timed) return timed();
+  if (s_.strategy.kind == StrategyKind::smt) return smt();
   return explore(options_.executions.value_or(s_.strategy.executions));
 }
 

@@ -34,6 +34,7 @@ struct RunOptions {
   std::string chrome_trace_path;            // --chrome-trace (one row only)
   ProgressReporter progress;                // rows longer than a second report here (empty: none)
   std::optional<unsigned> workers;          // --workers: parallel search (every strategy but timed, naive)
+  bool all_outcomes = false;                // --all-outcomes: the smt strategy lists every reachable final state
 };
 
 // Throws ScenarioError, at the place in the file, when a row cannot be simulated: the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include "model/bounded_parallel.hpp"
 #include "model/bounded_strategy.hpp"
@@ -60,6 +61,8 @@ Exploration explore(const ExplorationSetup& setup) {
       make = [seed, depth, k] { return std::make_unique<PctStrategy>(seed, depth, k); };
       break;
     }
+    case StrategyKind::smt:
+      throw std::logic_error("explore: the smt strategy is not an exploration (driver/smt_row.cpp)");
     case StrategyKind::random:
     case StrategyKind::timed: {
       const std::uint64_t seed = setup.seed;

@@ -10,6 +10,7 @@ const char* name_of(StrategyKind kind) {
     case StrategyKind::bounded: return "bounded";
     case StrategyKind::pct: return "pct";
     case StrategyKind::naive: return "naive";
+    case StrategyKind::smt: return "smt";
   }
   return "?";
 }

@@ -7,7 +7,8 @@
 
 namespace lockstep::model {
 
-enum class StrategyKind : std::uint8_t { timed, random, dfs, bounded, pct, naive };
+// smt is not an exploration: the driver asks the axiomatic checker (axiomatic/) instead.
+enum class StrategyKind : std::uint8_t { timed, random, dfs, bounded, pct, naive, smt };
 const char* name_of(StrategyKind kind);
 
 struct StrategySpec {
@@ -24,6 +25,7 @@ struct StrategySpec {
   std::uint64_t choice_points = 0; // pct: k; 0 = measured from a few random executions
   unsigned workers = 1;            // parallel search (random, pct, dfs, bounded)
   bool minimize = true;            // minimize a counterexample before reporting it
+  unsigned unroll = 0;             // smt: `while` iterations encoded (0: each loop's own bound)
 };
 
 }  // namespace lockstep::model

@@ -27,6 +27,15 @@ void name_outcome(RowReport& report, const Scenario& s) {
   if (report.result != "pass" || names.empty()) return;
   report.result = "unreachable";
   report.property = yaml::join(names);
+  if (report.smt.present) {
+    // The solver proved it: for every execution, or for those within the unrolling.
+    report.message = report.smt.complete
+                         ? fmt::format("no execution reaches {} (proven by the solver)", report.property)
+                         : fmt::format("no execution reaches {} within {} iterations of each while loop (a loop could "
+                                       "run longer)",
+                                       report.property, report.smt.unroll);
+    return;
+  }
   report.message = report.exhaustive
                        ? fmt::format("no execution within the bounds reaches {}", report.property)
                        : fmt::format("none of the {} executions reached {}", report.executions, report.property);

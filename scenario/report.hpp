@@ -93,6 +93,19 @@ struct RowReport {
   MachineProvenance machine_source;
   WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
   std::optional<LitmusReport> litmus;  // a native run of thread programs (scenario/litmus_report.hpp)
+  // The smt strategy's side (docs/results.md, "SMT results").
+  struct Smt {
+    bool present = false;
+    std::string memory_model;
+    unsigned unroll = 0;           // 0: every while loop's own bound
+    bool complete = true;          // no while loop was cut by the unrolling
+    std::uint64_t events = 0;      // in the encoding
+    std::uint64_t queries = 0;     // satisfiability checks
+    double solver_s = 0;
+    bool witness_replayed = false;  // the engine followed the witness to the same outcome
+    std::vector<std::string> outcomes;  // --all-outcomes: every reachable final state
+    bool outcomes_complete = true;
+  } smt;
 
   // The outcome in the words of `expected`: "pass", or "<result>: <property>".
   std::string outcome() const { return result == "pass" || property.empty() ? result : result + ": " + property; }

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "axiomatic/supported_ops.hpp"
 #include "io/files.hpp"
 #include "scenario/fileio_loader.hpp"
 #include "scenario/futex_loader.hpp"
@@ -36,6 +37,7 @@ constexpr std::uint64_t kMaxSweepRows = 10'000;
 constexpr std::uint64_t kMaxExecutions = 100'000'000;
 // dfs and bounded stop here if the space is larger, and say it was not exhausted.
 constexpr std::uint64_t kDefaultExhaustiveRuns = 1'000'000;
+constexpr std::uint64_t kMaxUnroll = 10'000;  // smt: past this the events would not fit anyway (axiomatic::kMaxEvents)
 constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
 using Params = std::vector<std::pair<std::string, std::string>>;
@@ -218,8 +220,8 @@ StrategySpec load_strategy(const yaml::Map& root) {
   const yaml::Source& src = root.source();
   const yaml::Map m(src, *node, "strategy",
                     {"kind", "seed", "executions", "max_steps", "preemption_bound", "delay_bound", "depth",
-                     "choice_points", "workers", "minimize"});
-  static constexpr std::array<std::string_view, 6> kKinds{"timed", "random", "dfs", "bounded", "pct", "naive"};
+                     "choice_points", "workers", "minimize", "unroll"});
+  static constexpr std::array<std::string_view, 7> kKinds{"timed", "random", "dfs", "bounded", "pct", "naive", "smt"};
   if (const auto kind = m.get("kind")) s.kind = static_cast<StrategyKind>(yaml::choice(src, *kind, "strategy", kKinds));
   // Which keys go with which kind: a key the chosen strategy ignores is a mistake.
   auto only_for = [&](std::string_view key, std::initializer_list<StrategyKind> kinds, std::string_view which) {
@@ -232,6 +234,7 @@ StrategySpec load_strategy(const yaml::Map& root) {
   only_for("preemption_bound", {StrategyKind::bounded}, "bounded");
   only_for("delay_bound", {StrategyKind::bounded}, "bounded");
   only_for("depth", {StrategyKind::pct}, "pct");
+  only_for("unroll", {StrategyKind::smt}, "smt");
   only_for("choice_points", {StrategyKind::pct}, "pct");
   only_for("workers", {StrategyKind::random, StrategyKind::pct, StrategyKind::bounded, StrategyKind::dfs},
            "exploring (random, dfs, bounded, pct)");
@@ -251,7 +254,20 @@ StrategySpec load_strategy(const yaml::Map& root) {
   s.choice_points = m.unsigned_or("choice_points", 1, kNoLimit, s.choice_points);
   s.workers = static_cast<unsigned>(m.unsigned_or("workers", 1, 256, s.workers));
   s.minimize = m.boolean_or("minimize", s.minimize);
+  s.unroll = static_cast<unsigned>(m.unsigned_or("unroll", 1, kMaxUnroll, 0));
   return s;
+}
+
+// The smt strategy decides thread programs of the ops it can encode; anything else is an
+// error at its place, never an approximation.
+void check_smt(const yaml::Map& root, const Scenario& s) {
+  const yaml::Source& src = root.source();
+  if (!s.workload.is("program"))
+    src.fail(*root.get("strategy"), fmt::format("the smt strategy decides thread programs (`threads:`), not the {} "
+                                                "workload",
+                                                s.workload.kind->name));
+  if (auto u = axiomatic::unsupported_op(*s.workload.get<std::shared_ptr<const program::Program>>()))
+    src.fail_at(u->where(), u->message());
 }
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
@@ -379,6 +395,7 @@ Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const st
   }
   check_fileio(root, s);
   s.strategy = load_strategy(root);
+  if (s.strategy.kind == StrategyKind::smt) check_smt(root, s);
   s.expect = load_expect(root, s.properties, exists_conditions(s.workload));
   return s;
 }

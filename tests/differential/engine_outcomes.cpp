@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/workloads/program_workload.hpp"
+#include "driver/witness_scheduler.hpp"
 #include "model/dpor_parallel.hpp"
 #include "model/dpor_strategy.hpp"
 #include "model/naive_strategy.hpp"
@@ -66,6 +67,15 @@ class Executor final : public model::Executor {
     }
     return r;
   }
+  // The outcome of the last run (what run() added, or the set's only new entry).
+  std::string run_one(sim::Scheduler& oracle) {
+    workload_.outcomes.clear();
+    run(oracle, 0);
+    if (workload_.outcomes.size() == 1) return *workload_.outcomes.begin();
+    std::string all = "(" + std::to_string(workload_.outcomes.size()) + " outcomes:";
+    for (const std::string& o : workload_.outcomes) all += " [" + o + "]";
+    return all + ")";
+  }
   std::size_t processes() const override { return engine_.thread_count() * (engine_.store_buffers() ? 2 : 1); }
   const std::set<std::string>& outcomes() const { return workload_.outcomes; }
 
@@ -86,6 +96,21 @@ class Executor final : public model::Executor {
 };
 
 }  // namespace
+
+std::vector<FollowedPlan> follow_plans(const std::shared_ptr<const program::Program>& program, Model model,
+                                       const std::vector<std::vector<axiomatic::PlanStep>>& plans) {
+  Executor executor(program, model);
+  std::vector<FollowedPlan> out;
+  for (const auto& plan : plans) {
+    driver::WitnessScheduler witness(plan, true);
+    FollowedPlan f;
+    f.outcome = executor.run_one(witness);
+    f.failure = witness.failure();
+    if (f.failure.empty() && !witness.finished()) f.failure = "the engine ended before the plan did";
+    out.push_back(std::move(f));
+  }
+  return out;
+}
 
 EngineOutcomes explore_engine(const std::shared_ptr<const program::Program>& program, Model model, Explorer explorer,
                               unsigned workers, std::uint64_t max_runs) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "axiomatic/witness_plan.hpp"
 #include "core/workloads/program.hpp"
 #include "tests/differential/reference_machine.hpp"
 
@@ -23,6 +24,15 @@ struct EngineOutcomes {
   std::uint64_t internal_errors = 0;
   bool exhaustive = false;
 };
+
+// The engine following each plan (an smt model of each reachable outcome, driver's
+// WitnessScheduler): the outcome each reaches, or why the engine could not follow it.
+struct FollowedPlan {
+  std::string outcome;
+  std::string failure;  // empty: followed to the end
+};
+std::vector<FollowedPlan> follow_plans(const std::shared_ptr<const program::Program>& program, Model model,
+                                       const std::vector<std::vector<axiomatic::PlanStep>>& plans);
 
 EngineOutcomes explore_engine(const std::shared_ptr<const program::Program>& program, Model model, Explorer explorer,
                               unsigned workers, std::uint64_t max_runs);

@@ -1,8 +1,10 @@
-// lockstep_difftest: random thread programs checked three ways, under SC and x86-TSO: the
-// reference enumerator (tests/differential/reference_machine.hpp), dfs with 1, 2 and 3
-// workers, and naive (every interleaving, on programs with few enough). The sets of
+// lockstep_difftest: random thread programs checked by three engines, under SC and x86-TSO:
+// the reference enumerator (tests/differential/reference_machine.hpp), the explorer (dfs
+// with 1, 2 and 3 workers, and naive on programs with few enough interleavings), and the
+// axiomatic checker (Z3, axiomatic/), which shares no code with either. The sets of
 // reachable outcomes must be equal, TSO's must contain SC's, naive must run exactly the
-// reference's number of interleavings, and no search may report an internal error. A
+// reference's number of interleavings, no search may report an internal error, and the
+// engine must follow every smt witness (one per reachable outcome) to its outcome. A
 // program that breaks any of these is written to --out as a scenario file, with its seed
 // and the outcomes in question; the run then exits 1.
 //
@@ -16,6 +18,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "axiomatic/checker.hpp"
 #include "scenario/scenario.hpp"
 #include "tests/differential/engine_outcomes.hpp"
 #include "tests/differential/program_generator.hpp"
@@ -36,6 +39,7 @@ struct Options {
   std::uint64_t max_states = 2'000'000;  // the reference's, per program (and again for its classes)
   std::string out = "out/difftest";
   bool classes = true;
+  bool smt = true;
   bool verbose = false;
   bool keep = false;
   std::vector<std::string> files;
@@ -49,6 +53,9 @@ struct Tally {
   std::uint64_t executions_sum = 0, classes_sum = 0;
   // ... and against the classes of dfs's own dependence relation (ReferenceResult).
   std::uint64_t dependence_compared = 0, dependence_equal = 0, dependence_sum = 0;
+  // The axiomatic checker: programs, witnesses the engine followed, solver time.
+  std::uint64_t smt_programs = 0, smt_witnesses = 0;
+  double smt_seconds = 0;
 };
 
 const char* name_of(Model m) { return m == Model::sc ? "sc" : "tso"; }
@@ -200,6 +207,7 @@ class Run {
                               ref.interleavings);
       }
     }
+    if (o_.smt) bad |= smt(prog, model, ref, t, report);
     // The same program's SC outcomes, checked just before (generated programs only).
     if (model == Model::sc) sc_outcomes_ = ref.outcomes;
     if (model == Model::tso && !text.empty()) {
@@ -241,6 +249,9 @@ class Run {
             "     dfs executions vs classes of dfs's dependence relation: equal in {} of {} programs; {} classes in "
             "all\n",
             t.dependence_equal, t.dependence_compared, t.dependence_sum);
+      if (t.smt_programs > 0)
+        fmt::print("     smt: {} programs, {} witnesses followed by the engine to their outcome, {:.2f} s in the solver\n",
+                   t.smt_programs, t.smt_witnesses, t.smt_seconds);
     }
     fmt::print(
         "{:.1f} s; {}\n", seconds,
@@ -265,6 +276,40 @@ class Run {
     for (const std::string& m : missed) report += fmt::format("# {} misses: {}\n", who, m);
     for (const std::string& x : extra) report += fmt::format("# {} reaches what the reference does not: {}\n", who, x);
     return bad || !missed.empty() || !extra.empty();
+  }
+
+  // The axiomatic checker's outcomes against the reference's, and the engine following the
+  // solver's model of each to the same outcome.
+  static bool smt(const std::shared_ptr<const lockstep::program::Program>& prog, Model model, const ReferenceResult& ref,
+                  Tally& t, std::string& report) {
+    axiomatic::SmtOptions so;
+    so.model = model == Model::tso ? axiomatic::Model::tso : axiomatic::Model::sc;
+    so.all_outcomes = true;
+    const axiomatic::SmtResult r = axiomatic::check_program(*prog, so);
+    ++t.smt_programs;
+    t.smt_seconds += r.seconds;
+    std::vector<std::string> texts;
+    for (const axiomatic::Outcome& o : r.outcomes)
+      texts.push_back(o.failed.empty() ? final_state_text(*prog, o.variables, o.registers) : assertions_text(o.failed));
+    const std::set<std::string> outcomes(texts.begin(), texts.end());
+    bool bad = !r.outcomes_complete;
+    if (bad) report += "# smt: stopped at its outcome cap\n";
+    for (const std::string& m : minus(ref.outcomes, outcomes)) report += fmt::format("# smt misses: {}\n", m);
+    for (const std::string& x : minus(outcomes, ref.outcomes))
+      report += fmt::format("# smt reaches what the reference does not: {}\n", x);
+    bad |= outcomes != ref.outcomes;
+    const std::vector<FollowedPlan> followed = follow_plans(prog, model, r.outcome_plans);
+    for (std::size_t i = 0; i < followed.size(); ++i) {
+      const FollowedPlan& f = followed[i];
+      if (f.failure.empty() && f.outcome == texts[i]) {
+        ++t.smt_witnesses;
+        continue;
+      }
+      bad = true;
+      report += fmt::format("# smt witness of {}: the engine {}\n", texts[i],
+                            f.failure.empty() ? "reached " + f.outcome : "could not follow it: " + f.failure);
+    }
+    return bad;
   }
 
   void write_mismatch(const fs::path& path, std::uint64_t seed, Model model, const std::string& text,
@@ -307,6 +352,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-states", o.max_states, "The reference's state cap per program");
   app.add_option("--out", o.out, "Where mismatching programs are written");
   app.add_flag("!--no-classes", o.classes, "Do not count reads-from/coherence classes");
+  app.add_flag("!--no-smt", o.smt, "Do not run the axiomatic checker (Z3)");
   app.add_flag("--verbose", o.verbose, "Name the programs whose counts differ from the classes");
   app.add_flag("--keep", o.keep, "Keep every program's scenario file in --out, not only the mismatches");
   app.add_option("--file", o.files, "Check these scenario files' thread programs instead of random ones");
