@@ -20,6 +20,7 @@
 #include "cli/litmus_summary.hpp"
 #include "cli/measurements_csv.hpp"
 #include "cli/calibrate_command.hpp"
+#include "cli/keys_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/native_probe.hpp"
 #include "driver/native_runner.hpp"
@@ -400,6 +401,8 @@ int main_impl(int argc, char** argv) {
   CLI::App* compare_cmd = add_compare(app, compare);
   CalibrateCommand calibrate;
   CLI::App* calibrate_cmd = add_calibrate(app, calibrate);
+  KeysCommand keys;
+  CLI::App* keys_cmd = add_keys(app, keys);
   NativeProbeOptions machine_probe;
   add_native_probes(*native_cmd->get_subcommand("probe"), machine_probe);
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
@@ -416,6 +419,10 @@ int main_impl(int argc, char** argv) {
     return kExitMatched;
   }
   if (fileio_cmd->parsed()) return run_fileio_probe(probe);
+  if (keys_cmd->parsed()) {
+    require_writable(keys.json, "--json");
+    return run_keys(keys);
+  }
   if (calibrate_cmd->parsed()) {
     require_writable(calibrate.out, "--out");
     return run_calibrate(calibrate);

@@ -40,6 +40,9 @@ struct Options {
   std::string out = "out/difftest";
   bool classes = true;
   bool smt = true;
+  std::uint64_t smt_programs = ~std::uint64_t{0};  // smt on the first this many programs only
+  GeneratorShape shape;
+  bool exact_shape = false;
   bool verbose = false;
   bool keep = false;
   std::vector<std::string> files;
@@ -56,9 +59,16 @@ struct Tally {
   // The axiomatic checker: programs, witnesses the engine followed, solver time.
   std::uint64_t smt_programs = 0, smt_witnesses = 0;
   double smt_seconds = 0;
+  // Host time per engine: the reference, dfs with the first worker count, smt with every
+  // outcome listed (its witnesses' replays not counted).
+  double reference_s = 0, dfs_s = 0, smt_s = 0;
 };
 
 const char* name_of(Model m) { return m == Model::sc ? "sc" : "tso"; }
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 std::string scenario_text(std::uint64_t seed, Model model, const std::string& program, const std::string& header,
                           const std::string& extra) {
@@ -124,7 +134,7 @@ class Run {
   }
 
   void program(std::uint64_t seed) {
-    const std::string text = generate_program(seed);
+    const std::string text = generate_program(seed, o_.shape);
     for (const Model model : {Model::sc, Model::tso}) {
       const fs::path path = fs::path(o_.out) / fmt::format("seed-{}-{}.yaml", seed, name_of(model));
       write_atomically(path, scenario_text(seed, model, text, "", "properties: [assertion]\nexpect: pass\n"));
@@ -142,6 +152,7 @@ class Run {
     rl.max_states = o_.max_states;
     rl.max_class_states = o_.max_states;
     ReferenceResult ref;
+    const auto ref_start = std::chrono::steady_clock::now();
     try {
       ref = enumerate(*prog, model, rl);
     } catch (const std::length_error&) {
@@ -149,6 +160,7 @@ class Run {
       return true;
     }
     Tally& t = tally_[model];
+    t.reference_s += seconds_since(ref_start);
     ++t.programs;
     t.outcomes += ref.outcomes.size();
     t.states += ref.states;
@@ -158,7 +170,9 @@ class Run {
     bool bad = false;
     std::string report;
     for (const unsigned w : o_.workers) {
+      const auto dfs_start = std::chrono::steady_clock::now();
       const EngineOutcomes e = explore_engine(prog, model, Explorer::dfs, w, o_.max_runs);
+      if (w == o_.workers.front()) t.dfs_s += seconds_since(dfs_start);
       if (w == o_.workers.front() && !e.exhaustive && e.internal_errors == 0) {
         // More executions than the cap: nothing to compare (the long run takes these).
         ++t.over_cap;
@@ -207,7 +221,7 @@ class Run {
                               ref.interleavings);
       }
     }
-    if (o_.smt) bad |= smt(prog, model, ref, t, report);
+    if (o_.smt && (text.empty() || seed - o_.seed < o_.smt_programs)) bad |= smt(prog, model, ref, t, report);
     // The same program's SC outcomes, checked just before (generated programs only).
     if (model == Model::sc) sc_outcomes_ = ref.outcomes;
     if (model == Model::tso && !text.empty()) {
@@ -252,6 +266,8 @@ class Run {
       if (t.smt_programs > 0)
         fmt::print("     smt: {} programs, {} witnesses followed by the engine to their outcome, {:.2f} s in the solver\n",
                    t.smt_programs, t.smt_witnesses, t.smt_seconds);
+      fmt::print("     host time: reference {:.2f} s, dfs ({} worker{}) {:.2f} s, smt with every outcome {:.2f} s\n",
+                 t.reference_s, o_.workers.front(), o_.workers.front() == 1 ? "" : "s", t.dfs_s, t.smt_s);
     }
     fmt::print(
         "{:.1f} s; {}\n", seconds,
@@ -285,7 +301,9 @@ class Run {
     axiomatic::SmtOptions so;
     so.model = model == Model::tso ? axiomatic::Model::tso : axiomatic::Model::sc;
     so.all_outcomes = true;
+    const auto start = std::chrono::steady_clock::now();
     const axiomatic::SmtResult r = axiomatic::check_program(*prog, so);
+    t.smt_s += seconds_since(start);
     ++t.smt_programs;
     t.smt_seconds += r.seconds;
     std::vector<std::string> texts;
@@ -353,10 +371,18 @@ int main(int argc, char** argv) {
   app.add_option("--out", o.out, "Where mismatching programs are written");
   app.add_flag("!--no-classes", o.classes, "Do not count reads-from/coherence classes");
   app.add_flag("!--no-smt", o.smt, "Do not run the axiomatic checker (Z3)");
+  app.add_option("--smt-programs", o.smt_programs, "Run the axiomatic checker on the first this many programs only");
+  app.add_option("--threads", o.shape.max_threads, "Most threads per program (at least 2)")->check(CLI::Range(2, 8));
+  app.add_option("--ops", o.shape.max_ops, "Most visible operations per thread")->check(CLI::Range(1, 32));
+  app.add_flag("--exact-shape", o.exact_shape, "Every program has exactly --threads threads of --ops operations");
   app.add_flag("--verbose", o.verbose, "Name the programs whose counts differ from the classes");
   app.add_flag("--keep", o.keep, "Keep every program's scenario file in --out, not only the mismatches");
   app.add_option("--file", o.files, "Check these scenario files' thread programs instead of random ones");
   CLI11_PARSE(app, argc, argv);
+  if (o.exact_shape) {
+    o.shape.min_threads = o.shape.max_threads;
+    o.shape.min_ops = o.shape.max_ops;
+  }
   const auto start = std::chrono::steady_clock::now();
   Run run(o);
   try {
