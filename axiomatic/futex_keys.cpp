@@ -87,7 +87,10 @@ KeyAnswer colliding_keys(const KeyQuery& q) {
   answer.tables = shape.tables;
 
   z3::context ctx;
-  z3::solver solver(ctx);
+  // A fresh bit-blasting solver per page (the qfbv tactic: simplify, bit-blast, SAT):
+  // incremental solving with push and pop would fall back on Z3's general SMT core, which
+  // is far slower on a hash.
+  const z3::tactic qfbv(ctx, "qfbv");
   const z3::expr bucket = ctx.bv_const("bucket", 32);
   const z3::expr table = ctx.bv_const("table", 32);
   const z3::expr mask = ctx.bv_val(shape.buckets_per_table - 1, 32);
@@ -103,7 +106,11 @@ KeyAnswer colliding_keys(const KeyQuery& q) {
   bool fixed = false;
   for (std::uint64_t page = q.lo & ~(futex::kPageBytes - 1); page < q.hi && answer.addresses.size() < q.count;
        page += futex::kPageBytes) {
-    solver.push();
+    z3::solver solver = qfbv.mk_solver();
+    if (fixed) {
+      solver.add(bucket == ctx.bv_val(answer.bucket.index, 32));
+      solver.add(table == ctx.bv_val(static_cast<std::uint32_t>(answer.bucket.table), 32));
+    }
     const z3::expr a = ctx.bv_val(page, 64) + offset;
     solver.add(z3::uge(a, ctx.bv_val(q.lo, 64)) && z3::ult(a, ctx.bv_val(q.hi, 64)));
     const z3::expr h = hash_of(ctx, q.config, a);
@@ -127,12 +134,6 @@ KeyAnswer colliding_keys(const KeyQuery& q) {
         solver.add(table == ctx.bv_val(static_cast<std::uint32_t>(answer.bucket.table), 32));
       }
       solver.add(slot != m.eval(slot, true));
-    }
-    solver.pop();
-    if (fixed) {
-      // Outside the page's scope, so that it holds for every later page.
-      solver.add(bucket == ctx.bv_val(answer.bucket.index, 32));
-      solver.add(table == ctx.bv_val(static_cast<std::uint32_t>(answer.bucket.table), 32));
     }
   }
   if (answer.addresses.size() < q.count)
