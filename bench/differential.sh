@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The long differential run (docs/model-checking.md, "Differential testing"): random
-# programs checked by the reference enumerator, dfs with 1, 2 and 3 workers and naive,
+# programs checked by the reference enumerator, dfs with 1, 2 and 3 workers, naive and smt (Z3),
 # under SC and x86-TSO, with larger caps than `make test`'s 150 programs. Mismatches are
 # written to out/difftest-long/ as scenario files. Usage: bench/differential.sh [PROGRAMS [SEED]]
 set -euo pipefail
