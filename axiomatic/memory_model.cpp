@@ -1,5 +1,7 @@
 #include "axiomatic/memory_model.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace lockstep::axiomatic {
@@ -16,7 +18,7 @@ class ModelEncoder {
     for (std::size_t i = 0; i < n; ++i) {
       enc_.co.push_back(ctx_.int_const(fmt::format("co{}", i).c_str()));
       enc_.clock.push_back(ctx_.int_const(fmt::format("clk{}", i).c_str()));
-      uniproc_.push_back(ctx_.int_const(fmt::format("up{}", i).c_str()));
+      if (model_ == Model::tso) uniproc_.push_back(ctx_.int_const(fmt::format("up{}", i).c_str()));
     }
     position_in_thread_.assign(n, -1);
     for (const auto& events : g_.thread_events)
@@ -85,10 +87,10 @@ class ModelEncoder {
     }
   }
 
+  // One initial store per variable (build_event_graph).
   std::size_t varcount() const {
-    int most = -1;
-    for (const Event& e : g_.events) most = std::max(most, e.var);
-    return static_cast<std::size_t>(most + 1);
+    return static_cast<std::size_t>(
+        std::count_if(g_.events.begin(), g_.events.end(), [](const Event& e) { return e.kind == EventKind::init; }));
   }
 
   void reads_from() {

@@ -52,12 +52,12 @@ std::vector<PlanStep> witness_plan(const EventGraph& g, const Encoding& enc, con
   std::stable_sort(order.begin(), order.end(), [](const Placed& a, const Placed& b) { return a.clock < b.clock; });
 
   // Per thread: the events that happen, in program order, and how far the plan has taken it.
-  std::vector<std::vector<int>> todo(g.thread_events.size());
+  std::vector<std::vector<int>> happening(g.thread_events.size());
   for (std::size_t t = 0; t < g.thread_events.size(); ++t)
     for (int i : g.thread_events[t])
-      if (happens(m, g.events[static_cast<std::size_t>(i)].guard)) todo[t].push_back(i);
-  std::vector<std::size_t> next(todo.size(), 0);
-  std::vector<std::deque<int>> buffer(todo.size());
+      if (happens(m, g.events[static_cast<std::size_t>(i)].guard)) happening[t].push_back(i);
+  std::vector<std::size_t> next(happening.size(), 0);
+  std::vector<std::deque<int>> buffer(happening.size());
 
   std::vector<PlanStep> plan;
   const auto step = [&](int i) {
@@ -67,8 +67,8 @@ std::vector<PlanStep> witness_plan(const EventGraph& g, const Encoding& enc, con
   // Runs thread t up to (not including) event `until`: its earlier stores enter its buffer,
   // its free fences run; anything else there would have had to come earlier in the order.
   const auto advance = [&](std::size_t t, int until) {
-    while (next[t] < todo[t].size() && todo[t][next[t]] != until) {
-      const int i = todo[t][next[t]];
+    while (next[t] < happening[t].size() && happening[t][next[t]] != until) {
+      const int i = happening[t][next[t]];
       const Event& e = g.events[static_cast<std::size_t>(i)];
       if (buffered(e)) {
         buffer[t].push_back(i);
@@ -79,7 +79,7 @@ std::vector<PlanStep> witness_plan(const EventGraph& g, const Encoding& enc, con
       step(i);
       ++next[t];
     }
-    if (next[t] == todo[t].size()) throw std::logic_error(fmt::format("witness: thread {} has no event {}", t, until));
+    if (next[t] == happening[t].size()) throw std::logic_error(fmt::format("witness: thread {} has no event {}", t, until));
   };
 
   for (const Placed& p : order) {
@@ -110,12 +110,12 @@ std::vector<PlanStep> witness_plan(const EventGraph& g, const Encoding& enc, con
     ++next[t];
   }
   // What is left: free fences at the ends of threads.
-  for (std::size_t t = 0; t < todo.size(); ++t) {
-    for (; next[t] < todo[t].size(); ++next[t]) {
-      const Event& e = g.events[static_cast<std::size_t>(todo[t][next[t]])];
+  for (std::size_t t = 0; t < happening.size(); ++t) {
+    for (; next[t] < happening[t].size(); ++next[t]) {
+      const Event& e = g.events[static_cast<std::size_t>(happening[t][next[t]])];
       if (!free_step(e)) throw std::logic_error(fmt::format("witness: thread {}'s {} at {} was never placed", t,
                                                             kind_name(e.kind), e.where));
-      step(todo[t][next[t]]);
+      step(happening[t][next[t]]);
     }
     if (!buffer[t].empty()) throw std::logic_error(fmt::format("witness: thread {} ends with stores buffered", t));
   }

@@ -110,6 +110,20 @@ double fit(double& param, double measured, const std::function<double()>& simula
   return simulated;
 }
 
+// fit() for a whole-nanosecond OS cost, from `start` (at least 0): the field holds each
+// candidate while it is simulated, and the fitted value at the end.
+double fit_ns(std::uint64_t& field, double start, double measured, const std::function<double()>& simulate) {
+  double value = std::max(0.0, start);
+  const auto apply = [&] { field = static_cast<std::uint64_t>(std::round(value)); };
+  apply();
+  const double simulated = fit(value, measured, [&] {
+    apply();
+    return simulate();
+  }, 1.0);
+  apply();
+  return simulated;
+}
+
 // The probed size that exercises a cache of `bytes`: the largest at most half of it (the
 // level holds it with few conflict misses, and the levels below hold as small a part as
 // can be), else at most a quarter. The levels below still answer part of the accesses; the
@@ -243,27 +257,15 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
     // The waker's FUTEX_WAKE of a sleeper is a system call plus the kernel's waking (on a VM
     // the IPI goes through the hypervisor): unpark_ns is that call less the table's own work
     // and the call's entry and exit, fitted on the simulated futex-wake.
-    double unpark = std::max(0.0, *m.wake_call_ns - (m.syscall_ns ? *m.syscall_ns : 0.0));
-    const auto apply = [&] { c.config.os.unpark_ns = static_cast<std::uint64_t>(std::round(unpark)); };
-    apply();
-    const double simulated = fit(unpark, *m.wake_call_ns, [&] {
-      apply();
-      return sim.wake(c).call_ns;
-    }, 1.0);
-    apply();
+    const double simulated = fit_ns(c.config.os.unpark_ns, *m.wake_call_ns - (m.syscall_ns ? *m.syscall_ns : 0.0),
+                                    *m.wake_call_ns, [&] { return sim.wake(c).call_ns; });
     sources.emplace_back("unpark_ns", fmt::format("futex probe: the waker's FUTEX_WAKE of a sleeping thread takes {:.0f} "
                                                   "ns; simulated (futex-wake, one sleeper, linux-3.14's table): {:.0f} ns",
                                                   *m.wake_call_ns, simulated));
   }
   if (m.wake_ns) {
-    double wake = std::max(0.0, *m.wake_ns - static_cast<double>(c.config.os.unpark_ns));
-    const auto apply = [&] { c.config.os.wake_ns = static_cast<std::uint64_t>(std::round(wake)); };
-    apply();
-    const double simulated = fit(wake, *m.wake_ns, [&] {
-      apply();
-      return sim.wake(c).latency_ns;
-    }, 1.0);
-    apply();
+    const double simulated = fit_ns(c.config.os.wake_ns, *m.wake_ns - static_cast<double>(c.config.os.unpark_ns),
+                                    *m.wake_ns, [&] { return sim.wake(c).latency_ns; });
     sources.emplace_back("wake_ns", fmt::format("futex probe: wake to running {:.0f} ns (ping-pong / 2); simulated "
                                                 "(futex-wake, one sleeper, linux-3.14's table): {:.0f} ns",
                                                 *m.wake_ns, simulated));
