@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/futex/colliding_keys.hpp"
 #include "core/futex/futex_config.hpp"
 #include "core/futex/futex_sizing.hpp"
 
@@ -47,5 +48,11 @@ Bucket real_bucket(const futex::FutexConfig& config, const futex::FutexMachine& 
 // Throws std::runtime_error when the range holds fewer than `count` such addresses (the
 // solver proves there are no more) or the solver gives up.
 KeyAnswer colliding_keys(const KeyQuery& q);
+
+// The finder workloads use (core/futex/colliding_keys.hpp): colliding_keys on the request,
+// refusing an answer the table's own hash does not confirm (std::runtime_error). Answers are
+// remembered for the life of the process (thread-safe): a sweep, and the runner's traced
+// re-run of each execution, ask the same question again.
+std::vector<std::uint64_t> find_colliding_keys(const futex::CollidingKeyRequest& request);
 
 }  // namespace lockstep::axiomatic

@@ -12,8 +12,10 @@ constexpr double kNs = 1e-9;
 // Every headline figure a bundled workload reports, most telling first. A workload reports a
 // few of these (futex-hash: ops_per_s, ops_per_s_per_thread; fileio: ops_per_s and its read
 // and write shares), so the order only ranks figures of one workload.
-constexpr std::array<HeadlineFigure, 10> kHeadlines = {{
+constexpr std::array<HeadlineFigure, 12> kHeadlines = {{
     {"ops_per_s", "ops/s", 1},                // futex-hash, fileio
+    {"ops_per_s_p0", "ops/s", 1},             // futex-hash with processes: the first two (the CSV has all)
+    {"ops_per_s_p1", "ops/s", 1},
     {"round_trips_per_s", "trips/s", 1},      // futex-pingpong
     {"wake_ns_per_round", "s", kNs},          // futex-wake
     {"requeue_ns_per_round", "s", kNs},       // futex-wake, requeue mode

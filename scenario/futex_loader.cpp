@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "axiomatic/futex_keys.hpp"
 #include "core/futex/futex_designs.hpp"
 #include "sim/exec/memory.hpp"
 
@@ -13,6 +14,8 @@ namespace {
 
 constexpr std::uint64_t kMaxRuntimeUs = 1'000'000'000;
 constexpr std::int64_t kMaxFutexesPerThread = 1 << 20;
+// Each colliding key costs the solver a page or more of queries (docs/futex.md).
+constexpr std::int64_t kMaxCollidingKeys = 256;
 constexpr std::int64_t kMaxRounds = 1'000'000;
 constexpr std::uint64_t kMaxSettleUs = 10'000'000;  // 10 s: perf settles 100 ms
 constexpr std::uint64_t kMaxPingpongRounds = 1'000'000'000;
@@ -105,6 +108,36 @@ Params timed_futex_workload(const yaml::Map& m, const MachineSpec& machine, cons
   return p;
 }
 
+namespace {
+
+// `keys: colliding` (with `key_count` and `colliding_processes`), or the same as a map:
+// `keys: {kind: colliding, count: 8, processes: 1}`.
+void load_key_choice(const yaml::Map& m, const DesignSpec& design, FutexHashParams& p) {
+  const yaml::Source& src = m.source();
+  static constexpr std::array<std::string_view, 2> kKinds{"default", "colliding"};
+  const auto keys = m.get("keys");
+  std::int64_t count = m.integer_or("key_count", 1, kMaxCollidingKeys, p.key_count);
+  std::int64_t processes = m.integer_or("colliding_processes", 1, p.processes, p.processes);
+  if (keys && keys->IsMap()) {
+    const yaml::Map k(src, *keys, "keys", {"kind", "count", "processes"});
+    p.keys = static_cast<futex::KeyChoice>(yaml::choice(src, k.required("kind"), "keys kind", kKinds));
+    count = k.integer_or("count", 1, kMaxCollidingKeys, count);
+    processes = k.integer_or("processes", 1, p.processes, processes);
+  } else if (keys) {
+    p.keys = static_cast<futex::KeyChoice>(yaml::choice(src, *keys, "keys", kKinds));
+  }
+  p.key_count = static_cast<int>(count);
+  p.colliding_processes = static_cast<int>(processes);
+  if (p.keys != futex::KeyChoice::colliding) return;
+  if (design.futex->backend != FutexBackendKind::table)
+    src.fail(*keys, fmt::format("colliding keys need one of our futex tables, not '{}': the kernel's keys cannot be "
+                                "computed from user space (its hash mixes the kernel's own pointers)",
+                                design.futex->name));
+  p.find_keys = axiomatic::find_colliding_keys;
+}
+
+}  // namespace
+
 FutexHashParams load_futex_hash(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) {
   const yaml::Source& src = m.source();
   auto p = timed_futex_workload<FutexHashParams>(
@@ -114,6 +147,8 @@ FutexHashParams load_futex_hash(const yaml::Map& m, const MachineSpec& machine, 
   p.warmup_passes = static_cast<int>(m.integer_or("warmup_passes", 0, 1000, p.warmup_passes));
   static constexpr std::array<std::string_view, 2> kOps{"wait", "wake"};
   if (const auto op = m.get("op")) p.op = static_cast<FutexHashOp>(yaml::choice(src, *op, "op", kOps));
+  p.processes = static_cast<int>(m.integer_or("processes", 1, p.threads, 1));
+  load_key_choice(m, design, p);
   return p;
 }
 

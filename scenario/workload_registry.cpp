@@ -187,7 +187,8 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .native = nullptr,
        .properties = {"deadlock", "bound_exceeded"}},
       {.name = "futex-hash",
-       .keys = {"threads", "futexes", "cpus", "runtime_us", "op", "warmup_passes"},
+       .keys = {"threads", "futexes", "cpus", "runtime_us", "op", "warmup_passes", "processes", "keys", "key_count",
+                "colliding_processes"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return load_futex_hash(m, machine, design);
        },

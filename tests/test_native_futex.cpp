@@ -9,6 +9,7 @@
 #include <optional>
 #include <thread>
 
+#include "axiomatic/futex_keys.hpp"
 #include "core/futex/futex_backend.hpp"
 #include "core/futex/futex_designs.hpp"
 #include "core/futex/futex_table.hpp"
@@ -126,3 +127,40 @@ TEMPLATE_TEST_CASE("futex-hash runs natively on every backend", "[futex][native]
   CHECK(hash.total_ops() > 0);
   CHECK(hash.metrics().value("ops_per_s") > 0);
 }
+
+// Issue 23: `keys: colliding` on the user-space table natively (the kernel's keys cannot be
+// computed from user space). The finder is Z3's; the workload checks its answer with the
+// table it will use, and a finder whose addresses the table spreads is refused.
+TEST_CASE("futex-hash with colliding keys natively: every word in one bucket of the process's table", "[futex][native][keys]") {
+  FutexHashParams p;
+  p.config = futex::named_design("linux-6.16-private")->config;
+  p.threads = 2;
+  p.futexes = 64;
+  p.cpus = 2;
+  p.machine = futex::FutexMachine{2, 1, 2};
+  p.runtime_ns = 5'000'000;
+  p.processes = 2;
+  p.keys = futex::KeyChoice::colliding;
+  p.key_count = 4;
+  p.colliding_processes = 1;
+  p.find_keys = axiomatic::find_colliding_keys;
+  {
+    FutexHash<NativePlatform, Table> hash(p);
+    CHECK_FALSE(run_natively(hash));
+    const WorkloadMetrics m = hash.metrics();
+    CHECK(m.value("ops_per_s_p0") > 0);
+    CHECK(m.value("ops_per_s_p1") > 0);
+    CHECK(m.value("colliding_bucket_p0") < 16);  // one of the 16 buckets of process 0's table
+  }
+  // A finder that returns consecutive words: the table's hash spreads them, and setup says so
+  // (8 words: the chance that the hash puts all in one of 16 buckets is 16^-7).
+  p.key_count = 8;
+  p.find_keys = [](const futex::CollidingKeyRequest& r) {
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t i = 0; i < r.count; ++i) out.push_back(r.lo + 4 * i);
+    return out;
+  };
+  FutexHash<NativePlatform, Table> spread(p);
+  CHECK_THROWS_WITH(run_natively(spread), Catch::Contains("different buckets"));
+}
+

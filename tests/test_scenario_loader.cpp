@@ -259,6 +259,8 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"futex_not_word.yaml", 7, 27, "f is not a futex word: declare it as {f: {kind: futex}}"},
       {"futex_init.yaml", 3, 13, "variable 'f': a futex word holds 32 bits, 4294967296 does not fit"},
       {"futex_design.yaml", 2, 26, "unknown futex design 'linux-2.6'"},
+      {"futex_keys_kernel.yaml", 4, 48, "colliding keys need one of our futex tables, not 'kernel'"},
+      {"futex_keys_kind.yaml", 4, 55, "unknown keys kind 'clashing' (expected one of: default, colliding)"},
       {"order_on_plain.yaml", 7, 41, "x is a plain variable"},
       {"expect_unchecked.yaml", 4, 21, "'mutual_exclusion' is not among the checked properties (deadlock)"},
       {"cpu_range.yaml", 6, 21, "cpu: 2 is out of range (0..1)"},

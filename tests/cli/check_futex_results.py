@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the futex flagship scenarios' result JSON against what issue 4 asks of them.
 
-Usage: check_futex_results.py hash-sweep.json wake-fastpath.json hash-futexes.json
+Usage: check_futex_results.py hash-sweep.json wake-fastpath.json hash-futexes.json colliding-keys.json
 Prints one line per failed claim and exits 1 if any failed.
 """
 import json
@@ -55,9 +55,23 @@ def hash_futexes(path):
     claim(ratio[16] > ratio[4] > ratio[1], f"the benefit does not grow from 1 to 16 futexes per thread: {ratio}")
 
 
+def colliding_keys(path):
+    # Issue 23: keys that share one bucket serialise the process that uses them on that
+    # bucket's lock; the other process keeps its rate when it has its own table, and loses
+    # little in the global table (only the one bucket is shared).
+    by = {(r["keys"], r["design"]): r for r in rows(path)}
+    for design in {d for _, d in by}:
+        spread, colliding = by[("default", design)], by[("colliding", design)]
+        claim(colliding["ops_per_s_p0"] < 0.5 * spread["ops_per_s_p0"],
+              f"{design}: colliding keys do not halve their process's rate: {colliding['ops_per_s_p0']} vs {spread['ops_per_s_p0']}")
+        claim(abs(colliding["ops_per_s_p1"] / spread["ops_per_s_p1"] - 1) < 0.1,
+              f"{design}: the other process's rate moved by 10% or more: {colliding['ops_per_s_p1']} vs {spread['ops_per_s_p1']}")
+
+
 hash_sweep(sys.argv[1])
 wake_fastpath(sys.argv[2])
 hash_futexes(sys.argv[3])
+colliding_keys(sys.argv[4])
 for f in failures:
     print("FAIL:", f)
 sys.exit(1 if failures else 0)
