@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <string_view>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -35,6 +37,9 @@
 #include "core/futex/futex_designs.hpp"
 #include "model/replay_strategy.hpp"
 #include "model/schedule_file.hpp"
+#ifdef LOCKSTEP_HAVE_MPI
+#include "mpi/mpi_session.hpp"
+#endif
 
 namespace lockstep::cli {
 namespace {
@@ -45,6 +50,13 @@ using namespace lockstep::driver;    // NOLINT(google-build-using-namespace)
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace)
 using io::read_file;
 using io::write_file_atomically;
+
+// How this process was launched: alone, or as one rank of an MPI job (docs/distributed.md).
+struct Launch {
+  driver::RowLanes* lanes = nullptr;  // rank 0 of several: the others
+  bool serving_rank = false;          // a rank above 0: serves rank 0's units
+  std::function<int(unsigned)> serve;
+};
 
 constexpr int kExitMatched = 0;
 constexpr int kExitMismatch = 1;
@@ -336,7 +348,7 @@ CLI::App* add_fileio_probe(CLI::App& native_cmd, FileioProbeOptions& probe) {
   return fileio;
 }
 
-int main_impl(int argc, char** argv) {
+int main_impl(int argc, char** argv, const Launch& launch) {
   CLI::App app{"lockstep: a deterministic simulator and model checker for synchronization designs"};
   app.set_version_flag("--version", std::string("lockstep ") + LOCKSTEP_VERSION);
   app.require_subcommand(1);
@@ -359,6 +371,9 @@ int main_impl(int argc, char** argv) {
   check_cmd->add_flag("--all-outcomes", run.all_outcomes,
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
+  bool mpi = false;
+  check_cmd->add_flag("--mpi", mpi,
+                      "Run as one rank of an MPI job (found by itself under mpirun or srun; docs/distributed.md)");
   add_common(*check_cmd, run, out);
   CLI::App* replay_cmd = app.add_subcommand("replay", "Replay a schedule file and report what it shows");
   replay_cmd->add_option("schedule", schedule, "Schedule file")->required()->check(CLI::ExistingFile);
@@ -414,6 +429,11 @@ int main_impl(int argc, char** argv) {
     return code == 0 ? kExitMatched : kExitBadInput;
   }
 
+  if (launch.serving_rank) return check_cmd->parsed() ? launch.serve(run.workers.value_or(1)) : kExitMatched;
+#ifndef LOCKSTEP_HAVE_MPI
+  if (mpi) throw UsageError("--mpi: this lockstep was built without MPI (install libopenmpi-dev, rebuild)");
+#endif
+  run.lanes = launch.lanes;
   if (list_cmd->parsed()) {
     list();
     return kExitMatched;
@@ -458,7 +478,19 @@ int main_impl(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace lockstep;
   try {
-    return cli::main_impl(argc, argv);
+    cli::Launch launch;
+#ifdef LOCKSTEP_HAVE_MPI
+    bool mpi = mpi::launched_by_mpi();
+    for (int i = 1; i < argc; ++i) mpi = mpi || std::string_view(argv[i]) == "--mpi";
+    if (mpi) {
+      mpi::Session session(argc, argv);
+      launch.lanes = session.rank() == 0 ? &session : nullptr;
+      launch.serving_rank = session.rank() > 0;
+      launch.serve = [&session](unsigned workers) { return session.serve(workers); };
+      return cli::main_impl(argc, argv, launch);
+    }
+#endif
+    return cli::main_impl(argc, argv, launch);
   } catch (const cli::ScenarioError& e) {
     std::fprintf(stderr, "%s\n", e.what());
   } catch (const model::ScheduleParseError& e) {

@@ -54,6 +54,10 @@ void put_counts(Json& out, const RowReport& r) {
   if (!r.guarantee.empty()) out["guarantee"] = r.guarantee;
   out["executions_per_s"] = std::round(r.executions_per_s);
   out["workers"] = r.workers;
+  if (r.ranks > 1) {
+    out["ranks"] = r.ranks;
+    out["remote_units"] = r.remote_units;
+  }
   out["internal_errors"] = r.internal_errors;
   if (r.smt.present) {
     const auto& m = r.smt;

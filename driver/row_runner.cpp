@@ -169,6 +169,7 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
   setup.executor = &main;
   setup.make_executor = [this, runs = meter.executions()] { return std::make_unique<OwnedSimExecutor>(s_, runs); };
   setup.verdict = [this](const sim::ExecutionResult& r) { return checked_violation(s_, r); };
+  setup.remote = options_.lanes != nullptr ? options_.lanes->for_row(file_, row_) : nullptr;
   const model::Exploration e = model::explore(setup);  // the search, then minimization
   const model::SearchOutcome& o = e.outcome;
   meter.set_phase("traced re-run");
@@ -182,6 +183,10 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
   report.bounds = e.bounds;
   report.guarantee = e.guarantee;
   report.workers = e.workers;
+  if (setup.remote != nullptr) {
+    report.ranks = static_cast<unsigned>(setup.remote->size() + 1);
+    report.remote_units = setup.remote->units();
+  }
   report.internal_errors = o.internal_errors;
   report.executions_per_s = e.search_s > 0 ? static_cast<double>(o.executions + o.pruned) / e.search_s : 0;
 

@@ -10,6 +10,7 @@
 #include "driver/progress.hpp"
 #include "scenario/outcome.hpp"
 #include "scenario/report.hpp"
+#include "driver/row_lanes.hpp"
 #include "scenario/scenario.hpp"
 #include "model/schedule_file.hpp"
 
@@ -35,6 +36,7 @@ struct RunOptions {
   ProgressReporter progress;                // rows longer than a second report here (empty: none)
   std::optional<unsigned> workers;          // --workers: parallel search (every strategy but timed, naive)
   bool all_outcomes = false;                // --all-outcomes: the smt strategy lists every reachable final state
+  RowLanes* lanes = nullptr;                // remote ranks (an MPI launch, docs/distributed.md)
 };
 
 // Throws ScenarioError, at the place in the file, when a row cannot be simulated: the

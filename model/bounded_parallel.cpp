@@ -5,6 +5,8 @@
 #include <cmath>
 #include <thread>
 
+#include "model/work_units.hpp"
+
 namespace lockstep::model {
 
 namespace {
@@ -41,11 +43,61 @@ Run keep(sim::ExecutionResult&& r, const Verdict& verdict) {
   return run;
 }
 
+// One subtree, depth first, to its end, its first violation or the cap.
+SubtreeResult explore_subtree(BoundKind kind, unsigned bound, BoundedStrategy::Subtree subtree, Executor& ex,
+                              const Verdict& verdict, std::uint64_t max_runs) {
+  BoundedStrategy strategy(kind, bound, std::move(subtree));
+  SubtreeResult out;
+  for (std::uint64_t index = 0; index < max_runs; ++index) {
+    sim::ExecutionResult r = ex.run(strategy, index);
+    out.runs.push_back(keep(std::move(r), verdict));
+    if (out.runs.back().violation || !strategy.next(r)) {
+      out.complete = true;
+      break;
+    }
+  }
+  return out;
+}
+
+// A subtree's result as a remote lane sends it back: only the last run can hold a violation.
+nlohmann::json encode_result(const SubtreeResult& r) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const Run& run : r.runs) {
+    runs.push_back(run.steps);
+    runs.push_back(run.memory_ops);
+  }
+  const Run* last = r.runs.empty() ? nullptr : &r.runs.back();
+  return {{"runs", std::move(runs)},
+          {"violation", encode_violation(last != nullptr ? last->violation : std::nullopt)},
+          {"schedule", encode_choices(last != nullptr ? last->schedule : sim::Schedule{})},
+          {"complete", r.complete}};
+}
+
+SubtreeResult decode_result(const nlohmann::json& j) {
+  SubtreeResult r;
+  const nlohmann::json& runs = j.at("runs");
+  for (std::size_t i = 0; i + 1 < runs.size(); i += 2)
+    r.runs.push_back(Run{runs[i].get<std::uint64_t>(), runs[i + 1].get<std::uint64_t>(), std::nullopt, {}});
+  if (!r.runs.empty()) {
+    r.runs.back().violation = decode_violation(j.at("violation"));
+    r.runs.back().schedule = decode_choices(j.at("schedule"));
+  }
+  r.complete = j.at("complete").get<bool>();
+  return r;
+}
+
 }  // namespace
 
+nlohmann::json serve_bounded_unit(const nlohmann::json& unit, const UnitContext& context) {
+  return encode_result(explore_subtree(static_cast<BoundKind>(unit.at("bound_kind").get<int>()),
+                                       unit.at("bound").get<unsigned>(), decode_bounded_subtree(unit.at("subtree")),
+                                       *context.executors.front(), context.verdict, unit.at("max_runs").get<std::uint64_t>()));
+}
+
 SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<Executor*>& executors,
-                             const Verdict& verdict, const SearchLimits& limits) {
-  if (executors.size() <= 1) {
+                             const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes) {
+  const std::size_t remote = lanes == nullptr ? 0 : lanes->size();
+  if (executors.size() <= 1 && remote == 0) {
     BoundedStrategy strategy(kind, bound);
     return search(strategy, *executors.front(), verdict, limits);
   }
@@ -55,7 +107,7 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
   bool first_pass_complete = false;  // it reached the end of the tree (not the cap)
   {
     BoundedStrategy splitter(kind, bound);
-    splitter.split_after(split_depth(executors.size()));
+    splitter.split_after(split_depth(executors.size() + remote));
     std::uint64_t complete = 0;
     for (std::uint64_t index = 0; complete < limits.max_runs; ++index) {
       sim::ExecutionResult r = executors.front()->run(splitter, index);
@@ -77,29 +129,26 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
   std::vector<SubtreeResult> results(subtrees.size());
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> first_violation{subtrees.size()};
+  // Worker w < executors.size() runs subtrees here; past that, on remote lane w - executors.size().
   auto work = [&](std::size_t w) {
     for (std::size_t s = next.fetch_add(1); s < subtrees.size() && s < first_violation.load(); s = next.fetch_add(1)) {
-      BoundedStrategy strategy(kind, bound, subtrees[s]);
       SubtreeResult& out = results[s];
-      for (std::uint64_t index = 0; index < limits.max_runs; ++index) {
-        sim::ExecutionResult r = executors[w]->run(strategy, index);
-        out.runs.push_back(keep(std::move(r), verdict));
-        if (out.runs.back().violation) {
-          std::size_t seen = first_violation.load();
-          while (s < seen && !first_violation.compare_exchange_weak(seen, s)) {
-          }
-          out.complete = true;
-          break;
-        }
-        if (!strategy.next(r)) {
-          out.complete = true;
-          break;
+      if (w < executors.size()) {
+        out = explore_subtree(kind, bound, subtrees[s], *executors[w], verdict, limits.max_runs);
+      } else {
+        const nlohmann::json unit = {{"kind", "bounded"}, {"bound_kind", static_cast<int>(kind)}, {"bound", bound},
+                                     {"subtree", encode_subtree(subtrees[s])}, {"max_runs", limits.max_runs}};
+        out = decode_result(from_bytes(lanes->call(w - executors.size(), to_bytes(unit))));
+      }
+      if (!out.runs.empty() && out.runs.back().violation) {
+        std::size_t seen = first_violation.load();
+        while (s < seen && !first_violation.compare_exchange_weak(seen, s)) {
         }
       }
     }
   };
   std::vector<std::thread> threads;
-  for (std::size_t w = 1; w < executors.size(); ++w) threads.emplace_back(work, w);
+  for (std::size_t w = 1; w < executors.size() + remote; ++w) threads.emplace_back(work, w);
   work(0);
   for (std::thread& t : threads) t.join();
 

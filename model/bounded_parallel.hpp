@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "model/bounded_strategy.hpp"
+#include "model/remote_lanes.hpp"
 #include "model/search.hpp"
 
 namespace lockstep::model {
 
 SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<Executor*>& executors,
-                             const Verdict& verdict, const SearchLimits& limits);
+                             const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes = nullptr);
 
 }  // namespace lockstep::model

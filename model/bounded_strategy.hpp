@@ -26,9 +26,16 @@ namespace lockstep::model {
 enum class BoundKind : std::uint8_t { preemption, delay };
 
 class BoundedStrategy final : public ExplorationStrategy {
-  struct Node;
-
  public:
+  struct Option {
+    std::uint32_t index = 0;  // into the candidates
+    unsigned cost = 0;
+  };
+  struct Node {
+    std::vector<Option> options;  // cheapest first
+    std::size_t taken = 0;
+    unsigned spent_before = 0;
+  };
   // A subtree of the search: the choices down to one node, fixed (parallel search).
   struct Subtree {
     std::vector<Node> nodes;
@@ -53,15 +60,6 @@ class BoundedStrategy final : public ExplorationStrategy {
   std::string bounds() const override;
 
  private:
-  struct Option {
-    std::uint32_t index = 0;  // into the candidates
-    unsigned cost = 0;
-  };
-  struct Node {
-    std::vector<Option> options;  // cheapest first
-    std::size_t taken = 0;
-    unsigned spent_before = 0;
-  };
   std::vector<Option> options_for(std::span<const sim::Candidate> candidates) const;
 
   BoundKind kind_;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "model/dpor_strategy.hpp"
+#include "model/work_units.hpp"
 
 namespace lockstep::model {
 
@@ -22,16 +23,28 @@ namespace {
 
 // A pool whose waiting threads help: a task that waits for a subtask runs queued tasks on
 // its own executor meanwhile (it is between executions, so the executor is free).
+//
+// Remote lanes (MPI ranks, model/remote_lanes.hpp) are served by threads of their own here,
+// each with a local executor for the merging it does between units (first-step probes): they
+// take jobs from the same queue and run each on their lane.
 class Pool {
  public:
+  // How a job reaches a remote lane: sends a unit, returns the answer. Null: run it here.
+  using Remote = std::function<std::string(const std::string&)>;
   struct Job {
-    std::function<void(Executor&)> fn;
+    std::function<void(Executor&, const Remote*)> fn;
     std::atomic<bool> done{false};
     std::exception_ptr error;
   };
 
-  explicit Pool(const std::vector<Executor*>& executors) {
-    for (std::size_t w = 1; w < executors.size(); ++w) threads_.emplace_back([this, ex = executors[w]] { serve(*ex); });
+  Pool(const std::vector<Executor*>& executors, RemoteLanes* lanes = nullptr,
+       const std::vector<Executor*>& lane_executors = {}) {
+    for (std::size_t w = 1; w < executors.size(); ++w) threads_.emplace_back([this, ex = executors[w]] { serve(*ex, nullptr); });
+    for (std::size_t l = 0; lanes != nullptr && l < lanes->size(); ++l)
+      threads_.emplace_back([this, lanes, l, ex = lane_executors.at(l)] {
+        const Remote remote = [lanes, l](const std::string& unit) { return lanes->call(l, unit); };
+        serve(*ex, &remote);
+      });
   }
   ~Pool() {
     {
@@ -44,7 +57,7 @@ class Pool {
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
 
-  std::shared_ptr<Job> submit(std::function<void(Executor&)> fn) {
+  std::shared_ptr<Job> submit(std::function<void(Executor&, const Remote*)> fn) {
     auto job = std::make_shared<Job>();
     job->fn = std::move(fn);
     {
@@ -66,7 +79,7 @@ class Pool {
   // or from the other hyperthread of the same core.
   void help(Executor& mine) {
     if (const auto other = try_pop()) {
-      run(*other, mine);
+      run(*other, mine, nullptr);
       return;
     }
     std::unique_lock lock(mutex_);
@@ -82,9 +95,9 @@ class Pool {
     queue_.pop_front();
     return job;
   }
-  static void run(Job& job, Executor& ex) {
+  static void run(Job& job, Executor& ex, const Remote* remote) {
     try {
-      job.fn(ex);
+      job.fn(ex, remote);
     } catch (...) {
       job.error = std::current_exception();
     }
@@ -95,7 +108,7 @@ class Pool {
     job.fn = nullptr;
     job.done.store(true, std::memory_order_release);
   }
-  void serve(Executor& ex) {
+  void serve(Executor& ex, const Remote* remote) {
     for (;;) {
       std::shared_ptr<Job> job;
       {
@@ -105,7 +118,7 @@ class Pool {
         job = std::move(queue_.front());
         queue_.pop_front();
       }
-      run(*job, ex);
+      run(*job, ex, remote);
     }
   }
 
@@ -196,6 +209,35 @@ struct TaskResult {
   std::uint64_t internal_errors = 0;  // of this subtree's strategy and its children's
 };
 
+// A subtree's result as a remote lane sends it back (model/work_units.hpp).
+nlohmann::json encode_result(const TaskResult& r) {
+  nlohmann::json runs = nlohmann::json::array();
+  r.runs.for_first(r.runs.size(), [&runs](const RunRecord& x) {
+    runs.push_back(x.steps);
+    runs.push_back(x.memory_ops);
+    runs.push_back(x.abandoned);
+  });
+  nlohmann::json requests = nlohmann::json::array();
+  for (const DporStrategy::Request& q : r.requests) requests.push_back({q.node, encode_choices(q.initials)});
+  return {{"runs", std::move(runs)},          {"violation", encode_violation(r.violation)},
+          {"schedule", encode_choices(r.schedule)}, {"requests", std::move(requests)},
+          {"capped", r.capped},               {"internal_errors", r.internal_errors}};
+}
+
+TaskResult decode_result(const nlohmann::json& j) {
+  TaskResult r;
+  const nlohmann::json& runs = j.at("runs");
+  for (std::size_t i = 0; i + 2 < runs.size(); i += 3)
+    r.runs.push(RunRecord{runs[i].get<std::uint64_t>(), runs[i + 1].get<std::uint64_t>(), runs[i + 2].get<bool>()});
+  r.violation = decode_violation(j.at("violation"));
+  r.schedule = decode_choices(j.at("schedule"));
+  for (const auto& q : j.at("requests"))
+    r.requests.push_back(DporStrategy::Request{q.at(0).get<std::uint32_t>(), decode_choices(q.at(1))});
+  r.capped = j.at("capped").get<bool>();
+  r.internal_errors = j.at("internal_errors").get<std::uint64_t>();
+  return r;
+}
+
 struct Frame;
 
 // A subtree's task as its parent's frame sees it. Guarded by that frame's mutex.
@@ -235,8 +277,9 @@ struct Frame {
 
 class ParallelDfs {
  public:
-  ParallelDfs(Pool& pool, const Verdict& verdict, std::uint64_t max_runs, unsigned split_branchings)
-      : pool_(pool), verdict_(verdict), max_runs_(max_runs), split_branchings_(split_branchings) {}
+  ParallelDfs(Pool& pool, const Verdict& verdict, std::uint64_t max_runs, unsigned split_branchings,
+              std::size_t spawn_above = 0)
+      : pool_(pool), verdict_(verdict), max_runs_(max_runs), split_branchings_(split_branchings), spawn_above_(spawn_above) {}
 
   // The root call passes spawn_above = 0 and has it set from its first execution; subtrees
   // inherit the absolute depth.
@@ -441,12 +484,15 @@ class ParallelDfs {
   void submit(Frame& f, DporStrategy::Subtree t) {
     auto child = std::make_shared<ChildTask>();
     f.children.push_back(child);
-    child->job = pool_.submit([this, &f, child, t = std::move(t)](Executor& e) mutable {
+    child->job = pool_.submit([this, &f, child, t = std::move(t)](Executor& e, const Pool::Remote* remote) mutable {
       Upward up{&f, child.get(), 0};
       TaskResult r;
       std::exception_ptr error;
       try {
-        r = explore(DporStrategy(std::move(t)), e, spawn_above_, up);
+        // On a remote lane the subtree's requests come back with its result, not as it runs:
+        // merged in the same order, only later (the frame waits for its first child anyway).
+        r = remote != nullptr ? decode_result(from_bytes((*remote)(to_bytes(encode_unit(t)))))
+                              : explore(DporStrategy(std::move(t)), e, spawn_above_, up);
       } catch (...) {
         error = std::current_exception();
       }
@@ -458,6 +504,11 @@ class ParallelDfs {
     });
   }
 
+  nlohmann::json encode_unit(const DporStrategy::Subtree& t) const {
+    return {{"kind", "dfs"}, {"subtree", encode_subtree(t)}, {"spawn_above", spawn_above_},
+            {"max_runs", max_runs_}, {"split", split_branchings_}};
+  }
+
   Pool& pool_;
   const Verdict& verdict_;
   std::uint64_t max_runs_;
@@ -467,16 +518,29 @@ class ParallelDfs {
 
 }  // namespace
 
-SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict& verdict, const SearchLimits& limits) {
-  if (executors.size() <= 1) {
+nlohmann::json serve_dfs_unit(const nlohmann::json& unit, const UnitContext& context) {
+  Pool pool(context.executors);
+  ParallelDfs dfs(pool, context.verdict, unit.at("max_runs").get<std::uint64_t>(), unit.at("split").get<unsigned>(),
+                  unit.at("spawn_above").get<std::size_t>());
+  Upward no_parent;
+  const std::size_t spawn_above = unit.at("spawn_above").get<std::size_t>();
+  return encode_result(
+      dfs.explore(DporStrategy(decode_dpor_subtree(unit.at("subtree"))), *context.executors.front(), spawn_above, no_parent));
+}
+
+SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict& verdict, const SearchLimits& limits,
+                         RemoteLanes* lanes, const std::vector<Executor*>& lane_executors) {
+  const std::size_t remote = lanes == nullptr ? 0 : lanes->size();
+  if (executors.size() <= 1 && remote == 0) {
     DporStrategy strategy;
     return search(strategy, *executors.front(), verdict, limits);
   }
   // Nodes with branches left whose branches become tasks: with early branches (take_early)
   // the first 1 + log2 N keep N workers busy; more tasks cost more than they balance
   // (measured with 2 workers, split 1 to 6: `git log -p bench/README.md`).
-  const auto split = 1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size()))));
-  Pool pool(executors);
+  const auto split =
+      1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size() + remote))));
+  Pool pool(executors, lanes, lane_executors);
   ParallelDfs dfs(pool, verdict, limits.max_runs, split);
   Upward no_parent;
   TaskResult root = dfs.explore(DporStrategy(), *executors.front(), 0, no_parent);

@@ -15,10 +15,14 @@
 
 #include <vector>
 
+#include "model/remote_lanes.hpp"
 #include "model/search.hpp"
 
 namespace lockstep::model {
 
-SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict& verdict, const SearchLimits& limits);
+// With `lanes`, subtrees also go to remote ranks (docs/distributed.md); `lane_executors`, one
+// per lane, do the merging of what those send back.
+SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict& verdict, const SearchLimits& limits,
+                         RemoteLanes* lanes = nullptr, const std::vector<Executor*>& lane_executors = {});
 
 }  // namespace lockstep::model

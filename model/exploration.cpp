@@ -11,6 +11,7 @@
 #include "model/naive_strategy.hpp"
 #include "model/pct_strategy.hpp"
 #include "model/random_strategy.hpp"
+#include "model/work_units.hpp"
 
 namespace lockstep::model {
 
@@ -30,7 +31,21 @@ std::uint64_t probe_choice_points(const ExplorationSetup& setup) {
   return most;
 }
 
+// A sampling strategy from its description in a work unit (what explore() puts there).
+std::unique_ptr<ExplorationStrategy> sampling_strategy(const nlohmann::json& d) {
+  const auto seed = d.at("seed").get<std::uint64_t>();
+  if (d.at("kind").get<std::string>() == "pct")
+    return std::make_unique<PctStrategy>(seed, d.at("depth").get<unsigned>(), d.at("k").get<std::uint64_t>());
+  return std::make_unique<RandomStrategy>(seed);
+}
+
 }  // namespace
+
+nlohmann::json serve_sampling_unit(const nlohmann::json& unit, const UnitContext& context) {
+  const auto strategy = sampling_strategy(unit.at("strategy"));
+  return encode_chunk(run_sampling_chunk(*strategy, *context.executors.front(), context.verdict,
+                                         unit.at("lo").get<std::uint64_t>(), unit.at("hi").get<std::uint64_t>()));
+}
 
 Exploration explore(const ExplorationSetup& setup) {
   const StrategySpec& spec = setup.strategy;
@@ -44,6 +59,7 @@ Exploration explore(const ExplorationSetup& setup) {
       spec.preemption_bound.has_value() ? BoundKind::preemption : BoundKind::delay;
   const unsigned bound = spec.preemption_bound.value_or(spec.delay_bound.value_or(0));
   StrategyFactory make;
+  nlohmann::json sampling_unit;  // random and pct, as a work unit describes them
   switch (spec.kind) {
     case StrategyKind::dfs:
       make = [] { return std::make_unique<DporStrategy>(); };
@@ -59,6 +75,7 @@ Exploration explore(const ExplorationSetup& setup) {
       const std::uint64_t seed = setup.seed;
       const unsigned depth = spec.depth;
       make = [seed, depth, k] { return std::make_unique<PctStrategy>(seed, depth, k); };
+      sampling_unit = {{"kind", "pct"}, {"seed", seed}, {"depth", depth}, {"k", k}};
       break;
     }
     case StrategyKind::smt:
@@ -67,6 +84,7 @@ Exploration explore(const ExplorationSetup& setup) {
     case StrategyKind::timed: {
       const std::uint64_t seed = setup.seed;
       make = [seed] { return std::make_unique<RandomStrategy>(seed); };
+      sampling_unit = {{"kind", "random"}, {"seed", seed}};
       break;
     }
   }
@@ -75,7 +93,9 @@ Exploration explore(const ExplorationSetup& setup) {
   const auto strategy = make();
   const auto start = std::chrono::steady_clock::now();
   // naive is the reference for the others: one worker, nothing shared with their parallel search.
-  const bool parallel = setup.workers > 1 && spec.kind != StrategyKind::timed && spec.kind != StrategyKind::naive;
+  RemoteLanes* const remote = spec.kind == StrategyKind::timed || spec.kind == StrategyKind::naive ? nullptr : setup.remote;
+  const bool parallel =
+      remote != nullptr || (setup.workers > 1 && spec.kind != StrategyKind::timed && spec.kind != StrategyKind::naive);
   if (parallel) {
     std::vector<std::unique_ptr<Executor>> extra;
     std::vector<Executor*> executors{setup.executor};
@@ -85,11 +105,21 @@ Exploration explore(const ExplorationSetup& setup) {
     }
     e.workers = setup.workers;
     if (sampling) {
-      e.outcome = search_sampling(make, executors, setup.verdict, limits);
+      const RemoteSampling remote_chunk = [&sampling_unit](RemoteLanes& lanes, std::size_t lane, std::uint64_t lo, std::uint64_t hi) {
+        const nlohmann::json unit = {{"kind", "sampling"}, {"strategy", sampling_unit}, {"lo", lo}, {"hi", hi}};
+        return decode_chunk(from_bytes(lanes.call(lane, to_bytes(unit))));
+      };
+      e.outcome = search_sampling(make, executors, setup.verdict, limits, remote, remote_chunk);
     } else if (spec.kind == StrategyKind::dfs) {
-      e.outcome = search_dfs(executors, setup.verdict, limits);
+      // Each remote lane's thread here merges what its rank sends back, with an executor of its own.
+      std::vector<Executor*> lane_executors;
+      for (std::size_t l = 0; remote != nullptr && l < remote->size(); ++l) {
+        extra.push_back(setup.make_executor());
+        lane_executors.push_back(extra.back().get());
+      }
+      e.outcome = search_dfs(executors, setup.verdict, limits, remote, lane_executors);
     } else {
-      e.outcome = search_bounded(bound_kind, bound, executors, setup.verdict, limits);
+      e.outcome = search_bounded(bound_kind, bound, executors, setup.verdict, limits, remote);
     }
   } else {
     e.outcome = search(*strategy, *setup.executor, setup.verdict, limits);

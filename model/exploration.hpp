@@ -9,6 +9,7 @@
 #include <string>
 
 #include "model/minimize.hpp"
+#include "model/remote_lanes.hpp"
 #include "model/search.hpp"
 #include "model/strategy_spec.hpp"
 
@@ -22,6 +23,8 @@ struct ExplorationSetup {
   Executor* executor = nullptr;                              // worker 0's
   std::function<std::unique_ptr<Executor>()> make_executor;  // the others'
   Verdict verdict;
+  // Remote ranks (docs/distributed.md): dfs, bounded, random and pct also hand units to them.
+  RemoteLanes* remote = nullptr;
 };
 
 struct Exploration {

@@ -40,16 +40,35 @@ SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Ve
   return o;
 }
 
+SamplingChunk run_sampling_chunk(ExplorationStrategy& strategy, Executor& executor, const Verdict& verdict,
+                                 std::uint64_t lo, std::uint64_t hi) {
+  SamplingChunk chunk;
+  for (std::uint64_t index = lo; index < hi; ++index) {
+    sim::ExecutionResult r = executor.run(strategy, index);
+    strategy.next(r);
+    chunk.runs.push_back({r.steps, r.memory_ops, r.abandoned});
+    if ((chunk.violation = verdict(r))) {
+      chunk.schedule = std::move(r.schedule);
+      break;
+    }
+  }
+  return chunk;
+}
+
 SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::vector<Executor*>& executors,
-                              const Verdict& verdict, const SearchLimits& limits) {
-  if (executors.size() <= 1) {
+                              const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes,
+                              const RemoteSampling& remote_chunk) {
+  const std::size_t remote = lanes == nullptr ? 0 : lanes->size();
+  if (executors.size() <= 1 && remote == 0) {
     const auto strategy = make_strategy();
     return search(*strategy, *executors.front(), verdict, limits);
   }
   // Batches of consecutive executions, shared out among the workers; after each batch the
   // results are read in index order, so the counts and the violation reported are the ones
-  // a single worker would have found, whatever the number of workers.
+  // a single worker would have found, whatever the number of workers. Remote lanes take
+  // kLaneChunk consecutive executions at a time (one message each way).
   constexpr std::uint64_t kBatch = 4096;
+  constexpr std::uint64_t kLaneChunk = 128;
   struct Slot {
     std::uint64_t steps = 0;
     std::uint64_t memory_ops = 0;
@@ -65,7 +84,32 @@ SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::v
     const std::uint64_t hi = std::min(limits.max_runs, lo + kBatch);
     std::atomic<std::uint64_t> next{lo};
     std::atomic<std::uint64_t> lowest{hi};  // lowest violating index in this batch
+    auto found = [&](std::uint64_t index) {
+      std::uint64_t seen = lowest.load();
+      while (index < seen && !lowest.compare_exchange_weak(seen, index)) {
+      }
+    };
     auto work = [&](std::size_t w) {
+      if (w >= executors.size()) {  // a remote lane
+        for (std::uint64_t a = next.fetch_add(kLaneChunk); a < hi && a < lowest.load(std::memory_order_relaxed);
+             a = next.fetch_add(kLaneChunk)) {
+          const SamplingChunk chunk = remote_chunk(*lanes, w - executors.size(), a, std::min(hi, a + kLaneChunk));
+          for (std::size_t i = 0; i < chunk.runs.size(); ++i) {
+            Slot& slot = slots[a + i - lo];
+            slot.steps = chunk.runs[i].steps;
+            slot.memory_ops = chunk.runs[i].memory_ops;
+            slot.abandoned = chunk.runs[i].abandoned;
+            slot.violation.reset();
+          }
+          if (chunk.violation) {
+            Slot& last = slots[a + chunk.runs.size() - 1 - lo];
+            last.violation = chunk.violation;
+            last.schedule = chunk.schedule;
+            found(a + chunk.runs.size() - 1);
+          }
+        }
+        return;
+      }
       for (std::uint64_t index = next.fetch_add(1); index < hi && index < lowest.load(std::memory_order_relaxed);
            index = next.fetch_add(1)) {
         sim::ExecutionResult r = executors[w]->run(*strategies[w], index);
@@ -77,14 +121,12 @@ SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::v
         slot.violation = verdict(r);
         if (slot.violation) {
           slot.schedule = std::move(r.schedule);
-          std::uint64_t seen = lowest.load();
-          while (index < seen && !lowest.compare_exchange_weak(seen, index)) {
-          }
+          found(index);
         }
       }
     };
     std::vector<std::thread> threads;
-    for (std::size_t w = 1; w < executors.size(); ++w) threads.emplace_back(work, w);
+    for (std::size_t w = 1; w < executors.size() + remote; ++w) threads.emplace_back(work, w);
     work(0);
     for (std::thread& t : threads) t.join();
     const std::uint64_t end = std::min(hi, lowest.load() + 1);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/exploration_strategy.hpp"
+#include "model/remote_lanes.hpp"
 #include "sim/exec/engine.hpp"
 
 namespace lockstep::model {
@@ -51,7 +52,26 @@ SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Ve
 // at once. The outcome is the one a single worker would find: the violation of lowest index,
 // with every lower index run.
 using StrategyFactory = std::function<std::unique_ptr<ExplorationStrategy>()>;
+
+// Executions lo, lo+1, ... of a sampling strategy up to hi or the first violation: a unit of
+// a distributed sampling search (model/work_units.hpp).
+struct SamplingChunk {
+  struct RunFigures {
+    std::uint64_t steps = 0;
+    std::uint64_t memory_ops = 0;
+    bool abandoned = false;
+  };
+  std::vector<RunFigures> runs;
+  std::optional<sim::Violation> violation;  // of the last run
+  sim::Schedule schedule;
+};
+SamplingChunk run_sampling_chunk(ExplorationStrategy& strategy, Executor& executor, const Verdict& verdict,
+                                 std::uint64_t lo, std::uint64_t hi);
+// How the search gets executions [lo, hi) run on a remote lane.
+using RemoteSampling = std::function<SamplingChunk(RemoteLanes&, std::size_t lane, std::uint64_t lo, std::uint64_t hi)>;
+
 SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::vector<Executor*>& executors,
-                              const Verdict& verdict, const SearchLimits& limits);
+                              const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes = nullptr,
+                              const RemoteSampling& remote_chunk = {});
 
 }  // namespace lockstep::model

@@ -69,6 +69,8 @@ struct RowReport {
   std::string guarantee;          // pct: its probability bound
   double executions_per_s = 0;    // executions (pruned included) per host second
   unsigned workers = 1;
+  unsigned ranks = 1;              // MPI ranks the search ran on (docs/distributed.md)
+  std::uint64_t remote_units = 0;  // work units the other ranks ran
   // States the search's algorithm says cannot be reached, met anyway (a checker bug): the
   // verdict is not to be trusted, and the command exits 3.
   std::uint64_t internal_errors = 0;

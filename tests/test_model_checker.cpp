@@ -3,8 +3,12 @@
 // textbook counts, and the bounded, PCT and parallel searches must behave as documented.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
+#include <deque>
 #include <functional>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include "core/sync/ticket_lock.hpp"
@@ -16,6 +20,7 @@
 #include "model/pct_strategy.hpp"
 #include "model/random_strategy.hpp"
 #include "model/search.hpp"
+#include "model/work_units.hpp"
 #include "sim/exec/sim_platform.hpp"
 
 using namespace lockstep;
@@ -381,12 +386,13 @@ TEST_CASE("a parallel bounded search reports what the sequential one does", "[mo
   }
 }
 
-TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
-  auto verdict = [](const ExecutionResult& r) { return r.violation; };
-  model::SearchLimits limits;
-  limits.max_runs = 1'000'000;
-  using Build = std::function<void(Program&)>;
-  const std::vector<std::pair<Build, std::uint32_t>> cases{
+namespace {
+
+// Programs whose parallel and distributed searches must match the sequential one, with the
+// store buffer size each runs with.
+using Build = std::function<void(Program&)>;
+std::vector<std::pair<Build, std::uint32_t>> parallel_cases() {
+  return {
       {[](Program& p) { racy_increments(p, 3); }, 0},
       {[](Program& p) { racy_increments(p, 4); }, 4},
       {[](Program& p) { ticket_counter(p); }, 0},
@@ -397,24 +403,147 @@ TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
        },
        0},
   };
-  for (const auto& [build, store_buffer] : cases) {
-    std::vector<Program> programs(3);
-    for (Program& q : programs) build(q);
-    std::vector<std::unique_ptr<Runner>> runners;
-    for (Program& q : programs) runners.push_back(std::make_unique<Runner>(q, store_buffer));
+}
+
+// n copies of a program, each with its runner (one per worker or lane).
+struct Fleet {
+  Fleet(const Build& build, std::uint32_t store_buffer, std::size_t n) : programs(n) {
+    for (Program& p : programs) {
+      build(p);
+      runners.push_back(std::make_unique<Runner>(p, store_buffer));
+    }
+  }
+  std::deque<Program> programs;
+  std::vector<std::unique_ptr<Runner>> runners;
+};
+
+void require_same(const model::SearchOutcome& many, const model::SearchOutcome& one) {
+  CHECK(many.executions == one.executions);
+  CHECK(many.pruned == one.pruned);
+  CHECK(many.exhaustive == one.exhaustive);
+  CHECK(many.max_depth == one.max_depth);
+  CHECK(many.sim_ops == one.sim_ops);
+  CHECK(many.violation.has_value() == one.violation.has_value());
+  CHECK(many.schedule == one.schedule);
+  CHECK(many.violating_index == one.violating_index);
+}
+
+}  // namespace
+
+TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  model::SearchLimits limits;
+  limits.max_runs = 1'000'000;
+  for (const auto& [build, store_buffer] : parallel_cases()) {
+    Fleet fleet(build, store_buffer, 3);
+    const auto& runners = fleet.runners;
     const model::SearchOutcome one = model::search_dfs({runners[0].get()}, verdict, limits);
     for (std::size_t workers : {2U, 3U}) {
       std::vector<model::Executor*> executors;
       for (std::size_t w = 0; w < workers; ++w) executors.push_back(runners[w].get());
-      const model::SearchOutcome many = model::search_dfs(executors, verdict, limits);
-      CHECK(many.executions == one.executions);
-      CHECK(many.pruned == one.pruned);
-      CHECK(many.exhaustive == one.exhaustive);
-      CHECK(many.max_depth == one.max_depth);
-      CHECK(many.sim_ops == one.sim_ops);
-      CHECK(many.violation.has_value() == one.violation.has_value());
-      CHECK(many.schedule == one.schedule);
-      CHECK(many.violating_index == one.violating_index);
+      require_same(model::search_dfs(executors, verdict, limits), one);
     }
   }
+}
+
+// Remote lanes (docs/distributed.md) without MPI: each lane serves units through the same
+// byte encoding and serve_unit an MPI rank uses, on executors of its own; one lane answers
+// late, so units finish out of order. The outcome must be the sequential search's.
+namespace {
+
+class LoopbackLanes final : public model::RemoteLanes {
+ public:
+  LoopbackLanes(std::size_t lanes, const std::function<void(Program&)>& build, std::uint32_t store_buffer,
+                std::function<std::optional<sim::Violation>(const ExecutionResult&)> verdict)
+      : fleet_(build, store_buffer, lanes), verdict_(std::move(verdict)) {}
+  std::size_t size() const override { return fleet_.runners.size(); }
+  std::string call(std::size_t lane, const std::string& unit) override {
+    ++sent;
+    if (lane == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    return model::serve_unit(unit, model::UnitContext{{fleet_.runners.at(lane).get()}, verdict_});
+  }
+  std::uint64_t units() const override { return sent; }
+  std::atomic<std::uint64_t> sent{0};
+
+ private:
+  Fleet fleet_;
+  model::Verdict verdict_;
+};
+
+// The local workers run slower than the lanes, so that lanes get units whatever the host's
+// speed (the test is that they do, and that what they answer merges right).
+class SlowExecutor final : public model::Executor {
+ public:
+  explicit SlowExecutor(model::Executor& inner) : inner_(inner) {}
+  ExecutionResult run(Scheduler& oracle, std::uint64_t index) override {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    return inner_.run(oracle, index);
+  }
+  std::size_t processes() const override { return inner_.processes(); }
+
+ private:
+  model::Executor& inner_;
+};
+
+}  // namespace
+
+TEST_CASE("searches with remote lanes report what the sequential ones do", "[model][distributed]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  model::SearchLimits limits;
+  limits.max_runs = 1'000'000;
+  for (const auto& [build, store_buffer] : parallel_cases()) {
+    Fleet fleet(build, store_buffer, 3);
+    const auto& runners = fleet.runners;
+    for (std::size_t lanes : {1U, 3U}) {
+      for (std::size_t local : {1U, 2U}) {
+        INFO("lanes " << lanes << ", local workers " << local);
+        SlowExecutor slow0(*runners[0]);
+        SlowExecutor slow1(*runners[1]);
+        std::vector<model::Executor*> executors{&slow0};
+        if (local == 2) executors.push_back(&slow1);
+        LoopbackLanes remote(lanes, build, store_buffer, verdict);
+        // dfs: each lane's thread merges with an executor of its own
+        const model::SearchOutcome one = model::search_dfs({runners[0].get()}, verdict, limits);
+        LoopbackLanes dfs_lanes(lanes, build, store_buffer, verdict);
+        Fleet probe_fleet(build, store_buffer, lanes);
+        std::vector<model::Executor*> probes;
+        for (const auto& r : probe_fleet.runners) probes.push_back(r.get());
+        require_same(model::search_dfs(executors, verdict, limits, &dfs_lanes, probes), one);
+        // With a second local worker the lanes may get nothing of a small program: timing.
+        if (local == 1) CHECK(dfs_lanes.units() > 0);
+        // bounded
+        const model::SearchOutcome b1 = model::search_bounded(model::BoundKind::preemption, 2, {runners[0].get()}, verdict, limits);
+        require_same(model::search_bounded(model::BoundKind::preemption, 2, executors, verdict, limits, &remote), b1);
+        CHECK(remote.units() > 0);
+      }
+    }
+  }
+  // Sampling: random, the violation of lowest index and every count below it.
+  Program p;
+  racy_increments(p, 3);
+  p.bad = [](const Outcome& o) { return o.back() == 1; };
+  Runner runner(p, 0);
+  model::SearchLimits sample;
+  sample.max_runs = 20'000;
+  auto make = [] { return std::make_unique<model::RandomStrategy>(3); };
+  const model::SearchOutcome one = model::search_sampling(make, {&runner}, verdict, sample);
+  REQUIRE(one.violation);
+  LoopbackLanes lanes(2, [](Program& q) {
+    racy_increments(q, 3);
+    q.bad = [](const Outcome& o) { return o.back() == 1; };
+  }, 0, verdict);
+  const model::RemoteSampling chunk = [](model::RemoteLanes& l, std::size_t lane, std::uint64_t lo, std::uint64_t hi) {
+    const nlohmann::json unit = {{"kind", "sampling"}, {"strategy", {{"kind", "random"}, {"seed", 3}}}, {"lo", lo}, {"hi", hi}};
+    return model::decode_chunk(model::from_bytes(l.call(lane, model::to_bytes(unit))));
+  };
+  SlowExecutor slow(runner);
+  require_same(model::search_sampling(make, {&slow}, verdict, sample, &lanes, chunk), one);
+  CHECK(lanes.units() > 0);
+}
+
+TEST_CASE("a work unit that is not one is refused", "[model][distributed]") {
+  model::UnitContext none;
+  CHECK_THROWS_WITH(model::serve_unit("not msgpack at all", none), Catch::Contains("work unit"));
+  CHECK_THROWS_WITH(model::serve_unit(model::to_bytes({{"kind", "teleport"}}), none), Catch::Contains("unknown kind"));
+  CHECK_THROWS_WITH(model::serve_unit(model::to_bytes({{"kind", "dfs"}}), none), Catch::Contains("malformed"));
 }

@@ -45,6 +45,7 @@ struct Options {
   bool exact_shape = false;
   bool verbose = false;
   bool keep = false;
+  bool generate_only = false;
   std::vector<std::string> files;
 };
 
@@ -138,6 +139,7 @@ class Run {
     for (const Model model : {Model::sc, Model::tso}) {
       const fs::path path = fs::path(o_.out) / fmt::format("seed-{}-{}.yaml", seed, name_of(model));
       write_atomically(path, scenario_text(seed, model, text, "", "properties: [assertion]\nexpect: pass\n"));
+      if (o_.generate_only) continue;
       if (check(seed, model, scenario::load_scenario_file(path.string()), path, text) && !o_.keep) fs::remove(path);
     }
   }
@@ -377,6 +379,7 @@ int main(int argc, char** argv) {
   app.add_flag("--exact-shape", o.exact_shape, "Every program has exactly --threads threads of --ops operations");
   app.add_flag("--verbose", o.verbose, "Name the programs whose counts differ from the classes");
   app.add_flag("--keep", o.keep, "Keep every program's scenario file in --out, not only the mismatches");
+  app.add_flag("--generate-only", o.generate_only, "Write every program's scenario files to --out and check nothing (benchmarks)");
   app.add_option("--file", o.files, "Check these scenario files' thread programs instead of random ones");
   CLI11_PARSE(app, argc, argv);
   if (o.exact_shape) {

@@ -1,0 +1,35 @@
+// A rank's side of a distributed search (docs/distributed.md): runs the work units rank 0
+// sends for a row of a scenario file, on executors built from the same file. The file is
+// loaded on the first unit of a row and must have the bytes rank 0 has (its sha256), or the
+// rank would search another scenario.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "driver/simulation.hpp"
+#include "model/work_units.hpp"
+#include "scenario/scenario.hpp"
+
+namespace lockstep::driver {
+
+class UnitServer {
+ public:
+  explicit UnitServer(unsigned workers) : workers_(workers == 0 ? 1 : workers) {}
+
+  // The answer to `unit`, for row `row` of the file at `path` whose bytes hash to `sha256`.
+  // Throws std::runtime_error (or ScenarioError) when that cannot be.
+  std::string serve(const std::string& path, const std::string& sha256, std::size_t row, const std::string& unit);
+
+ private:
+  unsigned workers_;
+  std::string path_;
+  std::size_t row_ = 0;
+  std::unique_ptr<scenario::ScenarioFile> file_;
+  std::vector<std::unique_ptr<OwnedSimExecutor>> executors_;
+  model::UnitContext context_;
+};
+
+}  // namespace lockstep::driver

@@ -1,0 +1,157 @@
+#include "model/work_units.hpp"
+
+#include <stdexcept>
+
+namespace lockstep::model {
+
+namespace {
+
+nlohmann::json encode_choice(const sim::Choice& c) {
+  return nlohmann::json::array({static_cast<int>(c.kind), c.thread});
+}
+
+sim::Choice decode_choice(const nlohmann::json& j) {
+  return sim::Choice{static_cast<sim::Choice::Kind>(j.at(0).get<int>()), j.at(1).get<sim::ThreadId>()};
+}
+
+template <class Range>
+nlohmann::json encode_list(const Range& items, auto encode) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& item : items) out.push_back(encode(item));
+  return out;
+}
+
+nlohmann::json encode_access(const sim::StepAccess& a) {
+  return nlohmann::json::array({a.addr, a.size, a.write, a.space});
+}
+
+sim::StepAccess decode_access(const nlohmann::json& j) {
+  return sim::StepAccess{j.at(0).get<std::uint64_t>(), j.at(1).get<std::uint8_t>(), j.at(2).get<bool>(),
+                         j.at(3).get<std::uint32_t>()};
+}
+
+nlohmann::json encode_asleep(const DporStrategy::Asleep& a) {
+  return nlohmann::json::array({encode_choice(a.choice), encode_list(a.accesses, encode_access)});
+}
+
+DporStrategy::Asleep decode_asleep(const nlohmann::json& j) {
+  DporStrategy::Asleep a;
+  a.choice = decode_choice(j.at(0));
+  for (const auto& x : j.at(1)) a.accesses.push_back(decode_access(x));
+  return a;
+}
+
+}  // namespace
+
+nlohmann::json encode_choices(const sim::Schedule& choices) { return encode_list(choices, encode_choice); }
+
+sim::Schedule decode_choices(const nlohmann::json& j) {
+  sim::Schedule out;
+  out.reserve(j.size());
+  for (const auto& c : j) out.push_back(decode_choice(c));
+  return out;
+}
+
+nlohmann::json encode_violation(const std::optional<sim::Violation>& v) {
+  if (!v) return nullptr;
+  return nlohmann::json::array({v->property, v->message, v->thread, v->time_ns, v->step, v->witness});
+}
+
+std::optional<sim::Violation> decode_violation(const nlohmann::json& j) {
+  if (j.is_null()) return std::nullopt;
+  return sim::Violation{j.at(0).get<std::string>(), j.at(1).get<std::string>(), j.at(2).get<sim::ThreadId>(),
+                        j.at(3).get<std::uint64_t>(), j.at(4).get<std::uint64_t>(), j.at(5).get<bool>()};
+}
+
+nlohmann::json encode_subtree(const DporStrategy::Subtree& t) {
+  return encode_list(t.nodes, [](const DporStrategy::Node& n) {
+    return nlohmann::json::array({encode_list(n.enabled, encode_choice), encode_list(n.backtrack, encode_choice),
+                                  encode_list(n.sleep, encode_asleep), encode_list(n.early, encode_asleep), n.scanned,
+                                  encode_choice(n.chosen), n.has_chosen});
+  });
+}
+
+DporStrategy::Subtree decode_dpor_subtree(const nlohmann::json& j) {
+  DporStrategy::Subtree t;
+  t.nodes.reserve(j.size());
+  for (const auto& x : j) {
+    DporStrategy::Node& n = t.nodes.emplace_back();  // in place: moving small_vectors trips GCC 12's -Wstringop-overread
+    for (const auto& c : x.at(0)) n.enabled.push_back(decode_choice(c));
+    for (const auto& c : x.at(1)) n.backtrack.push_back(decode_choice(c));
+    for (const auto& a : x.at(2)) n.sleep.push_back(decode_asleep(a));
+    for (const auto& a : x.at(3)) n.early.push_back(decode_asleep(a));
+    n.scanned = x.at(4).get<std::uint32_t>();
+    n.chosen = decode_choice(x.at(5));
+    n.has_chosen = x.at(6).get<bool>();
+  }
+  return t;
+}
+
+nlohmann::json encode_subtree(const BoundedStrategy::Subtree& t) {
+  return encode_list(t.nodes, [](const BoundedStrategy::Node& n) {
+    return nlohmann::json::array(
+        {encode_list(n.options, [](const BoundedStrategy::Option& o) { return nlohmann::json::array({o.index, o.cost}); }),
+         n.taken, n.spent_before});
+  });
+}
+
+BoundedStrategy::Subtree decode_bounded_subtree(const nlohmann::json& j) {
+  BoundedStrategy::Subtree t;
+  for (const auto& x : j) {
+    BoundedStrategy::Node n;
+    for (const auto& o : x.at(0)) n.options.push_back({o.at(0).get<std::uint32_t>(), o.at(1).get<unsigned>()});
+    n.taken = x.at(1).get<std::size_t>();
+    n.spent_before = x.at(2).get<unsigned>();
+    t.nodes.push_back(std::move(n));
+  }
+  return t;
+}
+
+nlohmann::json encode_chunk(const SamplingChunk& c) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const SamplingChunk::RunFigures& r : c.runs) {
+    runs.push_back(r.steps);
+    runs.push_back(r.memory_ops);
+    runs.push_back(r.abandoned);
+  }
+  return {{"runs", std::move(runs)}, {"violation", encode_violation(c.violation)}, {"schedule", encode_choices(c.schedule)}};
+}
+
+SamplingChunk decode_chunk(const nlohmann::json& j) {
+  SamplingChunk c;
+  const nlohmann::json& runs = j.at("runs");
+  for (std::size_t i = 0; i + 2 < runs.size(); i += 3)
+    c.runs.push_back({runs[i].get<std::uint64_t>(), runs[i + 1].get<std::uint64_t>(), runs[i + 2].get<bool>()});
+  c.violation = decode_violation(j.at("violation"));
+  c.schedule = decode_choices(j.at("schedule"));
+  if (c.violation && c.runs.empty()) throw std::runtime_error("work unit: a violation without a run");
+  return c;
+}
+
+std::string to_bytes(const nlohmann::json& j) {
+  const std::vector<std::uint8_t> bytes = nlohmann::json::to_msgpack(j);
+  return {bytes.begin(), bytes.end()};
+}
+
+nlohmann::json from_bytes(const std::string& bytes) {
+  try {
+    return nlohmann::json::from_msgpack(bytes);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("work unit: not MessagePack: ") + e.what());
+  }
+}
+
+std::string serve_unit(const std::string& unit, const UnitContext& context) {
+  const nlohmann::json j = from_bytes(unit);
+  try {
+    const std::string kind = j.at("kind").get<std::string>();
+    if (kind == "dfs") return to_bytes(serve_dfs_unit(j, context));
+    if (kind == "bounded") return to_bytes(serve_bounded_unit(j, context));
+    if (kind == "sampling") return to_bytes(serve_sampling_unit(j, context));
+    throw std::runtime_error("work unit: unknown kind " + kind);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("work unit: malformed: ") + e.what());
+  }
+}
+
+}  // namespace lockstep::model

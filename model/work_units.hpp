@@ -1,0 +1,51 @@
+// Work units of a distributed search (docs/distributed.md, "How work is split"): what a
+// search hands a remote lane (model/remote_lanes.hpp) and what the lane answers, encoded as
+// MessagePack. A unit is self-contained: the serving rank has only the scenario's executors
+// and verdict, and runs the unit exactly as a worker thread of the same search would.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/bounded_strategy.hpp"
+#include "model/dpor_strategy.hpp"
+#include "model/search.hpp"
+
+namespace lockstep::model {
+
+// What a serving rank runs units with: its executors (one per local worker) and the verdict.
+struct UnitContext {
+  std::vector<Executor*> executors;
+  Verdict verdict;
+};
+
+// Runs one unit (any kind) and returns its answer. Throws std::runtime_error on bytes that
+// are not a unit.
+std::string serve_unit(const std::string& unit, const UnitContext& context);
+
+// --- the parts, for the searches that make and read units ---
+nlohmann::json encode_choices(const sim::Schedule& choices);
+sim::Schedule decode_choices(const nlohmann::json& j);
+nlohmann::json encode_violation(const std::optional<sim::Violation>& v);
+std::optional<sim::Violation> decode_violation(const nlohmann::json& j);
+nlohmann::json encode_subtree(const DporStrategy::Subtree& t);
+DporStrategy::Subtree decode_dpor_subtree(const nlohmann::json& j);
+nlohmann::json encode_subtree(const BoundedStrategy::Subtree& t);
+BoundedStrategy::Subtree decode_bounded_subtree(const nlohmann::json& j);
+
+nlohmann::json encode_chunk(const SamplingChunk& c);
+SamplingChunk decode_chunk(const nlohmann::json& j);
+
+std::string to_bytes(const nlohmann::json& j);
+nlohmann::json from_bytes(const std::string& bytes);
+
+// Each search's server side (in the file of the search it belongs to).
+nlohmann::json serve_dfs_unit(const nlohmann::json& unit, const UnitContext& context);
+nlohmann::json serve_bounded_unit(const nlohmann::json& unit, const UnitContext& context);
+nlohmann::json serve_sampling_unit(const nlohmann::json& unit, const UnitContext& context);
+
+}  // namespace lockstep::model

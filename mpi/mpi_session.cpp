@@ -1,0 +1,166 @@
+#include "mpi/mpi_session.hpp"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "driver/unit_server.hpp"
+
+namespace lockstep::mpi {
+
+namespace {
+
+// Messages: rank 0 sends kUnit (an envelope: the row, then the unit's bytes) and, at the
+// end, kStop; a serving rank answers each unit with kAnswer (a status byte, then the
+// answer's bytes or an error message).
+constexpr int kUnit = 1;
+constexpr int kAnswer = 2;
+constexpr int kStop = 3;
+constexpr char kOk = 0;
+constexpr char kFailed = 1;
+
+// Waiting polls with short sleeps rather than blocking in MPI: a blocked MPI call spins,
+// and on a machine with as many ranks as cores that spin takes a core from a rank at work.
+constexpr auto kPoll = std::chrono::microseconds(50);
+
+// One MPI call at a time in this process (rank 0's lane threads all talk to MPI): the
+// launch may not give MPI_THREAD_MULTIPLE.
+std::mutex mpi_mutex;
+
+void check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) throw std::runtime_error(fmt::format("MPI: {} failed ({})", what, rc));
+}
+
+void send(const std::string& bytes, int to, int tag) {
+  if (bytes.size() > static_cast<std::size_t>(INT32_MAX)) throw std::runtime_error("MPI: a message over 2 GiB");
+  const std::lock_guard lock(mpi_mutex);
+  check(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD), "MPI_Send");
+}
+
+// Waits for a message from `from` (any tag): its tag and bytes.
+std::pair<int, std::string> receive(int from) {
+  for (;;) {
+    {
+      const std::lock_guard lock(mpi_mutex);
+      int flag = 0;
+      MPI_Status status;
+      check(MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
+      if (flag != 0) {
+        int count = 0;
+        check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+        std::string bytes(static_cast<std::size_t>(count), '\0');
+        check(MPI_Recv(bytes.data(), count, MPI_BYTE, from, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+        return {status.MPI_TAG, std::move(bytes)};
+      }
+    }
+    std::this_thread::sleep_for(kPoll);
+  }
+}
+
+// The envelope's header: the file, its hash and the row, each on a line.
+std::string envelope(const std::string& header, const std::string& unit) {
+  const auto n = static_cast<std::uint32_t>(header.size());
+  std::string out(4, '\0');
+  std::memcpy(out.data(), &n, 4);
+  return out + header + unit;
+}
+
+}  // namespace
+
+bool launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(v) != nullptr) return true;
+  return false;
+}
+
+class Session::Lanes final : public model::RemoteLanes {
+ public:
+  explicit Lanes(int ranks) : ranks_(ranks) {}
+  std::size_t size() const override { return static_cast<std::size_t>(ranks_ - 1); }
+  std::string call(std::size_t lane, const std::string& unit) override {
+    const int rank = static_cast<int>(lane) + 1;
+    ++units_;
+    send(envelope(header_, unit), rank, kUnit);
+    auto [tag, bytes] = receive(rank);
+    if (tag != kAnswer || bytes.empty()) throw std::runtime_error(fmt::format("MPI: rank {} sent no answer", rank));
+    if (bytes.front() != kOk) throw std::runtime_error(fmt::format("rank {}: {}", rank, bytes.substr(1)));
+    return bytes.substr(1);
+  }
+  std::uint64_t units() const override { return units_; }
+  void set_row(const scenario::ScenarioFile& file, std::size_t row) {
+    header_ = fmt::format("{}\n{}\n{}", file.path, file.sha256, row);
+    units_ = 0;
+  }
+
+ private:
+  int ranks_;
+  std::atomic<std::uint64_t> units_{0};
+  std::string header_;
+};
+
+Session::Session(int& argc, char**& argv) {
+  int provided = 0;
+  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
+  if (provided < MPI_THREAD_SERIALIZED) {
+    MPI_Finalize();
+    throw std::runtime_error("MPI: this MPI library cannot be called from several threads, one at a time");
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  lanes_ = std::make_unique<Lanes>(size_);
+}
+
+Session::~Session() {
+  if (rank_ == 0) {
+    for (int r = 1; r < size_; ++r) {
+      try {
+        send("", r, kStop);
+      } catch (...) {  // a destructor: the ranks end with the job anyway
+      }
+    }
+  }
+  MPI_Finalize();
+}
+
+model::RemoteLanes* Session::for_row(const scenario::ScenarioFile& file, std::size_t row) {
+  if (size_ <= 1) return nullptr;
+  lanes_->set_row(file, row);
+  return lanes_.get();
+}
+
+int Session::serve(unsigned workers) {
+  driver::UnitServer server(workers);
+  int code = 0;
+  for (;;) {
+    auto [tag, bytes] = receive(0);
+    if (tag == kStop) return code;
+    if (tag != kUnit) continue;
+    std::string answer;
+    try {
+      if (bytes.size() < 4) throw std::runtime_error("a unit without its envelope");
+      std::uint32_t n = 0;
+      std::memcpy(&n, bytes.data(), 4);
+      if (bytes.size() < 4 + std::size_t{n}) throw std::runtime_error("a unit whose envelope is cut short");
+      const std::string header = bytes.substr(4, n);
+      const std::size_t a = header.find('\n');
+      const std::size_t b = header.find('\n', a + 1);
+      if (a == std::string::npos || b == std::string::npos) throw std::runtime_error("a unit's envelope is malformed");
+      answer = kOk + server.serve(header.substr(0, a), header.substr(a + 1, b - a - 1),
+                                  std::stoull(header.substr(b + 1)), bytes.substr(4 + n));
+    } catch (const std::exception& e) {
+      answer = std::string(1, kFailed) + e.what();
+      code = 3;
+    }
+    send(answer, 0, kAnswer);
+  }
+}
+
+}  // namespace lockstep::mpi
