@@ -257,6 +257,9 @@ int run_files(const std::vector<std::string>& paths, RunOptions run, const Outpu
   if (rows > 1 && (!run.trace_path.empty() || !run.chrome_trace_path.empty()))
     throw UsageError("--trace and --chrome-trace take a single scenario row; use --save-traces for several");
   if (!out.csv.empty() && files.size() > 1) throw UsageError("--csv takes a single scenario file");
+  if (run.checkpoints.any() && rows > 1)
+    throw UsageError("--checkpoint and --resume take a single scenario row (a checkpoint holds one search)");
+  require_writable(run.checkpoints.write_path, "--checkpoint");
   require_writable(run, out);
   if (!out.quiet && isatty(STDERR_FILENO) != 0) run.progress = print_progress;
   std::vector<ScenarioReport> reports;
@@ -371,6 +374,12 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   check_cmd->add_flag("--all-outcomes", run.all_outcomes,
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
+  check_cmd->add_option("--checkpoint", run.checkpoints.write_path,
+                        "Save a one-worker dfs search's state here as it goes (docs/distributed.md)");
+  check_cmd->add_option("--checkpoint-every", run.checkpoints.every_s, "Seconds between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 1e7));
+  check_cmd->add_option("--resume", run.checkpoints.resume_path, "Go on from this checkpoint")->check(CLI::ExistingFile);
   bool mpi = false;
   check_cmd->add_flag("--mpi", mpi,
                       "Run as one rank of an MPI job (found by itself under mpirun or srun; docs/distributed.md)");

@@ -170,6 +170,15 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
   setup.make_executor = [this, runs = meter.executions()] { return std::make_unique<OwnedSimExecutor>(s_, runs); };
   setup.verdict = [this](const sim::ExecutionResult& r) { return checked_violation(s_, r); };
   setup.remote = options_.lanes != nullptr ? options_.lanes->for_row(file_, row_) : nullptr;
+  model::CheckpointPolicy checkpoint;
+  if (options_.checkpoints.any()) {
+    // A stateless search's state is one stack: a parallel or distributed one has many.
+    if (s_.strategy.kind != StrategyKind::dfs || setup.workers > 1 || setup.remote != nullptr)
+      throw std::runtime_error("--checkpoint and --resume take a dfs search on one worker in one process "
+                               "(docs/distributed.md, \"Checkpoints\")");
+    checkpoint = checkpoint_policy(options_.checkpoints, file_, row_, max_runs);
+    setup.checkpoint = &checkpoint;
+  }
   const model::Exploration e = model::explore(setup);  // the search, then minimization
   const model::SearchOutcome& o = e.outcome;
   meter.set_phase("traced re-run");

@@ -10,6 +10,7 @@
 #include "driver/progress.hpp"
 #include "scenario/outcome.hpp"
 #include "scenario/report.hpp"
+#include "driver/checkpoint_file.hpp"
 #include "driver/row_lanes.hpp"
 #include "scenario/scenario.hpp"
 #include "model/schedule_file.hpp"
@@ -37,6 +38,7 @@ struct RunOptions {
   std::optional<unsigned> workers;          // --workers: parallel search (every strategy but timed, naive)
   bool all_outcomes = false;                // --all-outcomes: the smt strategy lists every reachable final state
   RowLanes* lanes = nullptr;                // remote ranks (an MPI launch, docs/distributed.md)
+  CheckpointFiles checkpoints;              // --checkpoint, --checkpoint-every, --resume
 };
 
 // Throws ScenarioError, at the place in the file, when a row cannot be simulated: the

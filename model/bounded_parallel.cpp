@@ -61,13 +61,10 @@ SubtreeResult explore_subtree(BoundKind kind, unsigned bound, BoundedStrategy::S
 
 // A subtree's result as a remote lane sends it back: only the last run can hold a violation.
 nlohmann::json encode_result(const SubtreeResult& r) {
-  nlohmann::json runs = nlohmann::json::array();
-  for (const Run& run : r.runs) {
-    runs.push_back(run.steps);
-    runs.push_back(run.memory_ops);
-  }
+  PackedRuns runs;
+  for (const Run& run : r.runs) runs.add(run.steps, run.memory_ops, false);
   const Run* last = r.runs.empty() ? nullptr : &r.runs.back();
-  return {{"runs", std::move(runs)},
+  return {{"runs", to_json(std::move(runs))},
           {"violation", encode_violation(last != nullptr ? last->violation : std::nullopt)},
           {"schedule", encode_choices(last != nullptr ? last->schedule : sim::Schedule{})},
           {"complete", r.complete}};
@@ -75,9 +72,7 @@ nlohmann::json encode_result(const SubtreeResult& r) {
 
 SubtreeResult decode_result(const nlohmann::json& j) {
   SubtreeResult r;
-  const nlohmann::json& runs = j.at("runs");
-  for (std::size_t i = 0; i + 1 < runs.size(); i += 2)
-    r.runs.push_back(Run{runs[i].get<std::uint64_t>(), runs[i + 1].get<std::uint64_t>(), std::nullopt, {}});
+  for_each_run(j.at("runs"), [&r](const RunFigures& x) { r.runs.push_back(Run{x.steps, x.memory_ops, std::nullopt, {}}); });
   if (!r.runs.empty()) {
     r.runs.back().violation = decode_violation(j.at("violation"));
     r.runs.back().schedule = decode_choices(j.at("schedule"));

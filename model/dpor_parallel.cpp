@@ -211,24 +211,18 @@ struct TaskResult {
 
 // A subtree's result as a remote lane sends it back (model/work_units.hpp).
 nlohmann::json encode_result(const TaskResult& r) {
-  nlohmann::json runs = nlohmann::json::array();
-  r.runs.for_first(r.runs.size(), [&runs](const RunRecord& x) {
-    runs.push_back(x.steps);
-    runs.push_back(x.memory_ops);
-    runs.push_back(x.abandoned);
-  });
+  PackedRuns runs;
+  r.runs.for_first(r.runs.size(), [&runs](const RunRecord& x) { runs.add(x.steps, x.memory_ops, x.abandoned); });
   nlohmann::json requests = nlohmann::json::array();
   for (const DporStrategy::Request& q : r.requests) requests.push_back({q.node, encode_choices(q.initials)});
-  return {{"runs", std::move(runs)},          {"violation", encode_violation(r.violation)},
+  return {{"runs", to_json(std::move(runs))}, {"violation", encode_violation(r.violation)},
           {"schedule", encode_choices(r.schedule)}, {"requests", std::move(requests)},
           {"capped", r.capped},               {"internal_errors", r.internal_errors}};
 }
 
 TaskResult decode_result(const nlohmann::json& j) {
   TaskResult r;
-  const nlohmann::json& runs = j.at("runs");
-  for (std::size_t i = 0; i + 2 < runs.size(); i += 3)
-    r.runs.push(RunRecord{runs[i].get<std::uint64_t>(), runs[i + 1].get<std::uint64_t>(), runs[i + 2].get<bool>()});
+  for_each_run(j.at("runs"), [&r](const RunFigures& x) { r.runs.push(RunRecord{x.steps, x.memory_ops, x.abandoned}); });
   r.violation = decode_violation(j.at("violation"));
   r.schedule = decode_choices(j.at("schedule"));
   for (const auto& q : j.at("requests"))
@@ -538,6 +532,8 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
   // Nodes with branches left whose branches become tasks: with early branches (take_early)
   // the first 1 + log2 N keep N workers busy; more tasks cost more than they balance
   // (measured with 2 workers, split 1 to 6: `git log -p bench/README.md`).
+  // Remote lanes get the same split: more, smaller units measured slower here (mc-four-threads-7
+  // under tso, 2 ranks: 39 units 12.3 s; split +2 to +8, 1,288 to 2,348 units, 16.6-17.4 s).
   const auto split =
       1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size() + remote))));
   Pool pool(executors, lanes, lane_executors);

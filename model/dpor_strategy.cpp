@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "model/work_units.hpp"
+
 namespace lockstep::model {
 
 namespace {
@@ -60,6 +62,22 @@ std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
     return k;
   }
   return kAbandon;  // every enabled choice sleeps: whatever follows is covered
+}
+
+std::optional<nlohmann::json> DporStrategy::save_state() const {
+  if (frozen_ != 0) return std::nullopt;
+  Subtree branch;
+  branch.nodes.assign(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(size_));
+  return nlohmann::json{{"kind", "dfs"}, {"stack", encode_subtree(branch)}, {"internal_errors", internal_errors_}};
+}
+
+void DporStrategy::restore_state(const nlohmann::json& state) {
+  if (state.at("kind") != "dfs") throw std::runtime_error("checkpoint: not a dfs search's");
+  stack_ = decode_dpor_subtree(state.at("stack")).nodes;
+  size_ = stack_.size();
+  frozen_ = 0;
+  internal_errors_ = state.at("internal_errors").get<std::uint64_t>();
+  exhausted_ = false;
 }
 
 DporStrategy::DporStrategy(Subtree subtree)

@@ -61,6 +61,10 @@ class DporStrategy final : public ExplorationStrategy {
   bool next(const sim::ExecutionResult& last) override;
   bool exhaustive() const override { return exhausted_; }
   std::uint64_t internal_errors() const override { return internal_errors_; }
+  // The stack of the current branch (a whole search's: not a subtree's, whose requests
+  // belong to its parent).
+  std::optional<nlohmann::json> save_state() const override;
+  void restore_state(const nlohmann::json& state) override;
   // Races after a violation still decide which executions to try (Scheduler's comment).
   bool continue_after_violation() const override { return true; }
 

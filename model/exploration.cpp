@@ -122,7 +122,7 @@ Exploration explore(const ExplorationSetup& setup) {
       e.outcome = search_bounded(bound_kind, bound, executors, setup.verdict, limits, remote);
     }
   } else {
-    e.outcome = search(*strategy, *setup.executor, setup.verdict, limits);
+    e.outcome = search(*strategy, *setup.executor, setup.verdict, limits, setup.checkpoint);
   }
   e.search_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   e.bounds = strategy->bounds();

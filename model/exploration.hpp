@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "model/checkpoint.hpp"
 #include "model/minimize.hpp"
 #include "model/remote_lanes.hpp"
 #include "model/search.hpp"
@@ -25,6 +26,8 @@ struct ExplorationSetup {
   Verdict verdict;
   // Remote ranks (docs/distributed.md): dfs, bounded, random and pct also hand units to them.
   RemoteLanes* remote = nullptr;
+  // Checkpoints (one-worker dfs only; the caller checks).
+  const CheckpointPolicy* checkpoint = nullptr;
 };
 
 struct Exploration {

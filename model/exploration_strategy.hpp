@@ -3,7 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "sim/exec/engine.hpp"
 #include "sim/scheduler.hpp"
@@ -27,6 +31,13 @@ class ExplorationStrategy : public sim::Scheduler {
   // not a verdict): debug builds abort there; release builds count, recover soundly and
   // report the count, which makes `lockstep check` exit 3.
   virtual std::uint64_t internal_errors() const { return 0; }
+  // Checkpoints (model/checkpoint.hpp): the state after next(), for strategies that can go
+  // on from one; nullopt for the others.
+  virtual std::optional<nlohmann::json> save_state() const { return std::nullopt; }
+  // Takes the state save_state() gave (throws std::runtime_error on one it cannot use).
+  virtual void restore_state(const nlohmann::json&) {
+    throw std::runtime_error("checkpoint: " + name() + " cannot resume from a checkpoint");
+  }
 };
 
 }  // namespace lockstep::model

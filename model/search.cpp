@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <thread>
+
+#include "model/checkpoint.hpp"
 
 namespace lockstep::model {
 
@@ -19,9 +22,17 @@ void count(SearchOutcome& o, const sim::ExecutionResult& r) {
 }  // namespace
 
 SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Verdict& verdict,
-                     const SearchLimits& limits) {
+                     const SearchLimits& limits, const CheckpointPolicy* checkpoint) {
   SearchOutcome o;
-  for (std::uint64_t index = 0; index < limits.max_runs; ++index) {
+  std::uint64_t first = 0;
+  if (checkpoint != nullptr && checkpoint->resume) {
+    strategy.restore_state(checkpoint->resume->strategy);
+    o = checkpoint->resume->so_far;
+    first = checkpoint->resume->next;
+  }
+  using Clock = std::chrono::steady_clock;
+  auto last_saved = Clock::now();
+  for (std::uint64_t index = first; index < limits.max_runs; ++index) {
     sim::ExecutionResult r = executor.run(strategy, index);
     count(o, r);
     if (auto v = verdict(r)) {
@@ -34,6 +45,12 @@ SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Ve
     if (!strategy.next(r)) {
       o.exhaustive = strategy.exhaustive();
       break;
+    }
+    if (checkpoint != nullptr && checkpoint->every_s > 0 &&
+        std::chrono::duration<double>(Clock::now() - last_saved).count() >= checkpoint->every_s) {
+      o.internal_errors = strategy.internal_errors();
+      if (auto state = strategy.save_state()) checkpoint->save({o, index + 1, std::move(*state)});
+      last_saved = Clock::now();
     }
   }
   o.internal_errors = strategy.internal_errors();

@@ -44,9 +44,12 @@ struct SearchOutcome {
   std::uint64_t violating_steps = 0;
 };
 
-// One strategy on one executor, in order.
+struct CheckpointPolicy;  // model/checkpoint.hpp
+
+// One strategy on one executor, in order; with `checkpoint`, saving its state as it goes
+// and, if it says so, starting from a saved one.
 SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Verdict& verdict,
-                     const SearchLimits& limits);
+                     const SearchLimits& limits, const CheckpointPolicy* checkpoint = nullptr);
 
 // A sampling strategy (random, pct: execution i depends on i only) over several executors
 // at once. The outcome is the one a single worker would find: the violation of lowest index,

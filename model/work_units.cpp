@@ -107,21 +107,36 @@ BoundedStrategy::Subtree decode_bounded_subtree(const nlohmann::json& j) {
   return t;
 }
 
-nlohmann::json encode_chunk(const SamplingChunk& c) {
-  nlohmann::json runs = nlohmann::json::array();
-  for (const SamplingChunk::RunFigures& r : c.runs) {
-    runs.push_back(r.steps);
-    runs.push_back(r.memory_ops);
-    runs.push_back(r.abandoned);
+void PackedRuns::add(std::uint64_t steps, std::uint64_t memory_ops, bool abandoned) {
+  for (std::uint64_t word : {steps, memory_ops * 2 + (abandoned ? 1 : 0)})
+    for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<std::uint8_t>(word >> (8 * b)));
+}
+
+nlohmann::json to_json(PackedRuns runs) { return nlohmann::json::binary(std::move(runs.bytes)); }
+
+void for_each_run(const nlohmann::json& packed, const std::function<void(const RunFigures&)>& f) {
+  const auto& bytes = packed.get_binary();
+  if (bytes.size() % 16 != 0) throw std::runtime_error("work unit: packed runs cut short");
+  auto word = [&bytes](std::size_t at) {
+    std::uint64_t w = 0;
+    for (int b = 7; b >= 0; --b) w = (w << 8) | bytes[at + static_cast<std::size_t>(b)];
+    return w;
+  };
+  for (std::size_t at = 0; at < bytes.size(); at += 16) {
+    const std::uint64_t ops = word(at + 8);
+    f(RunFigures{word(at), ops >> 1, (ops & 1) != 0});
   }
-  return {{"runs", std::move(runs)}, {"violation", encode_violation(c.violation)}, {"schedule", encode_choices(c.schedule)}};
+}
+
+nlohmann::json encode_chunk(const SamplingChunk& c) {
+  PackedRuns runs;
+  for (const SamplingChunk::RunFigures& r : c.runs) runs.add(r.steps, r.memory_ops, r.abandoned);
+  return {{"runs", to_json(std::move(runs))}, {"violation", encode_violation(c.violation)}, {"schedule", encode_choices(c.schedule)}};
 }
 
 SamplingChunk decode_chunk(const nlohmann::json& j) {
   SamplingChunk c;
-  const nlohmann::json& runs = j.at("runs");
-  for (std::size_t i = 0; i + 2 < runs.size(); i += 3)
-    c.runs.push_back({runs[i].get<std::uint64_t>(), runs[i + 1].get<std::uint64_t>(), runs[i + 2].get<bool>()});
+  for_each_run(j.at("runs"), [&c](const RunFigures& r) { c.runs.push_back({r.steps, r.memory_ops, r.abandoned}); });
   c.violation = decode_violation(j.at("violation"));
   c.schedule = decode_choices(j.at("schedule"));
   if (c.violation && c.runs.empty()) throw std::runtime_error("work unit: a violation without a run");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,22 @@ nlohmann::json encode_subtree(const DporStrategy::Subtree& t);
 DporStrategy::Subtree decode_dpor_subtree(const nlohmann::json& j);
 nlohmann::json encode_subtree(const BoundedStrategy::Subtree& t);
 BoundedStrategy::Subtree decode_bounded_subtree(const nlohmann::json& j);
+
+// Per-run figures travel packed: millions of runs as JSON values cost more than running them.
+// Each run is two little-endian 64-bit words: steps, and memory operations * 2 + abandoned.
+struct PackedRuns {
+  std::vector<std::uint8_t> bytes;
+  void add(std::uint64_t steps, std::uint64_t memory_ops, bool abandoned);
+  std::size_t size() const { return bytes.size() / 16; }
+};
+struct RunFigures {
+  std::uint64_t steps = 0;
+  std::uint64_t memory_ops = 0;
+  bool abandoned = false;
+};
+nlohmann::json to_json(PackedRuns runs);
+// Calls f(RunFigures) for each run, in order.
+void for_each_run(const nlohmann::json& packed, const std::function<void(const RunFigures&)>& f);
 
 nlohmann::json encode_chunk(const SamplingChunk& c);
 SamplingChunk decode_chunk(const nlohmann::json& j);

@@ -4,17 +4,8 @@
 set -uo pipefail
 lockstep=$1
 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$src" || exit 1
-# `preset: host` reads this host's last calibration (docs/machines.md): none here, so runs do
-# not depend on what the user calibrated.
-export LOCKSTEP_CALIBRATION_DIR="$work/calibration"
-failures=0
-passes=0
-
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# shellcheck source=tests/cli/common.sh
+source "$(dirname "$0")/common.sh"
 json_field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d=d[0] if isinstance(d,list) else d; print(d$2)" "$1"; }
 
 # Every bundled scenario: exit code agrees with `matched`, and two runs give the same trace hash.

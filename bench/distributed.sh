@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Distributed search (docs/distributed.md, "Scaling"): exhaustive dfs searches as one process
+# and under `mpirun -np N` for N = 1, 2, ... up to RANKS (default: the CPUs here), on
+# bench/distributed/: mc-fib-7.yaml (fib_bench, seven rounds each: 25 million executions)
+# and mc-four-threads-7-tso.yaml (2.2 million). Prints executions/s, the speed-up over one
+# rank and the efficiency per rank, and checks that every run reports the same count.
+# Usage: bench/distributed.sh [RANKS [SCENARIO...]].
+# Run it idle. As root, Open MPI needs its allow-run-as-root variables: set here, for this
+# script only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ranks=${1:-$(nproc)}
+shift || true
+scenarios=("$@")
+[[ ${#scenarios[@]} -gt 0 ]] || scenarios=(bench/distributed/mc-four-threads-7-tso.yaml bench/distributed/mc-fib-7.yaml)
+lockstep=build/bin/lockstep
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; $(mpirun --version | head -1)"
+for scenario in "${scenarios[@]}"; do
+echo
+echo "$scenario"
+"$lockstep" check "$scenario" --executions 1000000000 --quiet --out-dir "$out" --json "$out/plain.json"
+for n in $(seq 1 "$ranks"); do
+  mpirun --oversubscribe -np "$n" "$lockstep" check "$scenario" --executions 1000000000 --quiet --out-dir "$out" \
+    --json "$out/np$n.json"
+done
+python3 - "$out" "$ranks" <<'PY'
+import json, sys
+out, ranks = sys.argv[1], int(sys.argv[2])
+def row(name):
+    d = json.load(open(f"{out}/{name}.json"))
+    return d.get("rows", [d])[0]
+plain = row("plain")
+print(f"one process: {plain['executions']:,} executions, {plain['search_s'] if 'search_s' in plain else plain['elapsed_s']:.1f} s, "
+      f"{plain['executions_per_s']:,.0f} executions/s")
+base = row("np1")["executions_per_s"]
+print("| ranks | executions | units to other ranks | s | executions/s | speed-up | efficiency |")
+print("|---:|---:|---:|---:|---:|---:|---:|")
+for n in range(1, ranks + 1):
+    r = row(f"np{n}")
+    assert r["executions"] == plain["executions"] and r["result"] == plain["result"], (n, r["executions"], plain["executions"])
+    speed = r["executions_per_s"] / base
+    print(f"| {n} | {r['executions']:,} | {r.get('remote_units', 0):,} | {r['elapsed_s']:.1f} | {r['executions_per_s']:,.0f} "
+          f"| {speed:.2f}x | {speed / n:.2f} |")
+PY
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

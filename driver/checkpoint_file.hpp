@@ -1,0 +1,28 @@
+// Checkpoint files (docs/distributed.md, "Checkpoints"): a one-worker dfs search's state,
+// written atomically every --checkpoint-every seconds (a crash mid-write leaves the last
+// one whole), and read back by --resume. A file names the scenario's bytes (sha256), the
+// row and the search's cap, so that it resumes only the search it came from.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "model/checkpoint.hpp"
+#include "scenario/scenario.hpp"
+
+namespace lockstep::driver {
+
+struct CheckpointFiles {
+  std::string write_path;  // --checkpoint
+  double every_s = 60;     // --checkpoint-every
+  std::string resume_path; // --resume
+  bool any() const { return !write_path.empty() || !resume_path.empty(); }
+};
+
+// The policy for row `row` of `file`. Throws std::runtime_error, naming the file, when the
+// one to resume is not a checkpoint of this search (exit 2).
+model::CheckpointPolicy checkpoint_policy(const CheckpointFiles& files, const scenario::ScenarioFile& file,
+                                          std::size_t row, std::uint64_t max_runs);
+
+}  // namespace lockstep::driver
