@@ -532,8 +532,9 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
   // Nodes with branches left whose branches become tasks: with early branches (take_early)
   // the first 1 + log2 N keep N workers busy; more tasks cost more than they balance
   // (measured with 2 workers, split 1 to 6: `git log -p bench/README.md`).
-  // Remote lanes get the same split: more, smaller units measured slower here (mc-four-threads-7
-  // under tso, 2 ranks: 39 units 12.3 s; split +2 to +8, 1,288 to 2,348 units, 16.6-17.4 s).
+  // Remote lanes get the same split: more, smaller units measured slower here
+  // (bench/distributed/mc-four-threads-7-tso.yaml, 2 ranks: 22 units 7.0 s; split +1, +2, +3:
+  // 693, 1,122, 1,794 units, 10.8, 14.9, 18.9 s).
   const auto split =
       1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size() + remote))));
   Pool pool(executors, lanes, lane_executors);
