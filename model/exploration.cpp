@@ -93,9 +93,9 @@ Exploration explore(const ExplorationSetup& setup) {
   const auto strategy = make();
   const auto start = std::chrono::steady_clock::now();
   // naive is the reference for the others: one worker, nothing shared with their parallel search.
-  RemoteLanes* const remote = spec.kind == StrategyKind::timed || spec.kind == StrategyKind::naive ? nullptr : setup.remote;
-  const bool parallel =
-      remote != nullptr || (setup.workers > 1 && spec.kind != StrategyKind::timed && spec.kind != StrategyKind::naive);
+  const bool splittable = spec.kind != StrategyKind::timed && spec.kind != StrategyKind::naive;
+  RemoteLanes* const remote = splittable ? setup.remote : nullptr;
+  const bool parallel = splittable && (setup.workers > 1 || remote != nullptr);
   if (parallel) {
     std::vector<std::unique_ptr<Executor>> extra;
     std::vector<Executor*> executors{setup.executor};
