@@ -39,6 +39,7 @@
 #include "model/schedule_file.hpp"
 #ifdef LOCKSTEP_HAVE_MPI
 #include "mpi/mpi_session.hpp"
+#include "mpi/rank_failure.hpp"
 #endif
 
 namespace lockstep::cli {
@@ -351,6 +352,21 @@ CLI::App* add_fileio_probe(CLI::App& native_cmd, FileioProbeOptions& probe) {
   return fileio;
 }
 
+// What rank 0 prints when the MPI launcher stops it because a rank died (mpi/rank_failure.hpp).
+std::string resume_advice(int argc, char** argv, const RunOptions& run) {
+  std::string command = "lockstep";
+  for (int i = 1; i < argc; ++i) command += fmt::format(" {}", argv[i]);
+  return fmt::format(
+      "lockstep: rank 0 was stopped by the MPI launcher: a rank died (the launcher's message names it) or the job "
+      "was cancelled.\n"
+      "  Counterexamples found so far are in {}/ (each written the moment it was found).\n"
+      "  To go on, run the job again, on as many ranks as are left (results do not depend on the rank count):\n"
+      "    mpirun -np N {}\n"
+      "  A distributed search keeps no checkpoint (docs/distributed.md, \"When a rank dies\"): one that must survive\n"
+      "  a lost machine runs as one process with --checkpoint FILE, and goes on with --resume FILE.\n",
+      run.out_dir, command);
+}
+
 int main_impl(int argc, char** argv, const Launch& launch) {
   CLI::App app{"lockstep: a deterministic simulator and model checker for synchronization designs"};
   app.set_version_flag("--version", std::string("lockstep ") + LOCKSTEP_VERSION);
@@ -364,6 +380,12 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   run_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
   run_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   add_common(*run_cmd, run, out);
+  bool mpi = false;
+  const auto add_mpi_flag = [&mpi](CLI::App& cmd) {
+    cmd.add_flag("--mpi", mpi,
+                 "Run as one rank of an MPI job (found by itself under mpirun or srun; docs/distributed.md)");
+  };
+  add_mpi_flag(*run_cmd);
   CLI::App* check_cmd = app.add_subcommand("check", "Explore interleavings of scenarios and check their properties");
   check_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
   check_cmd->add_option("--executions", run.executions,
@@ -380,9 +402,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
       ->capture_default_str()
       ->check(CLI::Range(0.01, 1e7));
   check_cmd->add_option("--resume", run.checkpoints.resume_path, "Go on from this checkpoint")->check(CLI::ExistingFile);
-  bool mpi = false;
-  check_cmd->add_flag("--mpi", mpi,
-                      "Run as one rank of an MPI job (found by itself under mpirun or srun; docs/distributed.md)");
+  add_mpi_flag(*check_cmd);
   add_common(*check_cmd, run, out);
   CLI::App* replay_cmd = app.add_subcommand("replay", "Replay a schedule file and report what it shows");
   replay_cmd->add_option("schedule", schedule, "Schedule file")->required()->check(CLI::ExistingFile);
@@ -438,11 +458,16 @@ int main_impl(int argc, char** argv, const Launch& launch) {
     return code == 0 ? kExitMatched : kExitBadInput;
   }
 
-  if (launch.serving_rank) return check_cmd->parsed() ? launch.serve(run.workers.value_or(1)) : kExitMatched;
+  // A rank above 0 serves rank 0's units: a search's (check) or whole sweep rows (run).
+  if (launch.serving_rank)
+    return check_cmd->parsed() || run_cmd->parsed() ? launch.serve(run.workers.value_or(1)) : kExitMatched;
 #ifndef LOCKSTEP_HAVE_MPI
   if (mpi) throw UsageError("--mpi: this lockstep was built without MPI (install libopenmpi-dev, rebuild)");
 #endif
   run.lanes = launch.lanes;
+#ifdef LOCKSTEP_HAVE_MPI
+  if (launch.lanes != nullptr) mpi::set_resume_advice(resume_advice(argc, argv, run));
+#endif
   if (list_cmd->parsed()) {
     list();
     return kExitMatched;

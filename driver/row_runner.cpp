@@ -179,6 +179,13 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
     checkpoint = checkpoint_policy(options_.checkpoints, file_, row_, max_runs);
     setup.checkpoint = &checkpoint;
   }
+  // The violation as found is written before minimization; the minimized one replaces it.
+  setup.on_found = [this](const model::SearchOutcome& found) {
+    RowReport unminimized;
+    unminimized.property = found.violation->property;
+    write_schedule(unminimized, found.schedule, sim::EngineMode::explore, found.violating_index,
+                   name_of(s_.strategy.kind));
+  };
   const model::Exploration e = model::explore(setup);  // the search, then minimization
   const model::SearchOutcome& o = e.outcome;
   meter.set_phase("traced re-run");

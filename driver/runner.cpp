@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "driver/row_runner.hpp"
+#include "driver/row_units.hpp"
 #include "scenario/outcome.hpp"
 
 namespace lockstep::driver {
@@ -43,6 +44,11 @@ RowReport run_scenario_row(const ScenarioFile& file, std::size_t row, const RunO
 }
 
 ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& options) {
+  // Under MPI a sweep's timed rows go to the ranks whole; a search's row is split into units
+  // by the search itself (docs/distributed.md).
+  if (options.command == Command::run && options.lanes != nullptr && options.lanes->ranks() > 0 &&
+      file.rows.size() > 1)
+    return run_rows_on_ranks(file, options);
   ScenarioReport report;
   report.scenario = file.path;
   report.name = file.rows.empty() ? "" : file.rows.front().name;

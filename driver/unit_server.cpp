@@ -4,22 +4,32 @@
 
 #include <fmt/format.h>
 
+#include "driver/row_units.hpp"
 #include "scenario/outcome.hpp"
 
 namespace lockstep::driver {
 
 std::string UnitServer::serve(const std::string& path, const std::string& sha256, std::size_t row,
                               const std::string& unit) {
-  if (!file_ || path != path_ || row != row_) {
-    context_ = {};
+  if (!file_ || path != path_ || sha256 != file_->sha256) {
     executors_.clear();
+    context_ = {};
     file_ = std::make_unique<scenario::ScenarioFile>(scenario::load_scenario_file(path));
-    if (file_->sha256 != sha256)
+    if (file_->sha256 != sha256) {
+      const std::string here = file_->sha256;
+      file_.reset();
       throw std::runtime_error(fmt::format("{}: this rank reads other bytes than rank 0 (sha256 {} here, {} there): "
                                            "every rank must see the same file",
-                                           path, file_->sha256, sha256));
-    if (row >= file_->rows.size()) throw std::runtime_error(fmt::format("{}: no row {}", path, row));
+                                           path, here, sha256));
+    }
     path_ = path;
+  }
+  if (row >= file_->rows.size()) throw std::runtime_error(fmt::format("{}: no row {}", path, row));
+  // A sweep's row runs whole; a search's unit runs on executors built once per row.
+  if (is_row_unit(unit)) return serve_row_unit(*file_, row, unit);
+  if (executors_.empty() || row != row_) {
+    executors_.clear();
+    context_ = {};
     row_ = row;
     const scenario::Scenario& s = file_->rows[row];
     for (unsigned w = 0; w < workers_; ++w) {

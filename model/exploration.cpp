@@ -131,6 +131,7 @@ Exploration explore(const ExplorationSetup& setup) {
   }
 
   if (e.outcome.violation) {
+    if (setup.on_found) setup.on_found(e.outcome);
     const Verdict same = [&setup, property = e.outcome.violation->property](const sim::ExecutionResult& r) {
       auto v = setup.verdict(r);
       return v && v->property == property ? v : std::nullopt;

@@ -28,6 +28,10 @@ struct ExplorationSetup {
   RemoteLanes* remote = nullptr;
   // Checkpoints (one-worker dfs only; the caller checks).
   const CheckpointPolicy* checkpoint = nullptr;
+  // Called when the search has found its violation, before minimization (which can take as
+  // long as the search): the caller writes the schedule at once, so that a run that dies
+  // while minimizing has lost nothing it found (docs/distributed.md).
+  std::function<void(const SearchOutcome&)> on_found;
 };
 
 struct Exploration {

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "driver/unit_server.hpp"
+#include "mpi/rank_failure.hpp"
 
 namespace lockstep::mpi {
 
@@ -85,22 +86,35 @@ bool launched_by_mpi() {
   return false;
 }
 
+namespace {
+
+// A unit's header names the file, its bytes' hash and the row.
+std::string header_of(const scenario::ScenarioFile& file, std::size_t row) {
+  return fmt::format("{}\n{}\n{}", file.path, file.sha256, row);
+}
+
+// Sends a unit to `rank` and waits for its answer.
+std::string call_rank(int rank, const std::string& header, const std::string& unit) {
+  send(envelope(header, unit), rank, kUnit);
+  auto [tag, bytes] = receive(rank);
+  if (tag != kAnswer || bytes.empty()) throw std::runtime_error(fmt::format("MPI: rank {} sent no answer", rank));
+  if (bytes.front() != kOk) throw std::runtime_error(fmt::format("rank {}: {}", rank, bytes.substr(1)));
+  return bytes.substr(1);
+}
+
+}  // namespace
+
 class Session::Lanes final : public model::RemoteLanes {
  public:
   explicit Lanes(int ranks) : ranks_(ranks) {}
   std::size_t size() const override { return static_cast<std::size_t>(ranks_ - 1); }
   std::string call(std::size_t lane, const std::string& unit) override {
-    const int rank = static_cast<int>(lane) + 1;
     ++units_;
-    send(envelope(header_, unit), rank, kUnit);
-    auto [tag, bytes] = receive(rank);
-    if (tag != kAnswer || bytes.empty()) throw std::runtime_error(fmt::format("MPI: rank {} sent no answer", rank));
-    if (bytes.front() != kOk) throw std::runtime_error(fmt::format("rank {}: {}", rank, bytes.substr(1)));
-    return bytes.substr(1);
+    return call_rank(static_cast<int>(lane) + 1, header_, unit);
   }
   std::uint64_t units() const override { return units_; }
   void set_row(const scenario::ScenarioFile& file, std::size_t row) {
-    header_ = fmt::format("{}\n{}\n{}", file.path, file.sha256, row);
+    header_ = header_of(file, row);
     units_ = 0;
   }
 
@@ -120,6 +134,7 @@ Session::Session(int& argc, char**& argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   lanes_ = std::make_unique<Lanes>(size_);
+  install_rank_failure_reports(rank_, size_);
 }
 
 Session::~Session() {
@@ -138,6 +153,11 @@ model::RemoteLanes* Session::for_row(const scenario::ScenarioFile& file, std::si
   if (size_ <= 1) return nullptr;
   lanes_->set_row(file, row);
   return lanes_.get();
+}
+
+std::string Session::call(std::size_t lane, const scenario::ScenarioFile& file, std::size_t row,
+                          const std::string& unit) {
+  return call_rank(static_cast<int>(lane) + 1, header_of(file, row), unit);
 }
 
 int Session::serve(unsigned workers) {

@@ -30,6 +30,9 @@ class Session final : public driver::RowLanes {
 
   // Rank 0: lanes to ranks 1..size-1 for a row (null with one rank).
   model::RemoteLanes* for_row(const scenario::ScenarioFile& file, std::size_t row) override;
+  std::size_t ranks() const override { return static_cast<std::size_t>(size_ - 1); }
+  std::string call(std::size_t lane, const scenario::ScenarioFile& file, std::size_t row,
+                   const std::string& unit) override;
 
   // Ranks above 0: serve units with `workers` executors each until rank 0 stops; returns
   // the process's exit code (0, or 3 if a unit failed: rank 0 reports it).

@@ -2,7 +2,7 @@
 # End-to-end tests of docs/distributed.md: checkpoints (a run killed with SIGKILL midway and
 # resumed ends with the uninterrupted counts; bad checkpoints are refused with exit 2) and,
 # when lockstep was built with MPI, `mpirun -np 1, 2, 4` on loopback giving the counts,
-# verdicts and counterexamples of a plain run. Usage: distributed_test.sh LOCKSTEP SOURCE_DIR MPI(0|1)
+# verdicts and counterexamples of a plain run, and a sweep's CSV, JSON and traces. Usage: distributed_test.sh LOCKSTEP SOURCE_DIR MPI(0|1)
 set -uo pipefail
 lockstep=$1
 src=$2
@@ -75,6 +75,49 @@ if [[ $have_mpi == 1 ]]; then
     units=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(r.get('remote_units',0) for r in d.get('rows',[d])))" "$work/m4-$b.json")
     [[ $units -gt 0 || $b == racy-counter-pct ]] && pass || fail "mpirun -np 4 $f: no unit went to another rank"
   done
+  # Sweeps: `lockstep run` hands whole rows to the ranks; the CSV, the JSON (but for host
+  # times) and the saved traces are one process's.
+  strip_host_times() {
+    python3 -c "
+import csv, json, sys
+host = ('elapsed_s', 'sim_ops_per_host_s', 'executions_per_s')
+def strip(x):
+    if isinstance(x, dict): return {k: strip(v) for k, v in x.items() if k not in host}
+    if isinstance(x, list): return [strip(v) for v in x]
+    return x
+print(json.dumps(strip(json.load(open(sys.argv[1]))), sort_keys=True))
+for row in csv.DictReader(open(sys.argv[2])):
+    print({k: v for k, v in row.items() if k not in host})
+" "$1" "$2"
+  }
+  for f in scenarios/futex/wake-batches.yaml scenarios/basics/counter-under-spinlock.yaml; do
+    b=$(basename "$f" .yaml)
+    "$lockstep" run "$f" --quiet --save-traces --out-dir "$work/sp-$b" --json "$work/sp-$b.json" --csv "$work/sp-$b.csv"
+    for np in 1 2 4; do
+      timeout 300 mpirun -np $np "$lockstep" run "$f" --quiet --save-traces --out-dir "$work/sm$np-$b" \
+        --json "$work/sm$np-$b.json" --csv "$work/sm$np-$b.csv"; code=$?
+      [[ $code -eq 0 ]] && pass || fail "mpirun -np $np lockstep run $f: exit $code"
+      if [[ "$(strip_host_times "$work/sm$np-$b.json" "$work/sm$np-$b.csv" | sed "s#$work/sm$np-#$work/sp-#g")" == \
+            "$(strip_host_times "$work/sp-$b.json" "$work/sp-$b.csv")" ]]; then pass
+      else fail "mpirun -np $np lockstep run $f: the JSON or CSV differs from one process's"; fi
+      diff -r "$work/sp-$b" "$work/sm$np-$b" >/dev/null && pass || fail "mpirun -np $np lockstep run $f: the saved traces differ"
+    done
+  done
+
+  # A rank that dies (SIGKILL, as the OOM killer would): the run fails, the launcher names the
+  # rank, and rank 0 says how to go on.
+  f=scenarios/bench/mc-four-threads.yaml
+  mpirun -np 2 bash -c 'echo $$ >"$0/rank$OMPI_COMM_WORLD_RANK.pid"; exec "$@"' "$work" \
+    "$lockstep" check "$f" --out-dir "$work/dead" >"$work/dead.txt" 2>&1 &
+  job=$!
+  for _ in $(seq 1 300); do [[ -s "$work/rank1.pid" ]] && break; sleep 0.01; done
+  sleep 0.5
+  kill -9 "$(cat "$work/rank1.pid")"
+  wait "$job"; code=$?
+  out=$(cat "$work/dead.txt")
+  [[ $code -ne 0 && $out =~ process\ rank\ 1 && $out =~ rank\ 0\ was\ stopped && $out =~ To\ go\ on ]] && pass \
+    || fail "a rank killed midway: exit $code, '$out'"
+
   # A counterexample written under MPI replays with a plain lockstep.
   out=$("$lockstep" replay "$work/m4-lost-wakeup-missing-barrier/lost-wakeup-missing-barrier.schedule" 2>&1); code=$?
   [[ $code -eq 0 ]] && pass || fail "replay of an MPI run's schedule: exit $code, '$out'"
