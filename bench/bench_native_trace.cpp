@@ -50,7 +50,7 @@ BENCHMARK(BM_SchedGetcpu);
 void BM_NoteLockUntraced(benchmark::State& state) {
   int word = 0;
   for (auto _ : state) {
-    NativePlatform::note_lock(&word, LockNote::acquire, false);
+    NativePlatform::note_lock(&word, LockNote::acquire, false, {});
     benchmark::ClobberMemory();
   }
 }
@@ -66,7 +66,7 @@ void BM_NoteLockTraced(benchmark::State& state) {
   runner.spawn("bench", 0, [&state] {
     int word = 0;
     for (auto _ : state) {
-      NativePlatform::note_lock(&word, LockNote::acquire, false);
+      NativePlatform::note_lock(&word, LockNote::acquire, false, {});
       benchmark::ClobberMemory();
     }
   });

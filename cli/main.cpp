@@ -20,6 +20,7 @@
 #include "cli/fileio_probe.hpp"
 #include "cli/junit.hpp"
 #include "cli/litmus_summary.hpp"
+#include "cli/lock_profile_output.hpp"
 #include "cli/measurements_csv.hpp"
 #include "cli/calibrate_command.hpp"
 #include "cli/keys_command.hpp"
@@ -68,6 +69,7 @@ struct Outputs {
   std::string json;
   std::string junit;
   std::string csv;
+  std::string lock_profile;  // --lock-profile: CSV, or JSON when it ends in .json
   bool quiet = false;
   bool verbose = false;
 };
@@ -155,6 +157,9 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
   if (!r.schedule_path.empty()) fmt::print("  schedule: {}\n  replay:   {}\n", r.schedule_path, r.replay_command);
   if (r.smt.present) fmt::print("{}", smt_summary(r));
   fmt::print("{}{}", render_histogram(r.machine), render_c2c(r.machine));
+  if (!out.lock_profile.empty())
+    fmt::print("{}", lock_profile_table(r.lock_profile, s.platform == "native" ? "host clock" : "virtual time",
+                                        out.verbose ? 0 : 10));
   if (out.verbose) {
     fmt::print("  {} executions, {} steps, {} ns virtual, {:.3f} s, trace sha256 {}\n", r.executions, r.steps,
                r.virtual_time_ns, r.elapsed_s, r.trace_sha256);
@@ -185,6 +190,7 @@ void require_writable(const RunOptions& run, const Outputs& out) {
   require_writable(out.json, "--json");
   require_writable(out.junit, "--junit");
   require_writable(out.csv, "--csv");
+  require_writable(out.lock_profile, "--lock-profile");
   require_writable(run.trace_path, "--trace");
   require_writable(run.chrome_trace_path, "--chrome-trace");
 }
@@ -192,6 +198,9 @@ void require_writable(const RunOptions& run, const Outputs& out) {
 void write_outputs(const std::vector<ScenarioReport>& reports, const RunOptions& run, const Outputs& out) {
   if (!out.json.empty()) write_file_atomically(out.json, results_json(reports));
   if (!out.junit.empty()) write_file_atomically(out.junit, junit_xml(reports));
+  if (!out.lock_profile.empty())
+    write_file_atomically(out.lock_profile, out.lock_profile.ends_with(".json") ? lock_profile_file_json(reports)
+                                                                                : lock_profile_csv(reports));
   // Machine measurements go beside the other outputs: <out-dir>/<stem>[-rowN].histogram.csv, .c2c.csv.
   for (const ScenarioReport& r : reports) {
     const std::string stem = fmt::format("{}/{}", run.out_dir, std::filesystem::path(r.scenario).stem().string());
@@ -379,6 +388,9 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   CLI::App* run_cmd = app.add_subcommand("run", "Timed simulation of scenarios on their simulated machine");
   run_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
   run_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
+  run_cmd->add_option("--lock-profile", out.lock_profile,
+                      "Profile every lock (waits and holds per site, in virtual time) and write the table here: CSV, "
+                      "or JSON for a name ending in .json (docs/os.md)");
   add_common(*run_cmd, run, out);
   bool mpi = false;
   const auto add_mpi_flag = [&mpi](CLI::App& cmd) {
@@ -503,6 +515,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
     return replay(schedule, run, out);
   }
   run.command = run_cmd->parsed() ? Command::run : Command::check;
+  run.lock_profile = !out.lock_profile.empty();
   return run_files(files, run, out);
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/litmus_json.hpp"
+#include "cli/lock_profile_output.hpp"
 
 namespace lockstep::cli {
 
@@ -150,6 +151,10 @@ void put_row(Json& out, const RowReport& r, bool native) {
   put_machine_source(out, r.machine_source);
   put_machine(out, r.machine);
   put_workload(out, r.workload);
+  if (!r.lock_profile.empty()) {
+    out["lock_profile"] = lock_profile_json(r.lock_profile);
+    out["lock_profile_unmatched"] = r.lock_profile_unmatched;
+  }
   put_outputs(out, r);
 }
 

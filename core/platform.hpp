@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <source_location>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -136,8 +137,11 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   // Notes for traces (docs/traces.md: `lock` and `futex` events). They observe and change
   // nothing: no scheduling point, no cost, no access to shared memory, so a traced run takes
   // the same steps as an untraced one; natively they compile to nothing.
-  // `lock` is the lock word; `shared` is true for a reader's hold of a reader-writer lock.
-  { P::note_lock(static_cast<const void*>(ptr), LockNote::acquire, bool{}) } -> std::same_as<void>;
+  // `lock` is the lock word; `shared` is true for a reader's hold of a reader-writer lock;
+  // `site` is where the caller took the lock (its lock() call's std::source_location, which
+  // lock profiling reports; docs/os.md), empty for a release.
+  { P::note_lock(static_cast<const void*>(ptr), LockNote::acquire, bool{}, std::source_location{}) }
+      -> std::same_as<void>;
   // `bucket` is the bucket's index in its table, `key_address` the futex word's address (as
   // P::address_of gives it) and `waiter_node` the queued waiter's node, which lives on the
   // waiting thread's own stack (as Linux's futex_q does): the simulator names the thread by

@@ -27,6 +27,12 @@ namespace lockstep {
 // ranks, which catches it).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(WorkloadMetrics, labels, values, per_thread_name, per_thread)
 
+namespace profile {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockProfileEntry, file, line, name, acquisitions, contended, hold_total_ns,
+                                   hold_max_ns, wait_total_ns, wait_max_ns)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockProfile, entries)
+}  // namespace profile
+
 namespace scenario {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements::Bin, lo_ns, hi_ns, count)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements, histogram, peaks_ns, mean_ns, c2c_cpus, c2c_ns, sources,
@@ -49,7 +55,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport, params, result, property, message,
                                    trace_path, chrome_trace_path, schedule_path, replay_command, sim_ops_per_host_s,
                                    pruned, max_depth, bounds, guarantee, executions_per_s, workers, ranks,
                                    remote_units, internal_errors, counterexample, interleaving, protocol_steps,
-                                   protocol_steps_verbose, machine, machine_source, workload, litmus, smt)
+                                   protocol_steps_verbose, machine, machine_source, workload, lock_profile,
+                                   lock_profile_unmatched, litmus, smt)
 }  // namespace scenario
 
 namespace driver {

@@ -115,7 +115,19 @@ RowReport RowRunner::timed() {
   sim::TraceRecorder trace(trace_header("timed", 0));
   TraceOutput output = trace_output();
   output.attach(trace);
+  // Locks are profiled on the re-run, whose host time nobody measures; the notes cost the
+  // simulated machine nothing either way.
+  profile::LockProfiler profiler;
+  struct Profiling {
+    sim::Engine& engine;
+    ~Profiling() { engine.profile_locks(nullptr); }
+  } profiling{engine_};
+  if (options_.lock_profile) engine_.profile_locks(&profiler);
   const sim::ExecutionResult again = engine_.run(*workload_, oracle, &trace, 0);
+  if (options_.lock_profile) {
+    report.lock_profile = profiler.profile([this](std::uint64_t addr) { return engine_.memory().describe(addr); });
+    report.lock_profile_unmatched = profiler.unmatched();
+  }
   if (again.steps != r.steps || again.virtual_time_ns != r.virtual_time_ns)
     throw std::logic_error(fmt::format("{}: the traced re-run of a timed execution diverged ({} vs {} steps)", s_.path,
                                        again.steps, r.steps));

@@ -39,6 +39,7 @@ struct RunOptions {
   bool all_outcomes = false;                // --all-outcomes: the smt strategy lists every reachable final state
   RowLanes* lanes = nullptr;                // remote ranks (an MPI launch, docs/distributed.md)
   CheckpointFiles checkpoints;              // --checkpoint, --checkpoint-every, --resume
+  bool lock_profile = false;                // --lock-profile: timed rows profile their locks (docs/os.md)
 };
 
 // Throws ScenarioError, at the place in the file, when a row cannot be simulated: the

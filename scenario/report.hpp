@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/workloads/metrics.hpp"
+#include "profile/lock_profile.hpp"
 #include "scenario/litmus_report.hpp"
 
 namespace lockstep::scenario {
@@ -94,6 +95,10 @@ struct RowReport {
   MachineMeasurements machine;
   MachineProvenance machine_source;
   WorkloadMetrics workload;  // what a measuring workload (futex-hash, ...) reported
+  // --lock-profile: the row's locks, worst first (profile/lock_profile.hpp), and the notes no
+  // ownership record explained (a lock that notes wrongly; 0 for every lock in core/).
+  profile::LockProfile lock_profile;
+  std::uint64_t lock_profile_unmatched = 0;
   std::optional<LitmusReport> litmus;  // a native run of thread programs (scenario/litmus_report.hpp)
   // The smt strategy's side (docs/results.md, "SMT results").
   struct Smt {

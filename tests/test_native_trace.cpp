@@ -139,11 +139,11 @@ TEST_CASE("a full trace buffer drops the rest of its thread's events and the tra
   int lock_word = 0;
   for (int i = 0; i < 2; ++i)
     runner.spawn("t" + std::to_string(i), i, [&lock_word] {
-      for (int k = 0; k < kNotes; ++k) NativePlatform::note_lock(&lock_word, k % 2 == 0 ? LockNote::acquire : LockNote::release, false);
+      for (int k = 0; k < kNotes; ++k) NativePlatform::note_lock(&lock_word, k % 2 == 0 ? LockNote::acquire : LockNote::release, false, {});
     });
   runner.run();
   // The main thread is no runner thread: its notes are not recorded anywhere.
-  NativePlatform::note_lock(&lock_word, LockNote::acquire, false);
+  NativePlatform::note_lock(&lock_word, LockNote::acquire, false, {});
   REQUIRE(session.threads().size() == 2);
   for (const auto& t : session.threads()) {
     CHECK(t->notes == kCapacity);
@@ -207,11 +207,11 @@ TEST_CASE("a sampled trace keeps whole lock holds, nested ones with their outer 
   int outer = 0, inner = 0;
   runner.spawn("t0", 0, [&outer, &inner] {
     for (int k = 0; k < kHolds; ++k) {
-      if (k % 2 == 0) NativePlatform::note_lock(&outer, LockNote::wait, false);
-      NativePlatform::note_lock(&outer, LockNote::acquire, false);
-      NativePlatform::note_lock(&inner, LockNote::acquire, false);  // a hold inside a hold: one unit
-      NativePlatform::note_lock(&inner, LockNote::release, false);
-      NativePlatform::note_lock(&outer, LockNote::release, false);
+      if (k % 2 == 0) NativePlatform::note_lock(&outer, LockNote::wait, false, {});
+      NativePlatform::note_lock(&outer, LockNote::acquire, false, {});
+      NativePlatform::note_lock(&inner, LockNote::acquire, false, {});  // a hold inside a hold: one unit
+      NativePlatform::note_lock(&inner, LockNote::release, false, {});
+      NativePlatform::note_lock(&outer, LockNote::release, false, {});
     }
   });
   runner.run();

@@ -51,8 +51,10 @@ class Inode {
     std::sort(pages.begin(), pages.end());
     pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
     shared_ = make_on<P, SharedPart>(0, kCacheLineBytes, initial_size);
-    P::label(&shared_->rwlock, sizeof shared_->rwlock, "inode.rwlock");
-    P::label(&shared_->range, sizeof shared_->range, "inode.rangelock");
+    const auto rwlock_fields = shared_->rwlock.label_fields();
+    P::label(&shared_->rwlock, sizeof shared_->rwlock, "inode.rwlock", LabelLayout{0, 0, rwlock_fields});
+    const auto range_fields = shared_->range.label_fields();
+    P::label(&shared_->range, sizeof shared_->range, "inode.rangelock", LabelLayout{0, 0, range_fields});
     P::label(&shared_->size, sizeof shared_->size, "inode.size");
     const std::uint64_t words = page_size_ / kWordBytes;
     for (const std::uint64_t index : pages) {
@@ -61,7 +63,8 @@ class Inode {
       for (std::uint64_t w = 0; w < words; ++w)
         new (&page.words[w]) Word(tag_of(0, index * page_size_ + w * kWordBytes));
       // page[i].lock and page[i].data[w]: the page's index in the file and the word's in the page.
-      P::label(page.lock, sizeof(SleepMutex<P>), fmt::format("page[{}].lock", index));
+      const auto lock_fields = page.lock->label_fields();
+      P::label(page.lock, sizeof(SleepMutex<P>), fmt::format("page[{}].lock", index), LabelLayout{0, 0, lock_fields});
       P::label(page.words, sizeof(Word) * words, fmt::format("page[{}].data", index), LabelLayout{sizeof(Word), 0, {}});
       pages_.push_back(page);
     }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <source_location>
 
 #include "core/platform.hpp"
 
@@ -34,7 +35,7 @@ class McsLock {
   // Every ordering between threads runs through an RMW on the tail, which x86 executes as a
   // locked instruction, or a release store read by an acquire load.
 
-  void lock(Node& self) {
+  void lock(Node& self, std::source_location site = std::source_location::current()) {
     // The initialising stores are published by the release half of the exchange: a
     // successor that finds this node in the tail acquires them before it links itself in,
     // so its link is never overwritten by this reset.
@@ -42,26 +43,26 @@ class McsLock {
     self.locked.store(1, std::memory_order_relaxed);
     const std::uint64_t pred = tail_.exchange(encode(self), std::memory_order_acq_rel);
     if (pred != 0) {
-      P::note_lock(this, LockNote::wait, false);
+      P::note_lock(this, LockNote::wait, false, site);
       // Release, so the predecessor's acquiring read of `next` also sees locked == 1 before
       // it clears it; otherwise the reset could land after the handover and strand this waiter.
       decode(pred).next.store(encode(self), std::memory_order_release);
       while (self.locked.load(std::memory_order_acquire) != 0) P::cpu_relax();
     }
-    P::note_lock(this, LockNote::acquire, false);
+    P::note_lock(this, LockNote::acquire, false, site);
   }
 
-  bool try_lock(Node& self) {
+  bool try_lock(Node& self, std::source_location site = std::source_location::current()) {
     self.next.store(0, std::memory_order_relaxed);
     std::uint64_t expected = 0;
     const bool ok = tail_.compare_exchange_strong(expected, encode(self), std::memory_order_acq_rel);
-    if (ok) P::note_lock(this, LockNote::acquire, false);
+    if (ok) P::note_lock(this, LockNote::acquire, false, site);
     return ok;
   }
 
   void unlock(Node& self) {
     // Noted first: the lock passes at one of the stores below, which the successor then reads.
-    P::note_lock(this, LockNote::release, false);
+    P::note_lock(this, LockNote::release, false, {});
     std::uint64_t next = self.next.load(std::memory_order_acquire);
     if (next == 0) {
       // No successor yet: free the lock if this node is still the tail. The release pairs

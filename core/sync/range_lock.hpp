@@ -12,7 +12,9 @@
 // The caller's node (on its stack) stays in the list from lock to unlock.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <source_location>
 
 #include "core/platform.hpp"
 #include "core/sync/ticket_lock.hpp"
@@ -26,7 +28,7 @@ class RangeLock {
   using Node = SleepWaiter<P>;
 
   // Locks [start, end) for reading (shared) or writing (exclusive). end > start.
-  void lock(Node& self, std::uint64_t start, std::uint64_t end, LockMode mode) {
+  void lock(Node& self, std::uint64_t start, std::uint64_t end, LockMode mode, std::source_location site = std::source_location::current()) {
     self.prepare(mode);
     self.start.store(start);
     self.end.store(end);
@@ -38,22 +40,32 @@ class RangeLock {
       self.queued_granted.store(1);
       P::invariant([&] { return !overlaps_a_grant(self); }, "a range lock granted a range that conflicts with one it granted");
     }
-    note(free ? LockNote::acquire : LockNote::wait, mode);
+    note(free ? LockNote::acquire : LockNote::wait, mode, site);
     interlock_.unlock();
     if (!free) {
       self.sleep();
-      note(LockNote::acquire, mode);
+      note(LockNote::acquire, mode, site);
     }
   }
 
-  void lock_read(Node& self, std::uint64_t start, std::uint64_t end) { lock(self, start, end, LockMode::shared); }
-  void lock_write(Node& self, std::uint64_t start, std::uint64_t end) { lock(self, start, end, LockMode::exclusive); }
+  void lock_read(Node& self, std::uint64_t start, std::uint64_t end, std::source_location site = std::source_location::current()) {
+    lock(self, start, end, LockMode::shared, site);
+  }
+  void lock_write(Node& self, std::uint64_t start, std::uint64_t end, std::source_location site = std::source_location::current()) {
+    lock(self, start, end, LockMode::exclusive, site);
+  }
   void unlock_read(Node& self) { unlock(self, LockMode::shared); }
   void unlock_write(Node& self) { unlock(self, LockMode::exclusive); }
 
+  // Its words' names for P::label (docs/traces.md, "Names"): traces, counterexamples and the
+  // lock profile then tell the lock's own word from its interlock.
+  std::array<LabelField, 2> label_fields() const {
+    return {label_field(*this, interlock_, "interlock"), label_field(*this, list_, "requests")};
+  }
+
   // `mode` is the one the range was locked in (the caller's; the node's copy is shared memory).
   void unlock(Node& self, LockMode mode) {
-    note(LockNote::release, mode);  // before any grant, so a grantee's acquire follows it
+    note(LockNote::release, mode, {});  // before any grant, so a grantee's acquire follows it
     interlock_.lock();
     list_.remove(self);
     // Every waiter that no longer conflicts with an earlier request may go, in list order.
@@ -69,7 +81,9 @@ class RangeLock {
  private:
   // Trace notes name the lock by its request list: the interlock, at the object's start,
   // reports its own holds there. Writers of disjoint ranges hold it exclusive together.
-  void note(LockNote what, LockMode mode) { P::note_lock(&list_, what, mode == LockMode::shared); }
+  void note(LockNote what, LockMode mode, const std::source_location& site) {
+    P::note_lock(&list_, what, mode == LockMode::shared, site);
+  }
 
   static bool conflict(const Node& a, const Node& b) {
     const bool overlap = a.start.load() < b.end.load() && b.start.load() < a.end.load();

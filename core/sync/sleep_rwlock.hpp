@@ -8,7 +8,9 @@
 // the queue, a run of shared waiters together or one exclusive waiter.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <source_location>
 
 #include "core/platform.hpp"
 #include "core/sync/ticket_lock.hpp"
@@ -19,12 +21,12 @@ namespace lockstep {
 template <Platform P>
 class SleepRwLock {
  public:
-  void lock_shared() { acquire(LockMode::shared); }
-  void lock() { acquire(LockMode::exclusive); }
-  void lock(LockMode mode) { acquire(mode); }
+  void lock_shared(std::source_location site = std::source_location::current()) { acquire(LockMode::shared, site); }
+  void lock(std::source_location site = std::source_location::current()) { acquire(LockMode::exclusive, site); }
+  void lock(LockMode mode, std::source_location site = std::source_location::current()) { acquire(mode, site); }
 
   void unlock_shared() {
-    note(LockNote::release, LockMode::shared);  // before any grant, so the grantee's acquire follows it
+    note(LockNote::release, LockMode::shared, {});  // before any grant, so the grantee's acquire follows it
     interlock_.lock();
     readers_.store(readers_.load() - 1);
     grant_waiters();
@@ -32,7 +34,7 @@ class SleepRwLock {
   }
 
   void unlock() {
-    note(LockNote::release, LockMode::exclusive);
+    note(LockNote::release, LockMode::exclusive, {});
     interlock_.lock();
     writer_.store(0);
     grant_waiters();
@@ -40,6 +42,13 @@ class SleepRwLock {
   }
 
   void unlock(LockMode mode) { mode == LockMode::shared ? unlock_shared() : unlock(); }
+
+  // Its words' names for P::label (docs/traces.md, "Names"): traces, counterexamples and the
+  // lock profile then tell the lock's own word from its interlock.
+  std::array<LabelField, 4> label_fields() const {
+    return {label_field(*this, interlock_, "interlock"), label_field(*this, readers_, "readers"),
+            label_field(*this, writer_, "writer"), label_field(*this, waiters_, "waiters")};
+  }
 
  private:
   bool compatible(LockMode mode) const {
@@ -55,27 +64,29 @@ class SleepRwLock {
     }
   }
 
-  void acquire(LockMode mode) {
+  void acquire(LockMode mode, const std::source_location& site) {
     interlock_.lock();
     if (waiters_.empty() && compatible(mode)) {
       take(mode);
-      note(LockNote::acquire, mode);
+      note(LockNote::acquire, mode, site);
       interlock_.unlock();
       return;
     }
-    note(LockNote::wait, mode);
+    note(LockNote::wait, mode, site);
     Local<P, SleepWaiter<P>> waiter;  // on this thread's stack (P::Local)
     SleepWaiter<P>& self = *waiter;
     self.prepare(mode);
     waiters_.push_back(self);
     interlock_.unlock();
     self.sleep();  // the granter counted us in before waking us
-    note(LockNote::acquire, mode);
+    note(LockNote::acquire, mode, site);
   }
 
   // Trace notes name the lock by its readers_ word: the interlock, at the object's start,
   // reports its own holds there.
-  void note(LockNote what, LockMode mode) { P::note_lock(&readers_, what, mode == LockMode::shared); }
+  void note(LockNote what, LockMode mode, const std::source_location& site) {
+    P::note_lock(&readers_, what, mode == LockMode::shared, site);
+  }
 
   // Grants from the head while the head is compatible: a run of readers, or one writer.
   void grant_waiters() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <concepts>
+#include <source_location>
 
 #include "core/platform.hpp"
 
@@ -13,7 +14,7 @@ namespace lockstep {
 template <class L>
 concept NodeLockable = requires(L& lock, typename L::Node& node) {
   typename L::Platform;
-  { lock.lock(node) } -> std::same_as<void>;
+  { lock.lock(node, std::source_location::current()) } -> std::same_as<void>;
   { lock.try_lock(node) } -> std::same_as<bool>;
   { lock.unlock(node) } -> std::same_as<void>;
 };
@@ -24,7 +25,8 @@ concept NodeLockable = requires(L& lock, typename L::Node& node) {
 template <NodeLockable Lock>
 class SpinGuard {
  public:
-  explicit SpinGuard(Lock& lock) : lock_(lock) { lock_.lock(*node_); }
+  // `site` is the guard's own place in the design: what lock profiling reports.
+  explicit SpinGuard(Lock& lock, std::source_location site = std::source_location::current()) : lock_(lock) { lock_.lock(*node_, site); }
   // noexcept(false): in the simulator the unlock is a step, and a step can end the execution
   // (the step bound, a violation); the engine then unwinds the thread's stack from that step
   // by an exception, which must be allowed out of this destructor.

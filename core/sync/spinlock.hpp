@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <variant>
 
+#include <source_location>
+
 #include "core/platform.hpp"
 #include "core/sync/mcs_lock.hpp"
 #include "core/sync/ticket_lock.hpp"
@@ -45,11 +47,11 @@ class AnySpinlock {
       case SpinlockKind::mcs: lock_.template emplace<McsLock<P>>(); return;
     }
   }
-  void lock(Node& node) {
-    std::visit([&node](auto& l) { l.lock(node_for(l, node)); }, lock_);
+  void lock(Node& node, std::source_location site = std::source_location::current()) {
+    std::visit([&node, &site](auto& l) { l.lock(node_for(l, node), site); }, lock_);
   }
-  bool try_lock(Node& node) {
-    return std::visit([&node](auto& l) { return l.try_lock(node_for(l, node)); }, lock_);
+  bool try_lock(Node& node, std::source_location site = std::source_location::current()) {
+    return std::visit([&node, &site](auto& l) { return l.try_lock(node_for(l, node), site); }, lock_);
   }
   void unlock(Node& node) {
     std::visit([&node](auto& l) { l.unlock(node_for(l, node)); }, lock_);

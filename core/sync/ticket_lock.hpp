@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <source_location>
 
 #include "core/platform.hpp"
 
@@ -17,33 +18,33 @@ class TicketLock {
   // (spin_guard.hpp).
   struct Node {};
 
-  void lock() {
+  void lock(std::source_location site = std::source_location::current()) {
     const std::uint32_t ticket = next_.fetch_add(1, std::memory_order_relaxed);
     for (bool waiting = false; serving_.load(std::memory_order_acquire) != ticket; waiting = true) {
-      if (!waiting) P::note_lock(this, LockNote::wait, false);
+      if (!waiting) P::note_lock(this, LockNote::wait, false, site);
       P::cpu_relax();
     }
-    P::note_lock(this, LockNote::acquire, false);
+    P::note_lock(this, LockNote::acquire, false, site);
   }
 
-  bool try_lock() {
+  bool try_lock(std::source_location site = std::source_location::current()) {
     std::uint32_t serving = serving_.load(std::memory_order_relaxed);
     std::uint32_t expected = serving;
     const bool ok = next_.compare_exchange_strong(expected, serving + 1, std::memory_order_acquire);
-    if (ok) P::note_lock(this, LockNote::acquire, false);
+    if (ok) P::note_lock(this, LockNote::acquire, false, site);
     return ok;
   }
 
   void unlock() {
     // Noted before the store that frees the lock, so the next holder's acquire follows it.
-    P::note_lock(this, LockNote::release, false);
+    P::note_lock(this, LockNote::release, false, {});
     // Only the holder writes serving_, so a plain increment by load+store is enough.
     const std::uint32_t serving = serving_.load(std::memory_order_relaxed);
     serving_.store(serving + 1, std::memory_order_release);
   }
 
-  void lock(Node&) { lock(); }
-  bool try_lock(Node&) { return try_lock(); }
+  void lock(Node&, std::source_location site = std::source_location::current()) { lock(site); }
+  bool try_lock(Node&, std::source_location site = std::source_location::current()) { return try_lock(site); }
   void unlock(Node&) { unlock(); }
 
   // True while some thread holds or waits for the lock.

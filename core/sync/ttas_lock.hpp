@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <source_location>
 
 #include "core/platform.hpp"
 
@@ -17,39 +18,39 @@ class TtasLock {
   // (spin_guard.hpp).
   struct Node {};
 
-  void lock() {
+  void lock(std::source_location site = std::source_location::current()) {
     bool waiting = false;  // noted once per lock(), however often the exchange loses
     for (;;) {
       while (word_.load(std::memory_order_relaxed) != 0) {
-        note_waiting(waiting);
+        note_waiting(waiting, site);
         P::cpu_relax();
       }
       if (word_.exchange(1, std::memory_order_acquire) == 0) break;
-      note_waiting(waiting);
+      note_waiting(waiting, site);
     }
-    P::note_lock(this, LockNote::acquire, false);
+    P::note_lock(this, LockNote::acquire, false, site);
   }
 
-  bool try_lock() {
+  bool try_lock(std::source_location site = std::source_location::current()) {
     const bool ok = word_.load(std::memory_order_relaxed) == 0 && word_.exchange(1, std::memory_order_acquire) == 0;
-    if (ok) P::note_lock(this, LockNote::acquire, false);
+    if (ok) P::note_lock(this, LockNote::acquire, false, site);
     return ok;
   }
 
   void unlock() {
-    P::note_lock(this, LockNote::release, false);  // before the store that frees it
+    P::note_lock(this, LockNote::release, false, {});  // before the store that frees it
     word_.store(0, std::memory_order_release);
   }
 
-  void lock(Node&) { lock(); }
-  bool try_lock(Node&) { return try_lock(); }
+  void lock(Node&, std::source_location site = std::source_location::current()) { lock(site); }
+  bool try_lock(Node&, std::source_location site = std::source_location::current()) { return try_lock(site); }
   void unlock(Node&) { unlock(); }
 
   bool is_locked() const { return word_.load(std::memory_order_relaxed) != 0; }
 
  private:
-  void note_waiting(bool& waiting) {
-    if (!waiting) P::note_lock(this, LockNote::wait, false);
+  void note_waiting(bool& waiting, const std::source_location& site) {
+    if (!waiting) P::note_lock(this, LockNote::wait, false, site);
     waiting = true;
   }
 

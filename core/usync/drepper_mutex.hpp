@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <source_location>
 
 #include "core/futex/futex_table.hpp"
 #include "core/platform.hpp"
@@ -47,16 +48,17 @@ class FutexMutexBase {
   FutexMutexBase(const FutexMutexBase&) = delete;
   FutexMutexBase& operator=(const FutexMutexBase&) = delete;
 
-  bool try_lock() {
+  bool try_lock(std::source_location site = std::source_location::current()) {
     const bool ok = acquire_if_free(kLocked) == kUnlocked;
-    if (ok) note(LockNote::acquire);
+    if (ok) note(LockNote::acquire, site);
     return ok;
   }
   FutexWord<P>& word() { return word_; }
 
  protected:
   // Trace notes name the mutex by its futex word, as the futex calls on it do.
-  void note(LockNote what) { P::note_lock(&word_, what, false); }
+  // `site`: where the caller took the lock (lock profiling); none for a release.
+  void note(LockNote what, const std::source_location& site = {}) { P::note_lock(&word_, what, false, site); }
 
   // The fast path of every lock here: one CAS from 0 to `state`. Returns what the word held,
   // so 0 means the lock is ours.
@@ -88,12 +90,12 @@ class SimpleMutex : public FutexMutexBase<P, K> {
  public:
   using FutexMutexBase<P, K>::FutexMutexBase;
 
-  void lock() {
+  void lock(std::source_location site = std::source_location::current()) {
     // Sleep only while the word still says "taken": the kernel rechecks it under the bucket
     // lock, so an unlock between our failed CAS and the wait makes the wait return at once.
     // try_lock notes the acquire.
-    for (bool waiting = false; !this->try_lock(); waiting = true) {
-      if (!waiting) this->note(LockNote::wait);
+    for (bool waiting = false; !this->try_lock(site); waiting = true) {
+      if (!waiting) this->note(LockNote::wait, site);
       this->kernel_->wait(this->word_, kLocked);
     }
   }
@@ -106,7 +108,7 @@ class SimpleMutex : public FutexMutexBase<P, K> {
   }
 
   // Every unlock wakes, so a thread moved onto this word by a requeue is always woken.
-  void lock_contended() { lock(); }
+  void lock_contended(std::source_location site = std::source_location::current()) { lock(site); }
 };
 
 // The unlock of both three-state mutexes (Drepper's takes 2 and 3).
@@ -133,17 +135,17 @@ class Mutex2 : public ThreeStateMutexBase<P, K> {
  public:
   using ThreeStateMutexBase<P, K>::ThreeStateMutexBase;
 
-  void lock() {
+  void lock(std::source_location site = std::source_location::current()) {
     // The uncontended path: one CAS, and the state says nobody waits.
-    if (const std::uint32_t c = this->acquire_if_free(kLocked); c != kUnlocked) contend(c);
-    this->note(LockNote::acquire);
+    if (const std::uint32_t c = this->acquire_if_free(kLocked); c != kUnlocked) contend(c, site);
+    this->note(LockNote::acquire, site);
   }
 
   // Takes the lock in state 2, for a thread that may have been moved onto this word while
   // others still sleep on it (see condvar.hpp): its unlock must wake the next one.
-  void lock_contended() {
-    if (const std::uint32_t c = this->acquire_if_free(kContended); c != kUnlocked) contend(c);
-    this->note(LockNote::acquire);
+  void lock_contended(std::source_location site = std::source_location::current()) {
+    if (const std::uint32_t c = this->acquire_if_free(kContended); c != kUnlocked) contend(c, site);
+    this->note(LockNote::acquire, site);
   }
 
  private:
@@ -151,8 +153,8 @@ class Mutex2 : public ThreeStateMutexBase<P, K> {
   // unlock would not wake us: either it already does, or we turn its 1 into 2. If the CAS of
   // 1 to 2 fails because the lock was freed meanwhile, we do not sleep at all. Whoever wins
   // the lock from here takes it in state 2, since it cannot know whether others still sleep.
-  void contend(std::uint32_t c) {
-    this->note(LockNote::wait);
+  void contend(std::uint32_t c, const std::source_location& site) {
+    this->note(LockNote::wait, site);
     do {
       std::uint32_t seen = c;
       if (seen == kLocked) {
@@ -174,25 +176,25 @@ class Mutex3 : public ThreeStateMutexBase<P, K> {
  public:
   using ThreeStateMutexBase<P, K>::ThreeStateMutexBase;
 
-  void lock() {
+  void lock(std::source_location site = std::source_location::current()) {
     std::uint32_t c = this->acquire_if_free(kLocked);
     if (c != kUnlocked) {
-      this->note(LockNote::wait);
+      this->note(LockNote::wait, site);
       // Someone holds it. If the word is already 2 there is no need to write it again.
       if (c != kContended) c = this->word_.exchange(kContended, std::memory_order_acquire);
       sleep_until_acquired(c);
     }
-    this->note(LockNote::acquire);
+    this->note(LockNote::acquire, site);
   }
 
   // Takes the lock in state 2 (see Mutex2::lock_contended); the exchange is the whole path.
-  void lock_contended() {
+  void lock_contended(std::source_location site = std::source_location::current()) {
     std::uint32_t c = this->word_.exchange(kContended, std::memory_order_acquire);
     if (c != kUnlocked) {
-      this->note(LockNote::wait);
+      this->note(LockNote::wait, site);
       sleep_until_acquired(c);
     }
-    this->note(LockNote::acquire);
+    this->note(LockNote::acquire, site);
   }
 
  private:

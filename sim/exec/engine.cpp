@@ -103,7 +103,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   struct TracingHere {
     bool outer;
     ~TracingHere() { tls_tracing_ = outer; }
-  } tracing_here{std::exchange(tls_tracing_, trace != nullptr)};
+  } tracing_here{std::exchange(tls_tracing_, trace != nullptr || lock_profiler_ != nullptr)};
   threads_.clear();
   cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
   destroy_fibers();

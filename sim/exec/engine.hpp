@@ -22,6 +22,7 @@
 
 #include "core/platform.hpp"
 #include "core/workloads/metrics.hpp"
+#include "profile/lock_profile.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/exec/fiber_sanitizer.hpp"
 #include "sim/exec/memory.hpp"
@@ -120,8 +121,8 @@ class Engine {
 
   // The engine running on this host thread, or null. Inline: every P:: operation asks.
   static Engine* current() { return tls_engine_; }
-  // Whether the execution running on this host thread writes a trace: the one check that
-  // trace notes make in an untraced run (SimPlatform::note_lock), a load and a branch.
+  // Whether the execution running on this host thread writes a trace or profiles its locks:
+  // the one check that trace notes make otherwise (SimPlatform::note_lock), a load and a branch.
   static bool tracing_here() { return tls_tracing_; }
 
   // --- setup (host side) ---
@@ -179,9 +180,15 @@ class Engine {
   // Trace notes from designs (P::note_lock, P::note_futex_queue): an event when this
   // execution is traced, nothing otherwise. Not a scheduling point and no cost, so a traced
   // execution takes exactly the steps of an untraced one (engine_notes.cpp).
-  void note_lock(const void* lock, LockNote what, bool shared) {
-    if (trace_ != nullptr && !on_host()) trace_lock(lock, what, shared);
+  void note_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {
+    if (on_host()) return;
+    if (trace_ != nullptr) trace_lock(lock, what, shared);
+    if (lock_profiler_ != nullptr) profile_lock(lock, what, shared, site);
   }
+  // Lock profiling (profile/lock_profile.hpp, docs/os.md): the executions run from now on
+  // record every lock's waits and holds in virtual time into `profiler` (null: none). Like a
+  // trace it changes nothing the execution does.
+  void profile_locks(profile::LockProfiler* profiler) { lock_profiler_ = profiler; }
   void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node) {
     if (trace_ != nullptr && !on_host()) trace_futex_queue(what, bucket, key_address, waiter_node);
   }
@@ -293,6 +300,7 @@ class Engine {
 
   // trace notes (engine_notes.cpp)
   void trace_lock(const void* lock, LockNote what, bool shared);
+  void profile_lock(const void* lock, LockNote what, bool shared, const std::source_location& site);
   void trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node);
   void trace_step(StepNote what, std::string_view text);
   void record_quiescence(SimWorkload& workload);
@@ -327,6 +335,7 @@ class Engine {
   ReadyQueue ready_;  // timed mode: threads on a CPU, earliest first
   Scheduler* oracle_ = nullptr;
   TraceRecorder* trace_ = nullptr;
+  profile::LockProfiler* lock_profiler_ = nullptr;
   EngineMode mode_ = EngineMode::explore;
   ThreadId current_ = kHostId;
   ThreadId previous_ = kHostId;

@@ -15,6 +15,11 @@ void Engine::trace_lock(const void* lock, LockNote what, bool shared) {
   trace_->lock(start_time(), current_, memory_.address_of(lock), what, shared);
 }
 
+void Engine::profile_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {
+  lock_profiler_->note(current_, static_cast<std::uint32_t>(threads_[current_].cpu), memory_.address_of(lock), what,
+                       shared, site, start_time());
+}
+
 void Engine::trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
                                const void* waiter_node) {
   // A waiter's node is one of its own frame objects (P::Local), which are thread i's in area i.

@@ -3,8 +3,8 @@
 namespace lockstep::sim {
 
 // The engine writes the note if the note comes from one of its simulated threads.
-void SimPlatform::note_lock_traced(const void* lock, LockNote what, bool shared) {
-  if (Engine* e = Engine::current(); e != nullptr) e->note_lock(lock, what, shared);
+void SimPlatform::note_lock_traced(const void* lock, LockNote what, bool shared, const std::source_location& site) {
+  if (Engine* e = Engine::current(); e != nullptr) e->note_lock(lock, what, shared, site);
 }
 
 void SimPlatform::note_futex_queue_traced(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,

@@ -190,8 +190,8 @@ struct SimPlatform {
   // Trace notes (core/platform.hpp): an event when the execution is traced, and never a step.
   // Untraced, a note is one thread-local load and a branch; the rest is out of line
   // (sim_platform.cpp), so designs inline as little of it as can be.
-  static void note_lock(const void* lock, LockNote what, bool shared) {
-    if (Engine::tracing_here()) note_lock_traced(lock, what, shared);
+  static void note_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {
+    if (Engine::tracing_here()) note_lock_traced(lock, what, shared, site);
   }
   static void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
                                const void* waiter_node) {
@@ -202,7 +202,7 @@ struct SimPlatform {
   }
 
  private:
-  static void note_lock_traced(const void* lock, LockNote what, bool shared);
+  static void note_lock_traced(const void* lock, LockNote what, bool shared, const std::source_location& site);
   static void note_futex_queue_traced(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
                                       const void* waiter_node);
   static void note_step_traced(StepNote what, std::string_view text);
