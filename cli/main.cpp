@@ -293,6 +293,7 @@ int native_files(const std::vector<std::string>& paths, RunOptions run, const Ou
   run.chrome_trace_path = native.chrome_trace_path;
   require_writable(run, out);
   native.out_dir = run.out_dir;
+  native.lock_profile = !out.lock_profile.empty();
   std::vector<ScenarioReport> reports;
   for (const ScenarioFile& file : files) reports.push_back(run_native_file(file, native));
   write_outputs(reports, run, out);
@@ -425,6 +426,9 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   native_cmd->add_option("files", files, "Scenario files")->check(CLI::ExistingFile);
   native_cmd->add_option("--json", out.json, "Write the result JSON here (docs/results.md)");
   native_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
+  native_cmd->add_option("--lock-profile", out.lock_profile,
+                         "Profile every lock (waits and holds per site, on the host's clock) and write the table "
+                         "here: CSV, or JSON for a name ending in .json (docs/os.md)");
   native_cmd->add_option("--junit", out.junit, "Write a JUnit XML report here, for CI systems");
   native_cmd->add_option("--out-dir", run.out_dir, "Directory for a sweep's CSV and saved traces")->capture_default_str();
   NativeOptions native;

@@ -139,11 +139,19 @@ void put_outputs(Json& out, const RowReport& r) {
   put_if(out, "replay_command", r.replay_command);
 }
 
+// --lock-profile: the row's locks, worst first (docs/results.md, "Lock profile").
+void put_lock_profile(Json& out, const RowReport& r) {
+  if (r.lock_profile.empty()) return;
+  out["lock_profile"] = lock_profile_json(r.lock_profile);
+  out["lock_profile_unmatched"] = r.lock_profile_unmatched;
+}
+
 void put_row(Json& out, const RowReport& r, bool native) {
   put_outcome(out, r);
   if (native) {
     put_native_counts(out, r);
     put_workload(out, r.workload);
+    put_lock_profile(out, r);
     if (r.litmus) out["litmus"] = litmus_json(*r.litmus);
     return;
   }
@@ -151,10 +159,7 @@ void put_row(Json& out, const RowReport& r, bool native) {
   put_machine_source(out, r.machine_source);
   put_machine(out, r.machine);
   put_workload(out, r.workload);
-  if (!r.lock_profile.empty()) {
-    out["lock_profile"] = lock_profile_json(r.lock_profile);
-    out["lock_profile_unmatched"] = r.lock_profile_unmatched;
-  }
+  put_lock_profile(out, r);
   put_outputs(out, r);
 }
 

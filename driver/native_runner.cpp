@@ -12,6 +12,7 @@
 #include "driver/native_trace.hpp"
 #include "driver/runner.hpp"
 #include "driver/trace_output.hpp"
+#include "trace/address_names.hpp"
 #include "scenario/workload_registry.hpp"
 #include "scenario/yaml_fields.hpp"
 
@@ -109,11 +110,27 @@ ScenarioReport run_native_file(const ScenarioFile& file, const NativeOptions& op
     }
     // Alive from before the workload is set up (its labels) until its threads have joined.
     std::optional<native::TraceSession> session;
-    if (files.wanted()) session.emplace(options.trace);
+    if (files.wanted() || options.lock_profile) {
+      native::TraceOptions recording = options.trace;
+      recording.events = files.wanted();
+      recording.profile_locks = options.lock_profile;
+      session.emplace(recording);
+    }
     RowReport row = s.workload.kind->native(s);
     row.params = s.params;
     judge(row, s);
-    if (session) record_native_trace(*session, s, files, row);
+    if (session && files.wanted()) record_native_trace(*session, s, files, row);
+    if (options.lock_profile) {
+      // Locks named by the workload's labels, as in a trace (trace/address_names.hpp).
+      trace::AddressNames names;
+      for (const native::TraceLabel& l : session->labels()) {
+        trace::NamedRegion r{l.addr, l.bytes, l.name, l.stride, l.first, {}};
+        for (const auto& f : l.fields) r.fields.push_back({f.offset, f.bytes, f.name});
+        names.add(std::move(r));
+      }
+      row.lock_profile = session->lock_profile([&names](std::uint64_t addr) { return names.name_of(addr); });
+      row.lock_profile_unmatched = session->lock_profile_unmatched();
+    }
     report.rows.push_back(std::move(row));
   }
   return report;

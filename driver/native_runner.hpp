@@ -21,6 +21,7 @@ struct NativeOptions {
   std::string out_dir = "out";
   native::TraceOptions trace;     // --trace-buffer, --trace-steps, --trace-sample
   NativeLitmusOptions litmus;     // thread programs' runs (driver/native_litmus.hpp)
+  bool lock_profile = false;      // --lock-profile: each row profiles its locks (docs/os.md)
 };
 
 // Throws ScenarioError when some row's workload has no native form (latency-probe and c2c are

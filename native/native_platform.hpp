@@ -116,8 +116,8 @@ struct NativePlatform {
     if (trace_mask() != 0) [[unlikely]] trace_label(at, bytes, name, &layout);
   }
   // Trace notes (docs/traces.md, "Native traces"): recorded only while a trace is wanted.
-  static void note_lock(const void* lock, LockNote act, bool shared, const std::source_location& /*site*/) {
-    if (trace_mask() != 0) [[unlikely]] trace_lock(lock, act, shared);
+  static void note_lock(const void* lock, LockNote act, bool shared, const std::source_location& site) {
+    if (trace_mask() != 0) [[unlikely]] trace_lock(lock, act, shared, site);
   }
   static void note_futex_queue(FutexQueueNote act, std::uint32_t bucket, std::uint64_t key, const void* waiter_node) {
     if (trace_mask() != 0) [[unlikely]] trace_futex_queue(act, bucket, key, waiter_node);

@@ -68,7 +68,9 @@ TraceSession::TraceSession(TraceOptions options) : options_(options), tsc_(kTsc)
   calib_ticks_ = TraceClock::ticks();
   calib_ns_ = TraceClock::steady_ns();
   start_ticks_ = end_ticks_ = calib_ticks_;
-  const std::uint8_t mask = kTraceEvents | (options.steps ? kTraceSteps : 0);
+  const std::uint8_t mask = static_cast<std::uint8_t>((options.events ? kTraceEvents : 0) |
+                                                     (options.events && options.steps ? kTraceSteps : 0) |
+                                                     (options.profile_locks ? kProfileLocks : 0));
   detail::trace_mask.store(mask, std::memory_order_relaxed);
 }
 
@@ -80,7 +82,8 @@ TraceSession::~TraceSession() {
 TraceSession* TraceSession::active() { return g_active; }
 
 void TraceSession::prepare(std::size_t threads) {
-  capacity_ = options_.events_per_thread != 0
+  capacity_ = !options_.events              ? 0
+              : options_.events_per_thread != 0
                   ? options_.events_per_thread
                   : std::min(kDefaultEventsPerThread, kMaxEventsAllThreads / std::max<std::size_t>(threads, 1));
   threads_.clear();
@@ -98,6 +101,7 @@ void TraceSession::attach(std::size_t index, std::string name, CpuId pinned_cpu)
   // Value-initialised: every page is written here, before the release, not by the first
   // events of the run.
   t->events = std::make_unique<TraceEvent[]>(capacity_ + 2);
+  if (options_.profile_locks) t->locks = std::make_unique<profile::LockProfiler>();
   stack_of_this_thread(t->stack_lo, t->stack_hi);
   tls_trace = t.get();
   threads_.at(index) = std::move(t);
@@ -128,6 +132,20 @@ void TraceSession::ended() {
 std::uint64_t TraceSession::ns_since_start(std::uint64_t ticks) const {
   if (ticks <= start_ticks_) return 0;
   return static_cast<std::uint64_t>(static_cast<double>(ticks - start_ticks_) * ns_per_tick_ + 0.5);
+}
+
+profile::LockProfile TraceSession::lock_profile(const profile::LockProfiler::Namer& name_of) const {
+  profile::LockProfiler all;
+  for (const auto& t : threads_)
+    if (t && t->locks) all.absorb(*t->locks);
+  return all.profile(name_of, tsc_ ? ns_per_tick_ : 1.0);
+}
+
+std::uint64_t TraceSession::lock_profile_unmatched() const {
+  std::uint64_t n = 0;
+  for (const auto& t : threads_)
+    if (t && t->locks) n += t->locks->unmatched();
+  return n;
 }
 
 int TraceSession::thread_of_stack_address(std::uint64_t addr) const {
@@ -171,9 +189,14 @@ void close_unit(ThreadTrace& t) {
 
 }  // namespace
 
-void trace_lock(const void* lock, LockNote act, bool shared) {
+void trace_lock(const void* lock, LockNote act, bool shared, const std::source_location& site) {
   ThreadTrace* t = tls_trace;
   if (t == nullptr) return;
+  const std::uint64_t now = TraceClock::ticks();
+  if (t->locks) [[unlikely]]
+    t->locks->note(static_cast<std::uint32_t>(t->index), static_cast<std::uint32_t>(std::max(t->cpu, 0)),
+                   reinterpret_cast<std::uintptr_t>(lock), act, shared, site, now);
+  if (t->capacity == 0) return;  // a lock profile alone
   // A hold is a unit from its wait (or its acquire, uncontended) to its release.
   if (act == LockNote::wait) {
     if (!t->waiting) open_unit(*t);
@@ -183,14 +206,14 @@ void trace_lock(const void* lock, LockNote act, bool shared) {
     t->waiting = false;
   }
   if (t->recording)
-    t->push(TraceEvent{TraceClock::ticks(), reinterpret_cast<std::uintptr_t>(lock), 0, 0, TraceEventKind::lock,
+    t->push(TraceEvent{now, reinterpret_cast<std::uintptr_t>(lock), 0, 0, TraceEventKind::lock,
                        static_cast<std::uint8_t>(act), shared});
   if (act == LockNote::release) close_unit(*t);
 }
 
 void trace_futex_queue(FutexQueueNote act, std::uint32_t bucket, std::uint64_t key, const void* waiter_node) {
   ThreadTrace* t = tls_trace;
-  if (t == nullptr) return;
+  if (t == nullptr || t->capacity == 0) return;
   t->push(TraceEvent{TraceClock::ticks(), key, reinterpret_cast<std::uintptr_t>(waiter_node), bucket,
                      TraceEventKind::futex_queue, static_cast<std::uint8_t>(act), false});
 }
@@ -199,7 +222,7 @@ void trace_futex_queue(FutexQueueNote act, std::uint32_t bucket, std::uint64_t k
 // events of a futex call by five.
 void trace_step(StepNote act, std::string_view what) {
   ThreadTrace* t = tls_trace;
-  if (t == nullptr) return;
+  if (t == nullptr || t->capacity == 0) return;
   const bool outermost = act == StepNote::begin ? t->step_depth++ == 0 : --t->step_depth == 0;
   if (!outermost) return;
   if (act == StepNote::begin) open_unit(*t);
@@ -215,7 +238,7 @@ void trace_label(const void* at, std::size_t bytes, std::string_view name, const
 
 void trace_park(bool sleeps) {
   ThreadTrace* t = tls_trace;
-  if (t == nullptr) return;
+  if (t == nullptr || t->capacity == 0) return;
   const std::uint64_t now = TraceClock::ticks();
   const auto cpu = static_cast<std::uint32_t>(current_cpu_or_minus1());
   t->push(TraceEvent{now, 0, 0, cpu, TraceEventKind::park, 0, false});
@@ -225,14 +248,14 @@ void trace_park(bool sleeps) {
 
 void trace_woken() {
   ThreadTrace* t = tls_trace;
-  if (t == nullptr) return;
+  if (t == nullptr || t->capacity == 0) return;
   t->push(TraceEvent{TraceClock::ticks(), 0, 0, 0, TraceEventKind::state,
                      static_cast<std::uint8_t>(NativeThreadState::running), false});
 }
 
 void trace_unpark(int target, bool woke) {
   ThreadTrace* t = tls_trace;
-  if (t == nullptr || target < 0) return;
+  if (t == nullptr || t->capacity == 0 || target < 0) return;
   t->push(TraceEvent{TraceClock::ticks(), static_cast<std::uint64_t>(target), 0,
                      static_cast<std::uint32_t>(current_cpu_or_minus1()), TraceEventKind::unpark, 0, woke});
 }

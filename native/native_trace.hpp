@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/platform.hpp"
+#include "profile/lock_profile.hpp"
 
 namespace lockstep::native {
 
@@ -31,6 +32,7 @@ namespace lockstep::native {
 enum TraceMaskBits : std::uint8_t {
   kTraceEvents = 1,  // locks, futex queues, park and unpark, thread starts and ends, labels
   kTraceSteps = 2,   // also each thread's outermost protocol steps (an operation: futex_wait)
+  kProfileLocks = 4,  // lock profiling (profile/lock_profile.hpp): each thread's locks into its recorder
 };
 
 namespace detail {
@@ -85,6 +87,9 @@ struct ThreadTrace {
   bool waiting = false;          // a lock wait noted, its acquire not yet
   bool recording = true;
   std::uint64_t rng = 0;         // xorshift64 state, seeded per thread
+  // Lock profiling: this thread's ownership records and table (it runs pinned to one CPU, so
+  // a per-thread table is the seed's per-CPU one), in ticks of TraceClock.
+  std::unique_ptr<profile::LockProfiler> locks;
 
   void push(const TraceEvent& e) {
     if (notes < capacity) {
@@ -116,6 +121,8 @@ struct TraceOptions {
   // Record each unit (ThreadTrace: an outermost lock hold or protocol step) with probability
   // 1/sample; futex queue, park, unpark and thread events are always recorded. 1: every unit.
   std::uint32_t sample = 1;
+  bool events = true;          // record events at all (off: a lock profile alone)
+  bool profile_locks = false;  // lock profiling (kProfileLocks)
 };
 
 // 32 MiB a thread [guess: a futex-hash thread's first few hundred thousand calls, enough to see
@@ -160,6 +167,9 @@ class TraceSession {
   // Nanoseconds from the release of the threads to `ticks` (0 for earlier ones).
   std::uint64_t ns_since_start(std::uint64_t ticks) const;
   std::uint64_t duration_ns() const { return ns_since_start(end_ticks_); }
+  // Lock profiling: every thread's table merged, times in nanoseconds; notes no record explained.
+  profile::LockProfile lock_profile(const profile::LockProfiler::Namer& name_of) const;
+  std::uint64_t lock_profile_unmatched() const;
   // The thread on whose stack `addr` lies (a futex waiter's node), or -1.
   int thread_of_stack_address(std::uint64_t addr) const;
 
@@ -182,7 +192,7 @@ class TraceSession {
 // The notes' recorders (NativePlatform calls them when trace_mask() says so). A thread the
 // runner did not start (the main thread, setting a workload up) records no events; labels
 // are recorded from any thread.
-void trace_lock(const void* lock, LockNote act, bool shared);
+void trace_lock(const void* lock, LockNote act, bool shared, const std::source_location& site);
 void trace_futex_queue(FutexQueueNote act, std::uint32_t bucket, std::uint64_t key, const void* waiter_node);
 void trace_step(StepNote act, std::string_view what);
 void trace_label(const void* at, std::size_t bytes, std::string_view name, const LabelLayout* layout);

@@ -93,7 +93,10 @@ void LockProfiler::absorb(const LockProfiler& other) {
   unmatched_ += other.unmatched_;
 }
 
-LockProfile LockProfiler::profile(const Namer& name_of) const {
+LockProfile LockProfiler::profile(const Namer& name_of, double ns_per_unit) const {
+  const auto ns = [ns_per_unit](std::uint64_t units) {
+    return ns_per_unit == 1.0 ? units : static_cast<std::uint64_t>(static_cast<double>(units) * ns_per_unit + 0.5);
+  };
   // Merged by (file, line, name): the per-CPU tables, and the locks one name folds together.
   std::map<std::tuple<std::string, std::uint32_t, std::string>, Stats> merged;
   std::unordered_map<std::uint64_t, std::string> names;
@@ -110,10 +113,10 @@ LockProfile LockProfiler::profile(const Namer& name_of) const {
     std::tie(e.file, e.line, e.name) = key;
     e.acquisitions = s.acquisitions;
     e.contended = s.contended;
-    e.hold_total_ns = s.hold_total;
-    e.hold_max_ns = s.hold_max;
-    e.wait_total_ns = s.wait_total;
-    e.wait_max_ns = s.wait_max;
+    e.hold_total_ns = ns(s.hold_total);
+    e.hold_max_ns = ns(s.hold_max);
+    e.wait_total_ns = ns(s.wait_total);
+    e.wait_max_ns = ns(s.wait_max);
     p.entries.push_back(std::move(e));
   }
   std::stable_sort(p.entries.begin(), p.entries.end(), [](const LockProfileEntry& a, const LockProfileEntry& b) {

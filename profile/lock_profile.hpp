@@ -55,8 +55,9 @@ class LockProfiler {
   // Adds another recorder's tables to this one's (per-thread recorders of a native run).
   void absorb(const LockProfiler& other);
 
-  // The per-CPU tables merged, named and sorted. Holds still open are not counted.
-  LockProfile profile(const Namer& name_of) const;
+  // The per-CPU tables merged, named and sorted, times multiplied by `ns_per_unit` (a native
+  // run records clock ticks). Holds still open are not counted.
+  LockProfile profile(const Namer& name_of, double ns_per_unit = 1.0) const;
 
   // Acquisitions that no record explains (a release of a lock this thread does not hold, an
   // acquire while already waiting on another): a lock that notes wrongly. Counted, not thrown:

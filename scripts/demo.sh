@@ -31,6 +31,11 @@ if ((${#native[@]} > 0)); then
   build/bin/lockstep native "${native[@]}" --out-dir out --json out/native.json || status=1
 fi
 echo
+echo "Lock profiling (docs/os.md): the file I/O policies' inode, page and range locks on the"
+echo "simulated machines, worst first, in virtual time:"
+build/bin/lockstep run scenarios/fileio/cost-overlapping.yaml --out-dir out --lock-profile out/lock-profile-fileio.csv \
+  || status=1
+echo
 echo "Simulated against measured: this host's calibration (kept for later runs), then the futex"
 echo "hash designs natively and on the calibrated model (docs/compare.md):"
 build/bin/lockstep calibrate --if-missing --seconds 12 --quiet || status=1
@@ -46,6 +51,7 @@ Outputs are in out/:
   out/*.trace.jsonl     traces (docs/traces.md); out/*.chrome.json opens in Perfetto or chrome://tracing
   out/*.schedule        counterexamples; replay one with: build/bin/lockstep replay out/<name>.schedule
   out/*.csv             one row per combination of a swept scenario
+  out/lock-profile-fileio.csv  the lock profile of the file I/O cost sweep (docs/os.md)
 TXT
 if [[ -x build/bin/lockstep-view ]]; then
   cat <<'TXT'

@@ -18,6 +18,41 @@ out=$("$lockstep" run scenarios/futex/wake-batches.yaml --out-dir "$work/wb" --c
 python3 -c "import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]))); float(rows[0]['wake_ns_per_round'])" \
   "$work/wb.csv" && pass || fail "sweep CSV: wake_ns_per_round is not a raw number"
 
+# Lock profiling (docs/os.md): a simulated sweep's table, CSV and JSON, worst lock first; a
+# native run's; an unwritable file is exit 2 before anything runs.
+out=$("$lockstep" run scenarios/fileio/cost-overlapping.yaml --out-dir "$work/lp" --lock-profile "$work/lp.csv" \
+  --json "$work/lp-result.json" 2>&1); code=$?
+[[ $code -eq 0 && $out =~ lock\ profile\ \(virtual\ time\) && $out =~ inode.rwlock.readers\ +\(core/fileio/data_path.hpp:[0-9]+\) ]] \
+  && pass || fail "run --lock-profile: exit $code, '$out'"
+[[ $(head -1 "$work/lp.csv") == scenario,row,params,file,line,lock,acquisitions,contended,hold_total_ns,* ]] && pass \
+  || fail "lock profile CSV header: $(head -1 "$work/lp.csv")"
+"$lockstep" run scenarios/fileio/cost-overlapping.yaml --quiet --out-dir "$work/lp" --lock-profile "$work/lp.json"
+if python3 - "$work/lp.json" "$work/lp-result.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); r = json.load(open(sys.argv[2]))
+assert d["format"] == "lockstep-lock-profile" and d["scenarios"][0]["command"] == "run"
+rows = d["scenarios"][0]["rows"]
+assert len(rows) == len(r["rows"]) and all(row["unmatched_notes"] == 0 for row in rows)
+for row, res in zip(rows, r["rows"]):
+    locks = row["locks"]
+    assert locks and locks == res["lock_profile"], row["params"]
+    waits = [(l["wait_total_ns"], l["hold_total_ns"]) for l in locks]
+    assert waits == sorted(waits, reverse=True), waits  # worst first
+    for l in locks:
+        assert 0 <= l["contended"] <= l["acquisitions"] and l["hold_max_ns"] <= l["hold_total_ns"], l
+        assert l["file"].startswith("core/") and l["line"] > 0, l
+PY
+then pass; else fail "lock profile JSON"; fi
+out=$("$lockstep" native scenarios/futex/native-pingpong.yaml --quiet --lock-profile "$work/nlp.json" 2>&1); code=$?
+if [[ $code -eq 0 ]] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); rows = d['scenarios'][0]['rows']
+assert d['scenarios'][0]['platform'] == 'native' and any(row['locks'] for row in rows), rows
+assert all(l['acquisitions'] > 0 for row in rows for l in row['locks'])" "$work/nlp.json"; then pass
+else fail "native --lock-profile: exit $code, '$out'"; fi
+out=$("$lockstep" run scenarios/fileio/cost-overlapping.yaml --lock-profile "$work/lp.csv/under-a-file.csv" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ --lock-profile ]] && pass || fail "unwritable --lock-profile: exit $code, '$out'"
+
 # The futex lost wakeup (issue 5): dfs finds it, minimized to at most 2 preemptions, and
 # `lockstep replay` reproduces it with the same trace; the interleaving is printed.
 "$lockstep" check scenarios/futex/lost-wakeup-missing-barrier.yaml --out-dir "$work/lw" --json "$work/lw.json" \
