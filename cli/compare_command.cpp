@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/compare_outputs.hpp"
+#include "cli/lock_profile_output.hpp"
 #include "io/files.hpp"
 
 namespace lockstep::cli {
@@ -31,13 +32,55 @@ CLI::App* add_compare(CLI::App& app, CompareCommand& c) {
   cmd->add_option("--json", c.json, "Write the comparison as JSON here (docs/results.md)");
   cmd->add_option("--csv", c.csv, "Write one CSV line per figure here");
   cmd->add_option("--junit", c.junit, "Write a JUnit XML report here (a testcase per figure)");
+  cmd->add_option("--lock-profile", c.lock_profile,
+                  "Profile every lock on both sides (natively in one extra run) and write both tables here: CSV, "
+                  "or JSON for a name ending in .json (docs/os.md)");
   cmd->add_flag("--quiet,-q", c.quiet, "Print nothing but errors");
   return cmd;
 }
 
-int run_compare(const CompareCommand& c) {
+namespace {
+
+// The comparison's lock profiles as the two scenario reports the lock profile writers take:
+// the simulated side's rows, then the native side's.
+std::vector<scenario::ScenarioReport> lock_profile_sides(const driver::CompareReport& report) {
+  std::vector<scenario::ScenarioReport> sides(2);
+  for (std::size_t side = 0; side < 2; ++side) {
+    scenario::ScenarioReport& s = sides[side];
+    s.scenario = report.scenario;
+    s.name = report.name;
+    s.command = "compare";
+    s.platform = side == 0 ? "sim" : "native";
+    s.swept = report.swept;
+    for (const driver::CompareRow& row : report.rows) {
+      scenario::RowReport& r = s.rows.emplace_back();
+      r.params = row.params;
+      r.lock_profile = side == 0 ? row.simulated_locks : row.native_locks;
+    }
+  }
+  return sides;
+}
+
+}  // namespace
+
+int run_compare(CompareCommand c) {
+  c.options.lock_profile = !c.lock_profile.empty();
   const driver::CompareReport report = driver::compare_scenario(c.file, c.options);
   if (!c.quiet) fmt::print("{}", compare_table(report));
+  if (c.options.lock_profile) {
+    const std::vector<scenario::ScenarioReport> sides = lock_profile_sides(report);
+    if (!c.quiet) {
+      for (std::size_t i = 0; i < report.rows.size(); ++i) {
+        std::string params;
+        for (const auto& [path, value] : report.rows[i].params) params += fmt::format(" {}={}", path, value);
+        fmt::print("{}{}:\n{}{}", report.name, params,
+                   lock_profile_table(sides[0].rows[i].lock_profile, "simulated, virtual time", 5),
+                   lock_profile_table(sides[1].rows[i].lock_profile, "native, host clock", 5));
+      }
+    }
+    io::write_file_atomically(c.lock_profile, c.lock_profile.ends_with(".json") ? lock_profile_file_json(sides)
+                                                                                : lock_profile_csv(sides));
+  }
   if (!c.json.empty()) io::write_file_atomically(c.json, compare_json(report));
   if (!c.csv.empty()) io::write_file_atomically(c.csv, compare_csv(report));
   if (!c.junit.empty()) io::write_file_atomically(c.junit, compare_junit(report));

@@ -16,10 +16,11 @@ struct CompareCommand {
   std::string json;
   std::string csv;
   std::string junit;
+  std::string lock_profile;  // --lock-profile: both sides' locks (docs/os.md)
   bool quiet = false;
 };
 
 CLI::App* add_compare(CLI::App& app, CompareCommand& command);
-int run_compare(const CompareCommand& command);
+int run_compare(CompareCommand command);
 
 }  // namespace lockstep::cli

@@ -35,7 +35,7 @@ std::string lock_profile_table(const profile::LockProfile& p, const std::string&
 
 std::string lock_profile_csv(const std::vector<scenario::ScenarioReport>& reports) {
   std::string out =
-      "scenario,row,params,file,line,lock,acquisitions,contended,hold_total_ns,hold_max_ns,hold_avg_ns,wait_total_ns,"
+      "scenario,platform,row,params,file,line,lock,acquisitions,contended,hold_total_ns,hold_max_ns,hold_avg_ns,wait_total_ns,"
       "wait_max_ns,wait_avg_ns\n";
   for (const scenario::ScenarioReport& s : reports) {
     for (std::size_t i = 0; i < s.rows.size(); ++i) {
@@ -43,7 +43,7 @@ std::string lock_profile_csv(const std::vector<scenario::ScenarioReport>& report
       std::string params;
       for (const auto& [path, value] : r.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", path, value);
       for (const profile::LockProfileEntry& e : r.lock_profile.entries)
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{:.1f}\n", csv_field(s.scenario), i + 1,
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{:.1f}\n", csv_field(s.scenario), s.platform, i + 1,
                            csv_field(params), csv_field(e.file), e.line, csv_field(e.name), e.acquisitions,
                            e.contended, e.hold_total_ns, e.hold_max_ns, e.hold_avg_ns(), e.wait_total_ns,
                            e.wait_max_ns, e.wait_avg_ns());

@@ -498,7 +498,8 @@ int main_impl(int argc, char** argv, const Launch& launch) {
     return run_calibrate(calibrate);
   }
   if (compare_cmd->parsed()) {
-    for (const auto& [path, option] : {std::pair{compare.json, "--json"}, {compare.csv, "--csv"}, {compare.junit, "--junit"}})
+    for (const auto& [path, option] : {std::pair{compare.json, "--json"}, {compare.csv, "--csv"}, {compare.junit, "--junit"},
+                                       {compare.lock_profile, "--lock-profile"}})
       require_writable(path, option);
     return run_compare(compare);
   }

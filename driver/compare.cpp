@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "driver/c2c_means.hpp"
+#include "driver/native_runner.hpp"
 #include "driver/runner.hpp"
 #include "native/probes/c2c_probe.hpp"
 #include "native/probes/memory_probe.hpp"
@@ -299,6 +300,7 @@ CompareReport compare_scenario(const std::string& path, const CompareOptions& op
   RunOptions sim_options;
   sim_options.command = Command::run;
   sim_options.seed = options.seed;
+  sim_options.lock_profile = options.lock_profile;
   for (std::size_t i = 0; i < file.rows.size(); ++i) {
     const Scenario& s = file.rows[i];
     if (is_probe(s)) {
@@ -320,6 +322,7 @@ CompareReport compare_scenario(const std::string& path, const CompareOptions& op
       } else {
         simulated = figures_of(sim, false);
       }
+      row.simulated_locks = sim.lock_profile;
     } catch (const ScenarioError&) {
       // A host futex (kernel, std-atomic-wait) exists only natively: its figures stand alone.
       row.note = "native only: this design exists only on the host";
@@ -332,6 +335,7 @@ CompareReport compare_scenario(const std::string& path, const CompareOptions& op
         row.native_result = fmt::format("{}: {}", native.outcome(), native.message);
       native_runs.push_back(figures_of(native, true));
     }
+    if (options.lock_profile) row.native_locks = run_native_row_profiled(native_file.rows[i]).lock_profile;
     // Every figure the native runs report, in their order, with the simulated one beside it.
     for (const auto& [name, value] : native_runs.front()) {
       MetricComparison m;

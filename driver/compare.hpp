@@ -31,6 +31,9 @@ struct CompareOptions {
   std::uint64_t native_runtime_floor_us = 100'000;
   // latency-probe and c2c rows: each native probe's budget, per repetition.
   double probe_seconds = 1.0;
+  // --lock-profile: each row's locks profiled on both sides; natively in one extra run after
+  // the measured ones, so that profiling does not slow the figures compared (docs/os.md).
+  bool lock_profile = false;
 };
 
 // One figure both ways.
@@ -51,6 +54,7 @@ struct CompareRow {
   std::vector<MetricComparison> metrics;
   std::string native_result;  // the native runs' outcome: "pass", or the first violation
   std::string note;           // why a side is missing
+  profile::LockProfile simulated_locks, native_locks;  // --lock-profile
 };
 
 // A design's figure over the baseline's (the first row with the same other sweep values).

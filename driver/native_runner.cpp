@@ -87,7 +87,32 @@ void record_native_trace(const native::TraceSession& session, const Scenario& s,
                  static_cast<unsigned long long>(counts.dropped + counts.events), session.events_per_thread());
 }
 
+// The session's lock profile, its locks named by the workload's labels as in a trace
+// (trace/address_names.hpp).
+void record_lock_profile(const native::TraceSession& session, RowReport& row) {
+  trace::AddressNames names;
+  for (const native::TraceLabel& l : session.labels()) {
+    trace::NamedRegion r{l.addr, l.bytes, l.name, l.stride, l.first, {}};
+    for (const auto& f : l.fields) r.fields.push_back({f.offset, f.bytes, f.name});
+    names.add(std::move(r));
+  }
+  row.lock_profile = session.lock_profile([&names](std::uint64_t addr) { return names.name_of(addr); });
+  row.lock_profile_unmatched = session.lock_profile_unmatched();
+}
+
 }  // namespace
+
+RowReport run_native_row_profiled(const Scenario& s) {
+  native::TraceOptions recording;
+  recording.events = false;
+  recording.profile_locks = true;
+  native::TraceSession session(recording);
+  RowReport row = s.workload.kind->native(s);
+  row.params = s.params;
+  judge(row, s);
+  record_lock_profile(session, row);
+  return row;
+}
 
 ScenarioReport run_native_file(const ScenarioFile& file, const NativeOptions& options) {
   ScenarioReport report;
@@ -120,17 +145,7 @@ ScenarioReport run_native_file(const ScenarioFile& file, const NativeOptions& op
     row.params = s.params;
     judge(row, s);
     if (session && files.wanted()) record_native_trace(*session, s, files, row);
-    if (options.lock_profile) {
-      // Locks named by the workload's labels, as in a trace (trace/address_names.hpp).
-      trace::AddressNames names;
-      for (const native::TraceLabel& l : session->labels()) {
-        trace::NamedRegion r{l.addr, l.bytes, l.name, l.stride, l.first, {}};
-        for (const auto& f : l.fields) r.fields.push_back({f.offset, f.bytes, f.name});
-        names.add(std::move(r));
-      }
-      row.lock_profile = session->lock_profile([&names](std::uint64_t addr) { return names.name_of(addr); });
-      row.lock_profile_unmatched = session->lock_profile_unmatched();
-    }
+    if (options.lock_profile) record_lock_profile(*session, row);
     report.rows.push_back(std::move(row));
   }
   return report;

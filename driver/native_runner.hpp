@@ -24,6 +24,10 @@ struct NativeOptions {
   bool lock_profile = false;      // --lock-profile: each row profiles its locks (docs/os.md)
 };
 
+// Runs a (non-litmus) row once natively with its locks profiled (docs/os.md), events not
+// traced: the row's report with lock_profile and lock_profile_unmatched filled.
+scenario::RowReport run_native_row_profiled(const scenario::Scenario& s);
+
 // Throws ScenarioError when some row's workload has no native form (latency-probe and c2c are
 // the simulator's), or a workload cannot use the row's futex backend.
 void require_native(const scenario::ScenarioFile& file);

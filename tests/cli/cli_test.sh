@@ -24,7 +24,7 @@ out=$("$lockstep" run scenarios/fileio/cost-overlapping.yaml --out-dir "$work/lp
   --json "$work/lp-result.json" 2>&1); code=$?
 [[ $code -eq 0 && $out =~ lock\ profile\ \(virtual\ time\) && $out =~ inode.rwlock.readers\ +\(core/fileio/data_path.hpp:[0-9]+\) ]] \
   && pass || fail "run --lock-profile: exit $code, '$out'"
-[[ $(head -1 "$work/lp.csv") == scenario,row,params,file,line,lock,acquisitions,contended,hold_total_ns,* ]] && pass \
+[[ $(head -1 "$work/lp.csv") == scenario,platform,row,params,file,line,lock,acquisitions,contended,hold_total_ns,* ]] && pass \
   || fail "lock profile CSV header: $(head -1 "$work/lp.csv")"
 "$lockstep" run scenarios/fileio/cost-overlapping.yaml --quiet --out-dir "$work/lp" --lock-profile "$work/lp.json"
 if python3 - "$work/lp.json" "$work/lp-result.json" <<'PY'
@@ -245,6 +245,16 @@ and m['native']['min']<=m['native']['median']<=m['native']['max'] and m['simulat
   "$work/cmp.json"; then pass; else fail "compare JSON shape"; fi
 python3 -c "import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])" "$work/cmp.xml" && pass || fail "compare junit does not parse"
 [[ $(head -1 "$work/cmp.csv") == scenario,row,kind,metric,native_median* ]] && pass || fail "compare CSV header"
+# compare --lock-profile: both sides' bucket locks, the simulated and the native one.
+"$lockstep" compare "$work/cmp.yaml" -n 1 --quiet --lock-profile "$work/cmp-locks.json"; code=$?
+if [[ $code -eq 0 ]] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); sides = {s['platform']: s for s in d['scenarios']}
+assert set(sides) == {'sim', 'native'}, sides.keys()
+for s in sides.values():
+    locks = s['rows'][0]['locks']
+    assert locks and locks[0]['lock'] == 'bucket[].lock' and locks[0]['acquisitions'] > 0, locks" "$work/cmp-locks.json"
+then pass; else fail "compare --lock-profile: exit $code"; fi
 sed 's/ops_per_s: 1000000/ops_per_s: 0.000001/' "$work/cmp.yaml" >"$work/cmp-tight.yaml"
 out=$("$lockstep" compare "$work/cmp-tight.yaml" -n 1 2>&1); code=$?
 [[ $code -eq 1 && $out =~ OUTSIDE ]] && pass || fail "compare outside tolerance: exit $code, '$out'"
