@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <queue>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -59,7 +60,14 @@ std::vector<std::uint64_t> dropped_per_thread(const native::TraceSession& sessio
 void write_event(const native::TraceSession& session, std::uint64_t t, std::uint64_t th, const TraceEvent& e,
                  trace::Writer& w) {
   switch (e.kind) {
-    case TraceEventKind::lock: w.lock(t, th, e.a, lock_act(e.act), e.flag); break;
+    case TraceEventKind::lock: {
+      // The site's file is a string literal of this binary (std::source_location).
+      const std::string site =
+          e.b == 0 ? std::string()
+                   : profile::source_relative(reinterpret_cast<const char*>(e.b)) + ":" + std::to_string(e.c);  // NOLINT
+      w.lock(t, th, e.a, lock_act(e.act), e.flag, site);
+      break;
+    }
     case TraceEventKind::futex_queue: {
       const auto act = static_cast<FutexQueueNote>(e.act) == FutexQueueNote::enqueue ? trace::FutexAct::enqueue
                                                                                       : trace::FutexAct::dequeue;

@@ -206,7 +206,9 @@ void trace_lock(const void* lock, LockNote act, bool shared, const std::source_l
     t->waiting = false;
   }
   if (t->recording)
-    t->push(TraceEvent{now, reinterpret_cast<std::uintptr_t>(lock), 0, 0, TraceEventKind::lock,
+    t->push(TraceEvent{now, reinterpret_cast<std::uintptr_t>(lock),
+                       site.line() == 0 ? 0 : reinterpret_cast<std::uintptr_t>(site.file_name()), site.line(),
+                       TraceEventKind::lock,
                        static_cast<std::uint8_t>(act), shared});
   if (act == LockNote::release) close_unit(*t);
 }

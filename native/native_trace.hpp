@@ -48,8 +48,8 @@ enum class NativeThreadState : std::uint8_t { running, parked, finished };
 struct TraceEvent {
   std::uint64_t ticks = 0;  // TraceClock::ticks() when it happened
   std::uint64_t a = 0;      // lock: its address; futex_queue: the key; step: `what`'s characters; unpark: target thread
-  std::uint64_t b = 0;      // futex_queue: the waiter's node; step: `what`'s length
-  std::uint32_t c = 0;      // futex_queue: the bucket; park, unpark: the CPU it ran on (sched_getcpu)
+  std::uint64_t b = 0;      // futex_queue: the waiter's node; step: `what`'s length; lock: its site's file (a literal)
+  std::uint32_t c = 0;      // futex_queue: the bucket; park, unpark: the CPU it ran on (sched_getcpu); lock: its site's line
   TraceEventKind kind = TraceEventKind::lock;
   std::uint8_t act = 0;     // LockNote, FutexQueueNote, StepNote or NativeThreadState
   bool flag = false;        // lock: a shared hold; unpark: the target was parked (woke)

@@ -7,17 +7,12 @@
 
 namespace lockstep::profile {
 
-namespace {
-
-// A site's file relative to the source tree (see CMakeLists.txt).
 std::string source_relative(const char* file) {
   if (file == nullptr) return {};
   const std::string_view f(file);
   const std::string_view root(LOCKSTEP_SOURCE_ROOT);
   return std::string(f.starts_with(root) ? f.substr(root.size()) : f);
 }
-
-}  // namespace
 
 void LockProfiler::Stats::add(const Stats& o) {
   acquisitions += o.acquisitions;
@@ -39,7 +34,7 @@ LockProfiler::Table& LockProfiler::table(std::uint32_t cpu) {
 }
 
 void LockProfiler::note(std::uint32_t thread, std::uint32_t cpu, std::uint64_t lock, LockNote what,
-                        bool /*shared*/, const std::source_location& site, std::uint64_t now_ns) {
+                        bool /*shared*/, const char* file, std::uint32_t line, std::uint64_t now_ns) {
   Owner& o = owner(thread);
   switch (what) {
     case LockNote::wait:
@@ -49,7 +44,7 @@ void LockProfiler::note(std::uint32_t thread, std::uint32_t cpu, std::uint64_t l
       o.wait_start_ns = now_ns;
       return;
     case LockNote::acquire: {
-      Hold h{lock, {site.file_name(), site.line()}, now_ns, 0, false};
+      Hold h{lock, {file, line}, now_ns, 0, false};
       if (o.waiting) {
         if (o.wait_lock == lock) {
           h.contended = true;

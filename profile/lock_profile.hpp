@@ -50,7 +50,13 @@ class LockProfiler {
 
   // A note from the lock (P::note_lock) on `thread`, running on `cpu`, at `now_ns`.
   void note(std::uint32_t thread, std::uint32_t cpu, std::uint64_t lock, LockNote what, bool shared,
-            const std::source_location& site, std::uint64_t now_ns);
+            const std::source_location& site, std::uint64_t now_ns) {
+    note(thread, cpu, lock, what, shared, site.file_name(), site.line(), now_ns);
+  }
+  // The same with the site as a file and a line (a trace's `site`, read back by the viewer);
+  // `file` must outlive the recorder.
+  void note(std::uint32_t thread, std::uint32_t cpu, std::uint64_t lock, LockNote what, bool shared,
+            const char* file, std::uint32_t line, std::uint64_t now_ns);
 
   // Adds another recorder's tables to this one's (per-thread recorders of a native run).
   void absorb(const LockProfiler& other);
@@ -110,6 +116,10 @@ class LockProfiler {
   std::vector<Table> per_cpu_;
   std::uint64_t unmatched_ = 0;
 };
+
+// A call site's file relative to the source tree ("core/futex/futex_table_impl.hpp"), as
+// profiles and traces show it; files outside the tree are left as they are.
+std::string source_relative(const char* file);
 
 // "bucket[14].lock" -> "bucket[].lock": the locks of one array share a row, as FreeBSD's
 // share one by their common name.

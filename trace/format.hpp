@@ -68,6 +68,7 @@ inline constexpr std::string_view target = "target";
 inline constexpr std::string_view woke = "woke";
 inline constexpr std::string_view act = "act";
 inline constexpr std::string_view mode = "mode";
+inline constexpr std::string_view site = "site";  // a lock event: where the lock was taken ("file:line")
 inline constexpr std::string_view what = "what";
 inline constexpr std::string_view bucket = "bucket";
 inline constexpr std::string_view key = "key";  // hex

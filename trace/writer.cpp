@@ -120,8 +120,13 @@ void Writer::unpark(std::uint64_t t_ns, std::uint64_t th, std::int64_t cpu, std:
   appended();
 }
 
-void Writer::lock(std::uint64_t t_ns, std::uint64_t th, std::uint64_t addr, LockAct act, bool shared) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"lock","th":{},"addr":"{:#x}","act":"{}","mode":"{}"}})" "\n"), t_ns, th, addr, name_of(act), shared ? kShared : kExclusive);
+void Writer::lock(std::uint64_t t_ns, std::uint64_t th, std::uint64_t addr, LockAct act, bool shared,
+                  std::string_view site) {
+  if (site.empty()) {
+    emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"lock","th":{},"addr":"{:#x}","act":"{}","mode":"{}"}})" "\n"), t_ns, th, addr, name_of(act), shared ? kShared : kExclusive);
+  } else {
+    emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"lock","th":{},"addr":"{:#x}","act":"{}","mode":"{}","site":{}}})" "\n"), t_ns, th, addr, name_of(act), shared ? kShared : kExclusive, quoted(site));
+  }
   appended();
 }
 

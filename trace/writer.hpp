@@ -64,7 +64,9 @@ class Writer {
   // An operation with no members but its latency (fence, pause, park).
   void simple(std::uint64_t t_ns, std::uint64_t th, std::int64_t cpu, std::string_view op, std::uint64_t lat_ns);
   void unpark(std::uint64_t t_ns, std::uint64_t th, std::int64_t cpu, std::uint64_t target, bool woke);
-  void lock(std::uint64_t t_ns, std::uint64_t th, std::uint64_t addr, LockAct act, bool shared);
+  // `site`: where the lock was taken ("core/futex/futex_table_impl.hpp:100"); empty: none.
+  void lock(std::uint64_t t_ns, std::uint64_t th, std::uint64_t addr, LockAct act, bool shared,
+            std::string_view site = {});
   void syscall(std::uint64_t t_ns, std::uint64_t th, SyscallAct act);
   void futex(std::uint64_t t_ns, std::uint64_t th, FutexAct act, std::uint64_t bucket, std::uint64_t key,
              std::uint64_t waiter);

@@ -1,6 +1,8 @@
 #include "gui/model/statistics.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <optional>
 #include <utility>
 
@@ -70,6 +72,28 @@ void add_lock_times(const Trace& trace, const Selection& sel, Statistics& out) {
   for (const auto& [addr, s] : by_lock) out.locks[addr] = s.times();
   for (const auto& [th, s] : by_thread) out.lock_threads[th] = s.times();
   out.all_locks = all.times();
+}
+
+// The events in the selection through the lock profiler (profile/lock_profile.hpp): what the
+// command line's --lock-profile shows, for the events a trace kept.
+void add_lock_profile(const Trace& trace, const Selection& sel, Statistics& out) {
+  profile::LockProfiler profiler;
+  for (const LockEvent& e : trace.locks) {
+    if (!sel.has_thread(e.thread) || !sel.has_time(e.t)) continue;
+    const std::size_t colon = e.site.rfind(':');
+    // The file interned alone: the recorder keeps its pointer, which must end the name.
+    const std::string_view file = colon == std::string_view::npos ? std::string_view() : intern_name(e.site.substr(0, colon));
+    const auto line = colon == std::string_view::npos
+                          ? 0U
+                          : static_cast<std::uint32_t>(std::strtoul(std::string(e.site.substr(colon + 1)).c_str(), nullptr, 10));
+    const LockNote what = e.act == LockEvent::Act::wait      ? LockNote::wait
+                          : e.act == LockEvent::Act::acquire ? LockNote::acquire
+                                                             : LockNote::release;
+    profiler.note(static_cast<std::uint32_t>(e.thread), 0, e.addr, what, e.shared, file.empty() ? "" : file.data(), line,
+                  e.t);
+  }
+  out.lock_profile = profiler.profile([&trace](std::uint64_t addr) { return trace.address_name(addr); });
+  out.lock_profile_unmatched = profiler.unmatched();
 }
 
 // Queue lengths over [t0, span_end), span_end being the range's end clipped to the trace's.
@@ -154,6 +178,7 @@ Statistics compute_statistics(const Trace& trace, const Selection& selection) {
   out.selection = selection;
   add_operations(trace, selection, out);
   add_lock_times(trace, selection, out);
+  add_lock_profile(trace, selection, out);
   add_futex_queues(trace, selection, std::min(selection.t1, std::max(trace.end_time, selection.t0)), out);
   add_thread_times(trace, selection, out);
   return out;

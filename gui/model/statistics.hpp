@@ -14,6 +14,7 @@
 
 #include "gui/model/samples.hpp"
 #include "gui/model/trace.hpp"
+#include "profile/lock_profile.hpp"
 
 namespace lockstep::view {
 
@@ -76,6 +77,10 @@ struct Statistics {
   LockTimes all_locks;
   std::map<std::uint64_t, FutexQueue> futex_queues;  // by bucket
   std::map<int, ThreadTimes> thread_times;           // by thread, selected threads only
+  // The lock profile of `lockstep run --lock-profile` (docs/os.md), of the waits and holds that
+  // lie wholly inside the selection, by the same recorder: per (site, lock), worst first.
+  profile::LockProfile lock_profile;
+  std::size_t lock_profile_unmatched = 0;  // releases whose acquire is before the selection, and such
 };
 
 Statistics compute_statistics(const Trace& trace, const Selection& selection);

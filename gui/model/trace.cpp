@@ -285,8 +285,9 @@ Trace parse_text(std::string_view all, const std::string& name) {
         break;
       }
       case EventKind::lock: {
-        LockEvent lock{number, t, f.index(field::th, false), f.address(field::addr), parse_lock_act(f), false};
+        LockEvent lock{number, t, f.index(field::th, false), f.address(field::addr), parse_lock_act(f), false, {}};
         lock.shared = f.has(field::mode) && f.text(field::mode) == trace::kShared;
+        if (f.has(field::site)) lock.site = intern_name(f.text(field::site));
         trace.locks.push_back(lock);
         break;
       }

@@ -92,6 +92,7 @@ struct LockEvent {
   std::uint64_t addr = 0;
   Act act = Act::acquire;
   bool shared = false;  // a reader's hold of a reader-writer or range lock
+  std::string_view site;  // where it was taken ("core/futex/futex_table_impl.hpp:100"), interned; empty: none
 };
 std::string_view to_string(LockEvent::Act a);
 

@@ -63,6 +63,24 @@ void locks(Page& page, const Trace& trace, const Statistics& s) {
   page.table(header, rows, marks);
 }
 
+// The command line's --lock-profile table (docs/os.md) for the selection: per (site, lock),
+// worst first. A trace written before locks reported their sites has one site, "?".
+void lock_profile(Page& page, const Statistics& s) {
+  if (s.lock_profile.empty()) return;
+  page.heading("Lock profile: per (file:line, lock), worst first (waits and holds wholly inside the selection)");
+  const QStringList header{"lock", "site", "acquired", "contended", "wait total", "max", "avg",
+                           "hold total", "max", "avg"};
+  std::vector<QStringList> rows;
+  for (const profile::LockProfileEntry& e : s.lock_profile.entries) {
+    const QString site = e.file.empty() ? QString("?") : QString("%1:%2").arg(q(e.file)).arg(e.line);
+    rows.push_back({q(e.name), site, count_text(e.acquisitions), count_text(e.contended),
+                    ns_text(static_cast<double>(e.wait_total_ns)), ns_text(static_cast<double>(e.wait_max_ns)),
+                    ns_text(e.wait_avg_ns()), ns_text(static_cast<double>(e.hold_total_ns)),
+                    ns_text(static_cast<double>(e.hold_max_ns)), ns_text(e.hold_avg_ns())});
+  }
+  page.table(header, rows, std::vector<bool>(rows.size(), false));
+}
+
 void futex_queues(Page& page, const Statistics& s) {
   if (s.futex_queues.empty()) return;
   page.heading("Futex bucket queues");
@@ -122,6 +140,7 @@ Page stats_page(const Trace& trace, const Statistics& s, int width, const StatsP
   }
   thread_times(page, trace, s);
   locks(page, trace, s);
+  lock_profile(page, s);
   futex_queues(page, s);
   return page;
 }

@@ -1,9 +1,13 @@
 // Statistics over a selection of a hand-written trace whose answers are worked out by hand.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "gui/model/statistics.hpp"
+#include "gui/tests/helpers.hpp"
 
 namespace lockstep::view {
 namespace {
@@ -154,4 +158,69 @@ TEST_CASE("view: time per thread and state is clipped to the range") {
 }
 
 }  // namespace
+}  // namespace lockstep::view
+
+namespace lockstep::view {
+
+// The lock profile (docs/os.md) of the hand-written trace: L's two holds (20 and 5) and b's
+// wait of 23; M is acquired and never released, so it has no completed hold to count. Its
+// events carry no site.
+TEST_CASE("view: the lock profile of a hand-written trace") {
+  const Statistics s = compute_statistics(trace(), whole_trace(trace()));
+  REQUIRE(s.lock_profile.entries.size() == 1);
+  const profile::LockProfileEntry& l = s.lock_profile.entries[0];
+  CHECK(l.name == "L");
+  CHECK(l.file.empty());
+  CHECK(l.acquisitions == 2);
+  CHECK(l.contended == 1);
+  CHECK(l.hold_total_ns == 25);
+  CHECK(l.hold_max_ns == 20);
+  CHECK(l.wait_total_ns == 23);
+  // From 32 on: b's acquire at 35 and release at 40 only; its wait began before the selection.
+  const Statistics late = compute_statistics(trace(), Selection{32, 1000, {}});
+  REQUIRE(late.lock_profile.entries.size() == 1);
+  CHECK(late.lock_profile.entries[0].acquisitions == 1);
+  CHECK(late.lock_profile.entries[0].contended == 0);
+  CHECK(late.lock_profile.entries[0].hold_total_ns == 5);
+}
+
+// The viewer's table for a whole trace is the one `lockstep run --lock-profile` prints for the
+// same run: the same recorder, fed from the trace's lock events and their sites.
+TEST_CASE("view: the lock profile of a recorded run is the command line's") {
+  const auto dir = testing::scratch_dir();
+  testing::spit(dir / "lp.yaml", R"(name: lock profile, three threads on one ticket lock
+machine: {preset: nehalem-2s}
+design: {spinlock: ticket}
+workload: {kind: lock-counter, threads: 3, iterations: 20}
+strategy: {kind: timed, seed: 1}
+expect: pass
+)");
+  const std::string cmd = std::string("cd '") + LOCKSTEP_SOURCE_DIR + "' && '" + LOCKSTEP_BIN + "' run -q '" +
+                          (dir / "lp.yaml").string() + "' --out-dir '" + dir.string() + "' --trace '" +
+                          (dir / "lp.trace.jsonl").string() + "' --lock-profile '" + (dir / "lp.json").string() +
+                          "' >/dev/null 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const Trace t = load_trace(dir / "lp.trace.jsonl");
+  const Statistics s = compute_statistics(t, whole_trace(t));
+  const nlohmann::json cli = nlohmann::json::parse(testing::slurp(dir / "lp.json"));
+  const nlohmann::json& locks = cli.at("scenarios").at(0).at("rows").at(0).at("locks");
+  REQUIRE(locks.size() == s.lock_profile.entries.size());
+  REQUIRE(!locks.empty());
+  for (std::size_t i = 0; i < locks.size(); ++i) {
+    const profile::LockProfileEntry& e = s.lock_profile.entries[i];
+    INFO(e.name << " at " << e.file << ":" << e.line);
+    CHECK(e.file == locks[i].at("file").get<std::string>());
+    CHECK(e.line == locks[i].at("line").get<std::uint32_t>());
+    CHECK(e.name == locks[i].at("lock").get<std::string>());
+    CHECK(e.acquisitions == locks[i].at("acquisitions").get<std::uint64_t>());
+    CHECK(e.contended == locks[i].at("contended").get<std::uint64_t>());
+    CHECK(e.hold_total_ns == locks[i].at("hold_total_ns").get<std::uint64_t>());
+    CHECK(e.hold_max_ns == locks[i].at("hold_max_ns").get<std::uint64_t>());
+    CHECK(e.wait_total_ns == locks[i].at("wait_total_ns").get<std::uint64_t>());
+    CHECK(e.wait_max_ns == locks[i].at("wait_max_ns").get<std::uint64_t>());
+  }
+  CHECK(s.lock_profile.entries[0].acquisitions == 60);  // 3 threads x 20 increments
+  CHECK(s.lock_profile.entries[0].file == "core/workloads/lock_counter.hpp");
+}
+
 }  // namespace lockstep::view

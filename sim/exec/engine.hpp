@@ -182,7 +182,7 @@ class Engine {
   // execution takes exactly the steps of an untraced one (engine_notes.cpp).
   void note_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {
     if (on_host()) return;
-    if (trace_ != nullptr) trace_lock(lock, what, shared);
+    if (trace_ != nullptr) trace_lock(lock, what, shared, site);
     if (lock_profiler_ != nullptr) profile_lock(lock, what, shared, site);
   }
   // Lock profiling (profile/lock_profile.hpp, docs/os.md): the executions run from now on
@@ -299,7 +299,7 @@ class Engine {
   void record_violation(std::string_view property, std::string_view message);
 
   // trace notes (engine_notes.cpp)
-  void trace_lock(const void* lock, LockNote what, bool shared);
+  void trace_lock(const void* lock, LockNote what, bool shared, const std::source_location& site);
   void profile_lock(const void* lock, LockNote what, bool shared, const std::source_location& site);
   void trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node);
   void trace_step(StepNote what, std::string_view text);

@@ -11,8 +11,8 @@
 
 namespace lockstep::sim {
 
-void Engine::trace_lock(const void* lock, LockNote what, bool shared) {
-  trace_->lock(start_time(), current_, memory_.address_of(lock), what, shared);
+void Engine::trace_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {
+  trace_->lock(start_time(), current_, memory_.address_of(lock), what, shared, site);
 }
 
 void Engine::profile_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {

@@ -1,5 +1,6 @@
 #include "sim/exec/trace.hpp"
 
+#include "profile/lock_profile.hpp"
 #include "trace/format.hpp"
 
 namespace lockstep::sim {
@@ -122,8 +123,12 @@ void TraceRecorder::unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId 
   writer_.unpark(t_ns, id, cpu, target, was_parked);
 }
 
-void TraceRecorder::lock(std::uint64_t t_ns, ThreadId id, std::uint64_t addr, LockNote act, bool shared) {
-  writer_.lock(t_ns, id, addr, trace_lock_act(act), shared);
+void TraceRecorder::lock(std::uint64_t t_ns, ThreadId id, std::uint64_t addr, LockNote act, bool shared,
+                         const std::source_location& site) {
+  // Relative to the source tree, so that a trace does not depend on where it was built.
+  const std::string where = site.line() == 0 ? std::string()
+                                             : profile::source_relative(site.file_name()) + ":" + std::to_string(site.line());
+  writer_.lock(t_ns, id, addr, trace_lock_act(act), shared, where);
 }
 
 void TraceRecorder::syscall(std::uint64_t t_ns, ThreadId id, bool enter) {

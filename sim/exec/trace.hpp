@@ -44,7 +44,8 @@ class TraceRecorder {
   void simple(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t latency_ns);
   void unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId target, bool was_parked);
   // A lock's note (P::note_lock): thread `id` waits for, holds or let go of the lock at `addr`.
-  void lock(std::uint64_t t_ns, ThreadId id, std::uint64_t addr, LockNote act, bool shared);
+  void lock(std::uint64_t t_ns, ThreadId id, std::uint64_t addr, LockNote act, bool shared,
+            const std::source_location& site);
   // A futex bucket queue's note (P::note_futex_queue): thread `id` put `waiter` on bucket
   // `bucket`'s queue, or took it off, for the futex word at `key`.
   // A thread enters (`enter` true) or leaves a system call (P::charge of syscall_entry/exit).
