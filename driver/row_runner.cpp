@@ -125,7 +125,8 @@ RowReport RowRunner::timed() {
   if (options_.lock_profile) engine_.profile_locks(&profiler);
   const sim::ExecutionResult again = engine_.run(*workload_, oracle, &trace, 0);
   if (options_.lock_profile) {
-    report.lock_profile = profiler.profile([this](std::uint64_t addr) { return engine_.memory().describe(addr); });
+    const trace::AddressNames names = engine_.memory().names();
+    report.lock_profile = profiler.profile([&names](std::uint64_t addr) { return names.name_of(addr); });
     report.lock_profile_unmatched = profiler.unmatched();
   }
   if (again.steps != r.steps || again.virtual_time_ns != r.virtual_time_ns)

@@ -120,12 +120,6 @@ LockProfile LockProfiler::profile(const Namer& name_of, double ns_per_unit) cons
   return p;
 }
 
-void LockProfiler::clear() {
-  owners_.clear();
-  per_cpu_.clear();
-  unmatched_ = 0;
-}
-
 std::string fold_indices(const std::string& name) {
   std::string out;
   out.reserve(name.size());

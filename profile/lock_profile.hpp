@@ -70,8 +70,6 @@ class LockProfiler {
   // the caller reports them with the profile.
   std::uint64_t unmatched() const { return unmatched_; }
 
-  void clear();
-
  private:
   struct Site {
     const char* file = nullptr;

@@ -173,14 +173,16 @@ void SimMemory::label(const void* host, std::size_t bytes, std::string_view name
                           std::vector<LabelField>(layout.fields.begin(), layout.fields.end())});
 }
 
-std::string SimMemory::describe(std::uint64_t addr) const {
+trace::AddressNames SimMemory::names() const {
   trace::AddressNames names;
   for (const Label& l : labels_) {  // later labels replace earlier ones at the same start
     trace::NamedRegion r{l.addr, l.bytes, l.name, l.stride, l.first, {}};
     for (const LabelField& f : l.fields) r.fields.push_back(trace::FieldName{f.offset, f.bytes, std::string(f.name)});
     names.add(std::move(r));
   }
-  return names.name_of(addr);
+  return names;
 }
+
+std::string SimMemory::describe(std::uint64_t addr) const { return names().name_of(addr); }
 
 }  // namespace lockstep::sim

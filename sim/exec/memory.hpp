@@ -132,6 +132,9 @@ class SimMemory {
   // `addr` in the design's words (trace/address_names.hpp: "bucket[14].waiters"); hex when
   // unlabeled. For diagnostics: it indexes the labels on each call.
   std::string describe(std::uint64_t addr) const;
+  // Every label of this execution as one index, to name many addresses (describe() builds it
+  // for each call).
+  trace::AddressNames names() const;
 
  private:
   [[noreturn]] void outside_arena(const std::byte* host) const;
