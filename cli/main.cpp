@@ -364,17 +364,29 @@ CLI::App* add_fileio_probe(CLI::App& native_cmd, FileioProbeOptions& probe) {
 
 // What rank 0 prints when the MPI launcher stops it because a rank died (mpi/rank_failure.hpp).
 std::string resume_advice(int argc, char** argv, const RunOptions& run) {
+  // The same command, less any --resume it had: the advice adds the newest checkpoint's.
   std::string command = "lockstep";
-  for (int i = 1; i < argc; ++i) command += fmt::format(" {}", argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--resume") {
+      ++i;
+      continue;
+    }
+    if (a.starts_with("--resume=")) continue;
+    command += fmt::format(" {}", a);
+  }
+  const std::string& checkpoint = run.checkpoints.write_path;
   return fmt::format(
       "lockstep: rank 0 was stopped by the MPI launcher: a rank died (the launcher's message names it) or the job "
       "was cancelled.\n"
       "  Counterexamples found so far are in {}/ (each written the moment it was found).\n"
       "  To go on, run the job again, on as many ranks as are left (results do not depend on the rank count):\n"
-      "    mpirun -np N {}\n"
-      "  A distributed search keeps no checkpoint (docs/distributed.md, \"When a rank dies\"): one that must survive\n"
-      "  a lost machine runs as one process with --checkpoint FILE, and goes on with --resume FILE.\n",
-      run.out_dir, command);
+      "    mpirun -np N {}{}\n{}",
+      run.out_dir, command, checkpoint.empty() ? "" : fmt::format(" --resume {}", checkpoint),
+      checkpoint.empty()
+          ? "  This search kept no checkpoint, so it starts again: give --checkpoint FILE to keep its finished units\n"
+            "  (docs/distributed.md, \"Checkpoints\").\n"
+          : "  It goes on from the last checkpoint: the units finished before it are not run again.\n");
 }
 
 int main_impl(int argc, char** argv, const Launch& launch) {
@@ -410,7 +422,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   check_cmd->add_option("--checkpoint", run.checkpoints.write_path,
-                        "Save a one-worker dfs search's state here as it goes (docs/distributed.md)");
+                        "Save a dfs or bounded search's state here as it goes, on any number of workers or ranks (docs/distributed.md)");
   check_cmd->add_option("--checkpoint-every", run.checkpoints.every_s, "Seconds between checkpoints")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 1e7));

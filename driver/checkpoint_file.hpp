@@ -1,4 +1,4 @@
-// Checkpoint files (docs/distributed.md, "Checkpoints"): a one-worker dfs search's state,
+// Checkpoint files (docs/distributed.md, "Checkpoints"): a dfs or bounded search's state,
 // written atomically every --checkpoint-every seconds (a crash mid-write leaves the last
 // one whole), and read back by --resume. A file names the scenario's bytes (sha256), the
 // row and the search's cap, so that it resumes only the search it came from.

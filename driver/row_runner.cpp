@@ -185,9 +185,10 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
   setup.remote = options_.lanes != nullptr ? options_.lanes->for_row(file_, row_) : nullptr;
   model::CheckpointPolicy checkpoint;
   if (options_.checkpoints.any()) {
-    // A stateless search's state is one stack: a parallel or distributed one has many.
-    if (s_.strategy.kind != StrategyKind::dfs || setup.workers > 1 || setup.remote != nullptr)
-      throw std::runtime_error("--checkpoint and --resume take a dfs search on one worker in one process "
+    // dfs and bounded, on any number of workers and ranks (model/checkpoint.hpp). A sampling
+    // search restarts cheaply with the same seed and fewer executions; timed runs are one.
+    if (s_.strategy.kind != StrategyKind::dfs && s_.strategy.kind != StrategyKind::bounded)
+      throw std::runtime_error("--checkpoint and --resume take a dfs or bounded search "
                                "(docs/distributed.md, \"Checkpoints\")");
     checkpoint = checkpoint_policy(options_.checkpoints, file_, row_, max_runs);
     setup.checkpoint = &checkpoint;

@@ -3,8 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
+#include "model/unit_cache.hpp"
 #include "model/work_units.hpp"
 
 namespace lockstep::model {
@@ -90,19 +96,27 @@ nlohmann::json serve_bounded_unit(const nlohmann::json& unit, const UnitContext&
 }
 
 SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<Executor*>& executors,
-                             const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes) {
+                             const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes,
+                             const CheckpointPolicy* checkpoint) {
   const std::size_t remote = lanes == nullptr ? 0 : lanes->size();
-  if (executors.size() <= 1 && remote == 0) {
+  const SearchCheckpoint* resume = checkpoint != nullptr && checkpoint->resume ? &*checkpoint->resume : nullptr;
+  if (resume != nullptr && !resume->units)
+    throw std::invalid_argument("search_bounded: a checkpoint of a bounded search holds units");
+  if (executors.size() <= 1 && remote == 0 && checkpoint == nullptr) {
     BoundedStrategy strategy(kind, bound);
     return search(strategy, *executors.front(), verdict, limits);
   }
+  // A resumed search keeps the split it was checkpointed with, to meet the same subtrees.
+  const unsigned split = resume != nullptr ? resume->split : split_depth(executors.size() + remote);
+  UnitCache cache;
+  if (resume != nullptr) UnitCache::load(*resume->units, cache);
   // First pass: on the calling thread.
   std::vector<Item> items;
   std::vector<BoundedStrategy::Subtree> subtrees;
   bool first_pass_complete = false;  // it reached the end of the tree (not the cap)
   {
     BoundedStrategy splitter(kind, bound);
-    splitter.split_after(split_depth(executors.size() + remote));
+    splitter.split_after(split);
     std::uint64_t complete = 0;
     for (std::uint64_t index = 0; complete < limits.max_runs; ++index) {
       sim::ExecutionResult r = executors.front()->run(splitter, index);
@@ -128,13 +142,21 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
   auto work = [&](std::size_t w) {
     for (std::size_t s = next.fetch_add(1); s < subtrees.size() && s < first_violation.load(); s = next.fetch_add(1)) {
       SubtreeResult& out = results[s];
-      if (w < executors.size()) {
+      const bool here = w < executors.size();
+      std::string unit;
+      if (!here || checkpoint != nullptr) {
+        unit = to_bytes({{"kind", "bounded"}, {"bound_kind", static_cast<int>(kind)}, {"bound", bound},
+                         {"subtree", encode_subtree(subtrees[s])}, {"max_runs", limits.max_runs}});
+      }
+      const std::optional<std::string> known = checkpoint != nullptr ? cache.find(unit) : std::nullopt;
+      if (known) {
+        out = decode_result(from_bytes(*known));
+      } else if (here) {
         out = explore_subtree(kind, bound, subtrees[s], *executors[w], verdict, limits.max_runs);
       } else {
-        const nlohmann::json unit = {{"kind", "bounded"}, {"bound_kind", static_cast<int>(kind)}, {"bound", bound},
-                                     {"subtree", encode_subtree(subtrees[s])}, {"max_runs", limits.max_runs}};
-        out = decode_result(from_bytes(lanes->call(w - executors.size(), to_bytes(unit))));
+        out = decode_result(from_bytes(lanes->call(w - executors.size(), unit)));
       }
+      if (checkpoint != nullptr && !known) cache.put(unit, to_bytes(encode_result(out)), nullptr);
       if (!out.runs.empty() && out.runs.back().violation) {
         std::size_t seen = first_violation.load();
         while (s < seen && !first_violation.compare_exchange_weak(seen, s)) {
@@ -142,10 +164,28 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
       }
     }
   };
-  std::vector<std::thread> threads;
-  for (std::size_t w = 1; w < executors.size() + remote; ++w) threads.emplace_back(work, w);
-  work(0);
-  for (std::thread& t : threads) t.join();
+  {
+    const std::unique_ptr<PeriodicSave> saver = save_periodically(checkpoint, cache, split);
+    // A worker's error (a lane's, a checkpoint's answer that does not decode) ends its loop
+    // and is rethrown here, once every worker has stopped.
+    std::mutex error_mutex;
+    std::exception_ptr error;
+    auto guarded = [&](std::size_t w) {
+      try {
+        work(w);
+      } catch (...) {
+        const std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+        first_violation.store(0);  // the others start nothing more
+      }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < executors.size() + remote; ++w) threads.emplace_back(guarded, w);
+    guarded(0);
+    for (std::thread& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
+    if (saver) saver->finish();  // no checkpoint is written after the search ends
+  }
 
   // Merge in depth-first order, as the sequential search would have met them.
   SearchOutcome o;

@@ -13,7 +13,12 @@
 
 namespace lockstep::model {
 
+struct CheckpointPolicy;  // model/checkpoint.hpp
+
+// With `checkpoint`, the search (even on one executor) keeps its subtrees' answers and saves
+// them periodically, or resumes from a checkpoint's (model/unit_cache.hpp).
 SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<Executor*>& executors,
-                             const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes = nullptr);
+                             const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes = nullptr,
+                             const CheckpointPolicy* checkpoint = nullptr);
 
 }  // namespace lockstep::model

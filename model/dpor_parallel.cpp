@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "model/dpor_strategy.hpp"
+#include "model/unit_cache.hpp"
 #include "model/work_units.hpp"
 
 namespace lockstep::model {
@@ -245,11 +246,13 @@ struct ChildTask {
 };
 
 // How a subtree's search reaches its parent: the parent's frame, its own entry there, and
-// how many of its requests it has handed up. The root search has no parent.
+// how many of its requests it has handed up. The root search has no parent. With a unit
+// cache, `unit` is the subtree's unit (its key there; null for the root).
 struct Upward {
   Frame* frame = nullptr;
   ChildTask* self = nullptr;
   std::size_t published = 0;
+  const std::string* unit = nullptr;
 };
 
 // A spawn node being explored: its owner's strategy and result, its children in the order
@@ -271,9 +274,12 @@ struct Frame {
 
 class ParallelDfs {
  public:
+  // With `cache`, finished subtrees' answers are kept there, and a subtree already answered
+  // there is not run again (a checkpoint's, model/unit_cache.hpp).
   ParallelDfs(Pool& pool, const Verdict& verdict, std::uint64_t max_runs, unsigned split_branchings,
-              std::size_t spawn_above = 0)
-      : pool_(pool), verdict_(verdict), max_runs_(max_runs), split_branchings_(split_branchings), spawn_above_(spawn_above) {}
+              std::size_t spawn_above = 0, UnitCache* cache = nullptr)
+      : pool_(pool), verdict_(verdict), max_runs_(max_runs), split_branchings_(split_branchings), spawn_above_(spawn_above),
+        cache_(cache) {}
 
   // The root call passes spawn_above = 0 and has it set from its first execution; subtrees
   // inherit the absolute depth.
@@ -479,14 +485,23 @@ class ParallelDfs {
     auto child = std::make_shared<ChildTask>();
     f.children.push_back(child);
     child->job = pool_.submit([this, &f, child, t = std::move(t)](Executor& e, const Pool::Remote* remote) mutable {
-      Upward up{&f, child.get(), 0};
       TaskResult r;
       std::exception_ptr error;
       try {
-        // On a remote lane the subtree's requests come back with its result, not as it runs:
-        // merged in the same order, only later (the frame waits for its first child anyway).
-        r = remote != nullptr ? decode_result(from_bytes((*remote)(to_bytes(encode_unit(t)))))
-                              : explore(DporStrategy(std::move(t)), e, spawn_above_, up);
+        const std::string unit = cache_ != nullptr || remote != nullptr ? to_bytes(encode_unit(t)) : std::string();
+        Upward up{&f, child.get(), 0, cache_ != nullptr ? &unit : nullptr};
+        const std::optional<std::string> known = cache_ != nullptr ? cache_->find(unit) : std::nullopt;
+        // On a remote lane, or from the cache, the subtree's requests come with its result,
+        // not as it runs: merged in the same order, only later (the frame waits for its
+        // first child anyway).
+        if (known) {
+          r = decode_result(from_bytes(*known));
+        } else if (remote != nullptr) {
+          r = decode_result(from_bytes((*remote)(unit)));
+        } else {
+          r = explore(DporStrategy(std::move(t)), e, spawn_above_, up);
+        }
+        if (cache_ != nullptr && !known) cache_->put(unit, to_bytes(encode_result(r)), f.up.unit);
       } catch (...) {
         error = std::current_exception();
       }
@@ -508,6 +523,7 @@ class ParallelDfs {
   std::uint64_t max_runs_;
   unsigned split_branchings_;
   std::size_t spawn_above_ = 0;
+  UnitCache* cache_ = nullptr;
 };
 
 }  // namespace
@@ -523,9 +539,13 @@ nlohmann::json serve_dfs_unit(const nlohmann::json& unit, const UnitContext& con
 }
 
 SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict& verdict, const SearchLimits& limits,
-                         RemoteLanes* lanes, const std::vector<Executor*>& lane_executors) {
+                         RemoteLanes* lanes, const std::vector<Executor*>& lane_executors,
+                         const CheckpointPolicy* checkpoint) {
   const std::size_t remote = lanes == nullptr ? 0 : lanes->size();
-  if (executors.size() <= 1 && remote == 0) {
+  const SearchCheckpoint* resume = checkpoint != nullptr && checkpoint->resume ? &*checkpoint->resume : nullptr;
+  if (resume != nullptr && !resume->units)
+    throw std::invalid_argument("search_dfs: a one-worker checkpoint resumes a one-worker search");
+  if (executors.size() <= 1 && remote == 0 && checkpoint == nullptr) {
     DporStrategy strategy;
     return search(strategy, *executors.front(), verdict, limits);
   }
@@ -535,12 +555,21 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
   // Remote lanes get the same split: more, smaller units measured slower here
   // (bench/distributed/mc-four-threads-7-tso.yaml, 2 ranks: 22 units 7.0 s; split +1, +2, +3:
   // 693, 1,122, 1,794 units, 10.8, 14.9, 18.9 s).
-  const auto split =
-      1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size() + remote))));
-  Pool pool(executors, lanes, lane_executors);
-  ParallelDfs dfs(pool, verdict, limits.max_runs, split);
-  Upward no_parent;
-  TaskResult root = dfs.explore(DporStrategy(), *executors.front(), 0, no_parent);
+  // A resumed search keeps the split it was checkpointed with, to meet the same units.
+  const auto split = resume != nullptr
+                         ? resume->split
+                         : 1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size() + remote))));
+  UnitCache cache;
+  if (resume != nullptr) UnitCache::load(*resume->units, cache);
+  const std::unique_ptr<PeriodicSave> saver = save_periodically(checkpoint, cache, split);
+  TaskResult root;
+  {
+    Pool pool(executors, lanes, lane_executors);
+    ParallelDfs dfs(pool, verdict, limits.max_runs, split, 0, checkpoint != nullptr ? &cache : nullptr);
+    Upward no_parent;
+    root = dfs.explore(DporStrategy(), *executors.front(), 0, no_parent);
+  }
+  if (saver) saver->finish();  // no checkpoint is written after the search ends
 
   SearchOutcome o;
   const std::size_t n = std::min<std::size_t>(root.runs.size(), limits.max_runs);

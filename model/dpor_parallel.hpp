@@ -20,9 +20,14 @@
 
 namespace lockstep::model {
 
+struct CheckpointPolicy;  // model/checkpoint.hpp
+
 // With `lanes`, subtrees also go to remote ranks (docs/distributed.md); `lane_executors`, one
-// per lane, do the merging of what those send back.
+// per lane, do the merging of what those send back. With `checkpoint`, the search (even on
+// one executor) keeps its finished units' answers and saves them periodically, or resumes
+// from a parallel checkpoint's (model/unit_cache.hpp).
 SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict& verdict, const SearchLimits& limits,
-                         RemoteLanes* lanes = nullptr, const std::vector<Executor*>& lane_executors = {});
+                         RemoteLanes* lanes = nullptr, const std::vector<Executor*>& lane_executors = {},
+                         const CheckpointPolicy* checkpoint = nullptr);
 
 }  // namespace lockstep::model

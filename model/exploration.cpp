@@ -95,7 +95,14 @@ Exploration explore(const ExplorationSetup& setup) {
   // naive is the reference for the others: one worker, nothing shared with their parallel search.
   const bool splittable = spec.kind != StrategyKind::timed && spec.kind != StrategyKind::naive;
   RemoteLanes* const remote = splittable ? setup.remote : nullptr;
-  const bool parallel = splittable && (setup.workers > 1 || remote != nullptr);
+  // Checkpoints: a one-worker dfs saves its stack; a parallel, distributed or bounded search
+  // its finished units. A checkpoint resumes as the kind of search that wrote it.
+  const CheckpointPolicy* checkpoint = setup.checkpoint;
+  const bool resume_stack = checkpoint != nullptr && checkpoint->resume && !checkpoint->resume->units;
+  const bool resume_units = checkpoint != nullptr && checkpoint->resume && checkpoint->resume->units;
+  const bool parallel = splittable && !resume_stack &&
+                        (setup.workers > 1 || remote != nullptr || resume_units ||
+                         (checkpoint != nullptr && spec.kind == StrategyKind::bounded));
   if (parallel) {
     std::vector<std::unique_ptr<Executor>> extra;
     std::vector<Executor*> executors{setup.executor};
@@ -117,12 +124,14 @@ Exploration explore(const ExplorationSetup& setup) {
         extra.push_back(setup.make_executor());
         lane_executors.push_back(extra.back().get());
       }
-      e.outcome = search_dfs(executors, setup.verdict, limits, remote, lane_executors);
+      e.outcome = search_dfs(executors, setup.verdict, limits, remote, lane_executors, checkpoint);
     } else {
-      e.outcome = search_bounded(bound_kind, bound, executors, setup.verdict, limits, remote);
+      e.outcome = search_bounded(bound_kind, bound, executors, setup.verdict, limits, remote, checkpoint);
     }
   } else {
-    e.outcome = search(*strategy, *setup.executor, setup.verdict, limits, setup.checkpoint);
+    if (resume_stack && spec.kind != StrategyKind::dfs)
+      throw std::invalid_argument("explore: a one-worker checkpoint is a dfs search's");
+    e.outcome = search(*strategy, *setup.executor, setup.verdict, limits, checkpoint);
   }
   e.search_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   e.bounds = strategy->bounds();

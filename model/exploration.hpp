@@ -26,7 +26,9 @@ struct ExplorationSetup {
   Verdict verdict;
   // Remote ranks (docs/distributed.md): dfs, bounded, random and pct also hand units to them.
   RemoteLanes* remote = nullptr;
-  // Checkpoints (one-worker dfs only; the caller checks).
+  // Checkpoints (dfs and bounded; the caller checks): a one-worker dfs saves its stack, the
+  // others their finished units (model/unit_cache.hpp); a one-worker (stack) checkpoint
+  // resumes on one worker whatever `workers` says.
   const CheckpointPolicy* checkpoint = nullptr;
   // Called when the search has found its violation, before minimization (which can take as
   // long as the search): the caller writes the schedule at once, so that a run that dies

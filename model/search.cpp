@@ -49,7 +49,13 @@ SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Ve
     if (checkpoint != nullptr && checkpoint->every_s > 0 &&
         std::chrono::duration<double>(Clock::now() - last_saved).count() >= checkpoint->every_s) {
       o.internal_errors = strategy.internal_errors();
-      if (auto state = strategy.save_state()) checkpoint->save({o, index + 1, std::move(*state)});
+      if (auto state = strategy.save_state()) {
+        SearchCheckpoint c;
+        c.so_far = o;
+        c.next = index + 1;
+        c.strategy = std::move(*state);
+        checkpoint->save(c);
+      }
       last_saved = Clock::now();
     }
   }

@@ -107,24 +107,43 @@ BoundedStrategy::Subtree decode_bounded_subtree(const nlohmann::json& j) {
   return t;
 }
 
+namespace {
+
+void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<std::uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<std::uint8_t>(v));
+}
+
+// Reads the varint at `at` and moves past it; throws on one cut short or longer than 64 bits.
+std::uint64_t get_varint(const std::vector<std::uint8_t>& in, std::size_t& at) {
+  std::uint64_t v = 0;
+  for (unsigned shift = 0; shift < 64; shift += 7) {
+    if (at == in.size()) throw std::runtime_error("work unit: packed runs cut short");
+    const std::uint8_t b = in[at++];
+    v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) return v;
+  }
+  throw std::runtime_error("work unit: packed runs: a figure longer than 64 bits");
+}
+
+}  // namespace
+
 void PackedRuns::add(std::uint64_t steps, std::uint64_t memory_ops, bool abandoned) {
-  for (std::uint64_t word : {steps, memory_ops * 2 + (abandoned ? 1 : 0)})
-    for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<std::uint8_t>(word >> (8 * b)));
+  put_varint(bytes, steps);
+  put_varint(bytes, memory_ops * 2 + (abandoned ? 1 : 0));
 }
 
 nlohmann::json to_json(PackedRuns runs) { return nlohmann::json::binary(std::move(runs.bytes)); }
 
 void for_each_run(const nlohmann::json& packed, const std::function<void(const RunFigures&)>& f) {
   const auto& bytes = packed.get_binary();
-  if (bytes.size() % 16 != 0) throw std::runtime_error("work unit: packed runs cut short");
-  auto word = [&bytes](std::size_t at) {
-    std::uint64_t w = 0;
-    for (int b = 7; b >= 0; --b) w = (w << 8) | bytes[at + static_cast<std::size_t>(b)];
-    return w;
-  };
-  for (std::size_t at = 0; at < bytes.size(); at += 16) {
-    const std::uint64_t ops = word(at + 8);
-    f(RunFigures{word(at), ops >> 1, (ops & 1) != 0});
+  for (std::size_t at = 0; at < bytes.size();) {
+    const std::uint64_t steps = get_varint(bytes, at);
+    const std::uint64_t ops = get_varint(bytes, at);
+    f(RunFigures{steps, ops >> 1, (ops & 1) != 0});
   }
 }
 

@@ -39,11 +39,12 @@ nlohmann::json encode_subtree(const BoundedStrategy::Subtree& t);
 BoundedStrategy::Subtree decode_bounded_subtree(const nlohmann::json& j);
 
 // Per-run figures travel packed: millions of runs as JSON values cost more than running them.
-// Each run is two little-endian 64-bit words: steps, and memory operations * 2 + abandoned.
+// Each run is two LEB128 varints: steps, and memory operations * 2 + abandoned (two or three
+// bytes a run for the programs a search can exhaust; a checkpoint of a parallel search holds
+// every finished unit's runs, model/unit_cache.hpp).
 struct PackedRuns {
   std::vector<std::uint8_t> bytes;
   void add(std::uint64_t steps, std::uint64_t memory_ops, bool abandoned);
-  std::size_t size() const { return bytes.size() / 16; }
 };
 struct RunFigures {
   std::uint64_t steps = 0;

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -14,12 +16,14 @@
 #include "core/sync/ticket_lock.hpp"
 #include "model/bounded_parallel.hpp"
 #include "model/bounded_strategy.hpp"
+#include "model/checkpoint.hpp"
 #include "model/dpor_parallel.hpp"
 #include "model/dpor_strategy.hpp"
 #include "model/minimize.hpp"
 #include "model/pct_strategy.hpp"
 #include "model/random_strategy.hpp"
 #include "model/search.hpp"
+#include "model/unit_cache.hpp"
 #include "model/work_units.hpp"
 #include "sim/exec/sim_platform.hpp"
 
@@ -546,4 +550,132 @@ TEST_CASE("a work unit that is not one is refused", "[model][distributed]") {
   CHECK_THROWS_WITH(model::serve_unit("not msgpack at all", none), Catch::Contains("work unit"));
   CHECK_THROWS_WITH(model::serve_unit(model::to_bytes({{"kind", "teleport"}}), none), Catch::Contains("unknown kind"));
   CHECK_THROWS_WITH(model::serve_unit(model::to_bytes({{"kind", "dfs"}}), none), Catch::Contains("malformed"));
+}
+
+// Checkpoints of parallel searches (model/unit_cache.hpp): resumed from any checkpoint the
+// search wrote, on any number of workers, a search reports what the uninterrupted one does,
+// and runs fewer executions than a fresh one (it took the finished units' answers).
+namespace {
+
+// Counts the executions it runs.
+class CountingExecutor final : public model::Executor {
+ public:
+  explicit CountingExecutor(model::Executor& inner) : inner_(inner) {}
+  ExecutionResult run(Scheduler& oracle, std::uint64_t index) override {
+    ++runs;
+    return inner_.run(oracle, index);
+  }
+  std::size_t processes() const override { return inner_.processes(); }
+  std::atomic<std::uint64_t> runs{0};
+
+ private:
+  model::Executor& inner_;
+};
+
+// Every checkpoint a search writes, saved as often as the clock allows.
+struct Recorder {
+  std::mutex mutex;
+  std::vector<model::SearchCheckpoint> saved;
+  model::CheckpointPolicy policy() {
+    model::CheckpointPolicy p;
+    p.every_s = 0.0005;
+    p.save = [this](const model::SearchCheckpoint& c) {
+      const std::lock_guard lock(mutex);
+      saved.push_back(c);
+    };
+    return p;
+  }
+  // The last checkpoint with units in it (the one resuming saves most from), or none.
+  std::optional<model::SearchCheckpoint> fullest() {
+    std::optional<model::SearchCheckpoint> best;
+    for (const auto& c : saved)
+      if (c.units && !c.units->empty() && (!best || c.units->size() >= best->units->size())) best = c;
+    return best;
+  }
+};
+
+using Search = std::function<model::SearchOutcome(const std::vector<model::Executor*>&, const model::CheckpointPolicy*)>;
+
+// Runs `search` checkpointed on two slow workers, then resumes its fullest checkpoint (and
+// its first) on one, two and three workers.
+void check_resumes(const Fleet& fleet, const Search& search, const model::SearchOutcome& one, bool& resumed_any) {
+  Recorder recorder;
+  const model::CheckpointPolicy writing = recorder.policy();
+  SlowExecutor slow0(*fleet.runners[0]);
+  SlowExecutor slow1(*fleet.runners[1]);
+  require_same(search({&slow0, &slow1}, &writing), one);
+  const auto fullest = recorder.fullest();
+  if (!fullest) return;  // finished before any unit did
+  resumed_any = true;
+  // Through the file's encoding, as --resume reads it.
+  const model::SearchCheckpoint reread = model::decode_checkpoint(nlohmann::json::parse(model::encode_checkpoint(*fullest).dump()));
+  const model::SearchCheckpoint* first = &recorder.saved.front();
+  for (const model::SearchCheckpoint* from : {&reread, first}) {
+    model::CheckpointPolicy resuming;
+    resuming.resume = *from;
+    for (std::size_t workers : {1U, 2U, 3U}) {
+      INFO("resumed on " << workers << " workers from a checkpoint of " << (from->units ? from->units->size() : 0) << " units");
+      // Executions run (first-step probes and splitting passes included), fresh and resumed.
+      auto count_runs = [&](const model::CheckpointPolicy* c) {
+        std::vector<std::unique_ptr<CountingExecutor>> counting;
+        std::vector<model::Executor*> executors;
+        for (std::size_t w = 0; w < workers; ++w) {
+          counting.push_back(std::make_unique<CountingExecutor>(*fleet.runners[w]));
+          executors.push_back(counting.back().get());
+        }
+        require_same(search(executors, c), one);
+        std::uint64_t ran = 0;
+        for (const auto& x : counting) ran += x->runs;
+        return ran;
+      };
+      model::CheckpointPolicy fresh;  // split as the checkpoint's, with no unit answered
+      fresh.resume.emplace();
+      fresh.resume->units = nlohmann::json::array();
+      fresh.resume->split = from->split;
+      const std::uint64_t fresh_runs = count_runs(&fresh);
+      const std::uint64_t resumed_runs = count_runs(&resuming);
+      if (from == &reread) CHECK(resumed_runs < fresh_runs);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a parallel search resumed from its checkpoint reports what the uninterrupted one does",
+          "[model][checkpoint]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  model::SearchLimits limits;
+  limits.max_runs = 1'000'000;
+  bool dfs_resumed = false;
+  bool bounded_resumed = false;
+  for (const auto& [build, store_buffer] : parallel_cases()) {
+    Fleet fleet(build, store_buffer, 3);
+    const model::SearchOutcome dfs = model::search_dfs({fleet.runners[0].get()}, verdict, limits);
+    check_resumes(
+        fleet,
+        [&](const std::vector<model::Executor*>& ex, const model::CheckpointPolicy* c) {
+          return model::search_dfs(ex, verdict, limits, nullptr, {}, c);
+        },
+        dfs, dfs_resumed);
+    const model::SearchOutcome bounded =
+        model::search_bounded(model::BoundKind::preemption, 2, {fleet.runners[0].get()}, verdict, limits);
+    check_resumes(
+        fleet,
+        [&](const std::vector<model::Executor*>& ex, const model::CheckpointPolicy* c) {
+          return model::search_bounded(model::BoundKind::preemption, 2, ex, verdict, limits, nullptr, c);
+        },
+        bounded, bounded_resumed);
+  }
+  // Some program ran long enough to checkpoint finished units: the test resumed something.
+  CHECK(dfs_resumed);
+  CHECK(bounded_resumed);
+}
+
+TEST_CASE("a checkpoint's units that are not a search's are refused", "[model][checkpoint]") {
+  model::UnitCache cache;
+  CHECK_THROWS_WITH(model::UnitCache::load(nlohmann::json::object(), cache), Catch::Contains("not a list"));
+  CHECK_THROWS_WITH(model::UnitCache::load(nlohmann::json::parse(R"([["a", "b", null]])"), cache), Catch::Contains("base64"));
+  CHECK_THROWS_WITH(model::UnitCache::load(nlohmann::json::parse(R"([["AAAA", "AAAA", null]])"), cache),
+                    Catch::Contains("MessagePack"));
+  CHECK_THROWS(model::decode_checkpoint(nlohmann::json::parse(R"({"units": [], "split": 0})")));
 }

@@ -39,7 +39,7 @@ if [[ "$(summary "$work/resumed.json")" == "$(summary "$work/plain.json")" ]]; t
 else fail "resumed from execution $next: $(summary "$work/resumed.json"), uninterrupted: $(summary "$work/plain.json")"; fi
 
 # Refused with exit 2 and a message naming the file: not JSON, cut short, another scenario,
-# another cap, a strategy that cannot resume.
+# another cap; and a strategy that keeps no checkpoint.
 echo "garbage" >"$work/bad.ckpt"
 out=$("$lockstep" check "$f" --resume "$work/bad.ckpt" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ bad.ckpt:\ cannot\ resume.*not\ a\ lockstep\ checkpoint ]] && pass || fail "garbage checkpoint: exit $code, '$out'"
@@ -50,8 +50,45 @@ out=$("$lockstep" check scenarios/bench/mc-fib.yaml --resume "$work/run.ckpt" 2>
 [[ $code -eq 2 && $out =~ other\ bytes ]] && pass || fail "another scenario's checkpoint: exit $code, '$out'"
 out=$("$lockstep" check "$f" --executions 1000 --resume "$work/run.ckpt" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ same\ --executions ]] && pass || fail "another cap: exit $code, '$out'"
-out=$("$lockstep" check "$f" --workers 2 --checkpoint "$work/w2.ckpt" 2>&1); code=$?
-[[ $code -eq 2 && $out =~ one\ worker ]] && pass || fail "checkpoint with two workers: exit $code, '$out'"
+out=$("$lockstep" check scenarios/basics/racy-counter-pct.yaml --checkpoint "$work/pct.ckpt" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ dfs\ or\ bounded ]] && pass || fail "checkpoint of a pct search: exit $code, '$out'"
+
+# How many finished units a parallel search's checkpoint holds (0 if none can be read yet).
+units_in() { python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['search']['units']))" "$1" 2>/dev/null || echo 0; }
+# Kills process $1 with SIGKILL once checkpoint $2 holds a finished unit (or after 2 s).
+kill_once_units() {
+  for _ in $(seq 1 200); do
+    [[ $(units_in "$2") -gt 0 ]] && break
+    sleep 0.01
+  done
+  kill -9 "$1" 2>/dev/null
+  wait "$1" 2>/dev/null
+}
+
+# --- A parallel search's checkpoint (its finished units): two workers killed midway, resumed
+# on two and on one, same counts as uninterrupted.
+"$lockstep" check "$f" --quiet --workers 2 --out-dir "$work/ck2" --checkpoint "$work/w2.ckpt" --checkpoint-every 0.02 \
+  --json "$work/killed2.json" &
+kill_once_units "$!" "$work/w2.ckpt"
+if [[ -s "$work/killed2.json" ]]; then fail "the two-worker run finished before it was killed: the test proved nothing"; fi
+units=$(units_in "$work/w2.ckpt")
+[[ $units -gt 0 ]] && pass || fail "the two-worker checkpoint holds no finished unit"
+for w in 2 1; do
+  "$lockstep" check "$f" --quiet --workers $w --out-dir "$work/ck2" --resume "$work/w2.ckpt" --json "$work/resumed2-$w.json"; code=$?
+  [[ $code -eq 0 ]] && pass || fail "resume of a two-worker checkpoint on $w: exit $code"
+  if [[ "$(summary "$work/resumed2-$w.json")" == "$(summary "$work/plain.json")" ]]; then pass
+  else fail "two-worker checkpoint of $units units resumed on $w: $(summary "$work/resumed2-$w.json"), uninterrupted: $(summary "$work/plain.json")"; fi
+done
+# bounded: its checkpoint holds units on one worker too; killed midway, resumed on two.
+b=scenarios/fileio/data-range-locks-disjoint-writers.yaml
+"$lockstep" check "$b" --quiet --out-dir "$work/bp" --json "$work/bplain.json" || fail "plain run of $b"
+"$lockstep" check "$b" --quiet --out-dir "$work/bk" --checkpoint "$work/b.ckpt" --checkpoint-every 0.02 --json "$work/bk.json" &
+kill_once_units "$!" "$work/b.ckpt"
+if [[ -s "$work/bk.json" ]]; then fail "the bounded run finished before it was killed: the test proved nothing"; fi
+"$lockstep" check "$b" --quiet --workers 2 --out-dir "$work/bk" --resume "$work/b.ckpt" --json "$work/bres.json"; code=$?
+[[ $code -eq 0 ]] && pass || fail "resume of a bounded checkpoint: exit $code"
+if [[ "$(summary "$work/bres.json")" == "$(summary "$work/bplain.json")" ]]; then pass
+else fail "bounded resumed: $(summary "$work/bres.json"), uninterrupted: $(summary "$work/bplain.json")"; fi
 
 # --- MPI: 1, 2 and 4 ranks on loopback give what one process gives.
 if [[ $have_mpi == 1 ]]; then
@@ -106,17 +143,28 @@ for row in csv.DictReader(open(sys.argv[2])):
 
   # A rank that dies (SIGKILL, as the OOM killer would): the run fails, the launcher names the
   # rank, and rank 0 says how to go on.
+  # The search keeps a checkpoint; rank 0's advice resumes from it, to the uninterrupted counts.
   f=scenarios/bench/mc-four-threads.yaml
   mpirun -np 2 bash -c 'echo $$ >"$0/rank$OMPI_COMM_WORLD_RANK.pid"; exec "$@"' "$work" \
-    "$lockstep" check "$f" --out-dir "$work/dead" >"$work/dead.txt" 2>&1 &
+    "$lockstep" check "$f" --out-dir "$work/dead" --checkpoint "$work/dead.ckpt" --checkpoint-every 0.05 \
+    >"$work/dead.txt" 2>&1 &
   job=$!
   for _ in $(seq 1 300); do [[ -s "$work/rank1.pid" ]] && break; sleep 0.01; done
   sleep 0.5
   kill -9 "$(cat "$work/rank1.pid")"
   wait "$job"; code=$?
   out=$(cat "$work/dead.txt")
-  [[ $code -ne 0 && $out =~ process\ rank\ 1 && $out =~ rank\ 0\ was\ stopped && $out =~ To\ go\ on ]] && pass \
+  [[ $code -ne 0 && $out =~ process\ rank\ 1 && $out =~ rank\ 0\ was\ stopped && $out =~ To\ go\ on && $out =~ --resume\ $work/dead.ckpt ]] && pass \
     || fail "a rank killed midway: exit $code, '$out'"
+  if [[ -s "$work/dead.ckpt" ]]; then
+    timeout 300 mpirun -np 2 "$lockstep" check "$f" --quiet --out-dir "$work/dead" --resume "$work/dead.ckpt" \
+      --json "$work/dead-resumed.json"; code=$?
+    [[ $code -eq 0 ]] && pass || fail "mpirun -np 2 --resume after a rank died: exit $code"
+    if [[ "$(summary "$work/dead-resumed.json")" == "$(summary "$work/plain.json")" ]]; then pass
+    else fail "resumed after a rank died: $(summary "$work/dead-resumed.json"), uninterrupted: $(summary "$work/plain.json")"; fi
+  else
+    fail "the killed MPI search wrote no checkpoint in 0.5 s"
+  fi
 
   # A counterexample written under MPI replays with a plain lockstep.
   out=$("$lockstep" replay "$work/m4-lost-wakeup-missing-barrier/lost-wakeup-missing-barrier.schedule" 2>&1); code=$?

@@ -1,0 +1,78 @@
+#include "model/unit_cache.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "io/base64.hpp"
+#include "model/work_units.hpp"
+
+namespace lockstep::model {
+
+namespace {
+
+// Units and answers are MessagePack; the checkpoint file is JSON text.
+nlohmann::json binary(const std::string& s) { return io::base64_encode(s); }
+
+std::string text(const nlohmann::json& j) { return io::base64_decode(j.get<std::string>()); }
+
+}  // namespace
+
+std::optional<std::string> UnitCache::find(const std::string& unit) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = entries_.find(unit);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second.answer;
+}
+
+void UnitCache::put(const std::string& unit, std::string answer, const std::string* parent) {
+  const std::lock_guard lock(mutex_);
+  // A unit finishes after every unit it made: those are here now, and subsumed.
+  std::erase_if(entries_, [&unit](const auto& e) { return e.second.parent == unit; });
+  entries_[unit] = Entry{std::move(answer), parent != nullptr ? std::optional<std::string>(*parent) : std::nullopt};
+}
+
+std::size_t UnitCache::size() const {
+  const std::lock_guard lock(mutex_);
+  return entries_.size();
+}
+
+nlohmann::json UnitCache::save() const {
+  const std::lock_guard lock(mutex_);
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [unit, e] : entries_)
+    out.push_back({binary(unit), binary(e.answer), e.parent ? binary(*e.parent) : nlohmann::json()});
+  return out;
+}
+
+void UnitCache::load(const nlohmann::json& j, UnitCache& into) {
+  try {
+    if (!j.is_array()) throw std::runtime_error("its units are not a list");
+    const std::lock_guard lock(into.mutex_);
+    for (const auto& e : j) {
+      if (!e.is_array() || e.size() != 3 || !e.at(0).is_string() || !e.at(1).is_string())
+        throw std::runtime_error("a unit is not (unit, answer, parent)");
+      const nlohmann::json& parent = e.at(2);
+      // Both must be MessagePack maps (what a search sends and answers); what is inside them
+      // is checked when the search reads the answer.
+      if (!from_bytes(text(e.at(0))).is_object() || !from_bytes(text(e.at(1))).is_object())
+        throw std::runtime_error("a unit or an answer is not a MessagePack map");
+      into.entries_[text(e.at(0))] =
+          Entry{text(e.at(1)), parent.is_null() ? std::nullopt : std::optional<std::string>(text(parent))};
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("malformed units: ") + e.what());
+  }
+}
+
+std::unique_ptr<PeriodicSave> save_periodically(const CheckpointPolicy* policy, const UnitCache& cache, unsigned split) {
+  if (policy == nullptr || !policy->save || policy->every_s <= 0) return nullptr;
+  return std::make_unique<PeriodicSave>(policy->every_s, [policy, &cache, split] {
+    SearchCheckpoint c;
+    c.units = cache.save();
+    c.split = split;
+    policy->save(c);
+  });
+}
+
+}  // namespace lockstep::model
