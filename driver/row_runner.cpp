@@ -97,6 +97,16 @@ RowReport RowRunner::timed() {
     record_latencies(probe->counts(), report.machine);
   record_sources(*costs_, report.machine);
   report.workload = workload_->metrics();
+  if (s_.idle != sim::IdlePolicy::none) {
+    // What the idle loop did (docs/os.md, "Adaptive idle"): wake-ups by the state they
+    // found the CPU in, and the IPIs the hlt ones cost.
+    const sim::Engine::IdleStats& idle = engine_.idle_stats();
+    report.workload.labels.emplace_back("idle", std::string(sim::kIdlePolicyNames[static_cast<std::size_t>(s_.idle)]));
+    report.workload.values.emplace_back("idle_wakes_spin", static_cast<double>(idle.wakes[0]));
+    report.workload.values.emplace_back("idle_wakes_mwait", static_cast<double>(idle.wakes[1]));
+    report.workload.values.emplace_back("idle_wakes_hlt", static_cast<double>(idle.wakes[2]));
+    report.workload.values.emplace_back("ipis", static_cast<double>(idle.ipis));
+  }
   report.executions = 1;
   report.sim_ops = r.memory_ops;
   report.steps = r.steps;

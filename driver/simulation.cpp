@@ -29,6 +29,7 @@ sim::MachineShape machine_shape(const Scenario& s) {
     for (CpuId cpu = 0; cpu < topology.cpus(); ++cpu) shape.core_of_cpu.push_back(topology.core_of(cpu));
     shape.smt_work_factor = s.machine.model->smt_work_factor;
   }
+  shape.idle = s.idle;
   return shape;
 }
 

@@ -19,6 +19,7 @@ constexpr std::int64_t kMaxCollidingKeys = 256;
 constexpr std::int64_t kMaxRounds = 1'000'000;
 constexpr std::uint64_t kMaxSettleUs = 10'000'000;  // 10 s: perf settles 100 ms
 constexpr std::uint64_t kMaxPingpongRounds = 1'000'000'000;
+constexpr std::int64_t kMaxRingSpin = 100'000'000;  // reads before sleeping: seconds of spinning
 
 // The table designs, then the host's futexes (FutexBackendKind after `table`), which only
 // `lockstep native` runs.
@@ -161,6 +162,18 @@ FutexPingpongParams load_futex_pingpong(const yaml::Map& m, const MachineSpec& m
                     fmt::format("futex-pingpong runs threads in pairs: threads must be even, not {}", p.threads));
   p.words = static_cast<int>(m.integer_or("words", 1, kMaxFutexesPerThread, p.words));
   p.rounds = m.unsigned_or("rounds", 0, kMaxPingpongRounds, p.rounds);
+  return p;
+}
+
+FutexRingParams load_futex_ring(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) {
+  auto p = timed_futex_workload<FutexRingParams>(
+      m, machine, design, "ring sleeps in futex waits: it needs a futex design: `design: {futex: linux-3.14}` (or kernel, natively)");
+  p.threads = threads_in(m, "threads", std::max(2, std::min(machine.cpus(), 4)));
+  if (p.threads < 2)
+    m.source().fail(*m.get("threads"), fmt::format("ring: a ring needs at least 2 threads, not {}", p.threads));
+  p.cpu_stride = static_cast<int>(m.integer_or("cpu_stride", 1, machine.cpus(), 1));
+  p.spin = static_cast<std::uint32_t>(m.integer_or("spin", 0, kMaxRingSpin, 0));
+  p.laps = m.unsigned_or("laps", 0, kMaxPingpongRounds, p.laps);
   return p;
 }
 

@@ -1,6 +1,6 @@
 // The futex parts of a scenario: `design: {futex: ...}` (a named design, optionally with
 // overrides, or a host backend) and the futex workloads (futex-hash, futex-pingpong,
-// futex-wake, futex-requeue).
+// futex-wake, futex-requeue, ring).
 #pragma once
 
 #include "scenario/scenario.hpp"
@@ -15,6 +15,7 @@ FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node);
 FutexHashParams load_futex_hash(const yaml::Map& workload, const MachineSpec& machine, const DesignSpec& design);
 FutexPingpongParams load_futex_pingpong(const yaml::Map& workload, const MachineSpec& machine,
                                         const DesignSpec& design);
+FutexRingParams load_futex_ring(const yaml::Map& workload, const MachineSpec& machine, const DesignSpec& design);
 FutexWakeParams load_futex_wake(const yaml::Map& workload, const MachineSpec& machine, const DesignSpec& design,
                                 FutexWakeMode mode);
 

@@ -21,6 +21,7 @@
 #include "core/workloads/fileio_spec.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
+#include "core/workloads/futex_ring.hpp"
 #include "core/workloads/futex_wake.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program.hpp"
@@ -144,6 +145,8 @@ struct Scenario {
   std::string platform_where;  // "file:line:col" of `platform: native`, for errors
   MachineSpec machine;
   MemoryModel memory_model = MemoryModel::sc;
+  // `scheduler: {idle: ...}`: what the simulated CPUs' idle loop does (docs/os.md).
+  sim::IdlePolicy idle = sim::IdlePolicy::none;
   DesignSpec design;
   WorkloadSpec workload;
   std::vector<std::string> properties;  // checked properties; a violation of another is ignored

@@ -363,9 +363,22 @@ Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& p
 
 // --- one scenario
 
-constexpr std::array<std::string_view, 14> kScenarioKeys{
+constexpr std::array<std::string_view, 15> kScenarioKeys{
     "name",  "description", "machine",    "memory_model", "design", "workload", "variables",
-    "locks", "threads",     "properties", "strategy",     "expect", "sweep",    "platform"};
+    "locks", "threads",     "properties", "strategy",     "expect", "sweep",    "platform", "scheduler"};
+
+// `scheduler`: the simulated OS's choices about CPUs (docs/os.md): for now, the idle loop.
+sim::IdlePolicy load_idle_policy(const yaml::Map& root, PlatformKind platform) {
+  const std::optional<YAML::Node> node = root.get("scheduler");
+  if (!node) return sim::IdlePolicy::none;
+  const yaml::Map m(root.source(), *node, "scheduler", {"idle"});
+  const std::optional<YAML::Node> idle = m.get("idle");
+  if (!idle) return sim::IdlePolicy::none;
+  if (platform == PlatformKind::native)
+    root.source().fail(*idle, "scheduler.idle: the host's idle loop is its kernel's; a native run cannot choose it "
+                              "(the ring workload's `spin` is the native analogue, docs/os.md)");
+  return static_cast<sim::IdlePolicy>(yaml::choice(root.source(), *idle, "scheduler.idle", sim::kIdlePolicyNames));
+}
 
 Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const std::string& path) {
   const yaml::Map root(src, doc, "scenario", {kScenarioKeys.begin(), kScenarioKeys.end()});
@@ -379,6 +392,7 @@ Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const st
   // A native scenario without a machine describes the host it runs on.
   s.machine = s.platform == PlatformKind::native && !root.has("machine") ? host_machine() : load_machine(root);
   s.memory_model = load_memory_model(root);
+  s.idle = load_idle_policy(root, s.platform);
   s.design = load_design(root);
   if (is_program(root)) {
     program::Program prog = load_program(root, s.machine, s.design);

@@ -17,6 +17,7 @@
 #include "core/workloads/fileio_workload.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
+#include "core/workloads/futex_ring.hpp"
 #include "core/workloads/futex_wake.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program_workload.hpp"
@@ -204,6 +205,15 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .simulate = simulate<FutexPingpong<SimPlatform>, FutexPingpongParams>,
        .check_native = nullptr,
        .native = native_on_backend<FutexPingpong, FutexPingpongParams>,
+       .properties = futex_properties()},
+      {.name = "ring",
+       .keys = {"threads", "cpus", "cpu_stride", "spin", "runtime_us", "laps"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
+         return load_futex_ring(m, machine, design);
+       },
+       .simulate = simulate<FutexRing<SimPlatform>, FutexRingParams>,
+       .check_native = nullptr,
+       .native = native_on_backend<FutexRing, FutexRingParams>,
        .properties = futex_properties()},
       futex_wake_row<FutexWakeMode::wake>("futex-wake"),
       futex_wake_row<FutexWakeMode::requeue>("futex-requeue"),

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/platform.hpp"
+#include "sim/exec/idle_model.hpp"
 #include "sim/scheduler.hpp"
 
 namespace lockstep::sim {
@@ -62,6 +63,10 @@ class CostModel {
   // model may size its tables for them up front rather than grow them during the run; it
   // must change nothing a result or trace can see.
   virtual void expect_lines(std::uint64_t) {}
+  // The idle loop's costs (sim/exec/idle_model.hpp), and what a signal from `from` to `to`
+  // adds for the path between their packages (0 within one, or on a flat machine).
+  virtual const IdleCosts& idle_costs() const = 0;
+  virtual std::uint64_t path_ns(CpuId, CpuId) { return 0; }
 };
 
 // Flat costs. Defaults are guesses of the order of a ~2.7 GHz x86 core (docs/sources.md
@@ -78,6 +83,7 @@ struct FlatCosts {
   std::uint64_t context_switch_ns = 1500;  // [guess] a Linux context switch
   std::uint64_t time_slice_ns = 3'000'000;  // [guess] CFS's slice at a few runnable tasks
   std::array<std::uint64_t, kWorkKinds> work_ns{20, 50, 50, 1};  // [guess] hash, entry, exit, compute
+  IdleCosts idle{};                      // the idle loop (used with `scheduler: {idle: ...}`)
 };
 
 class FlatCostModel final : public CostModel {
@@ -95,6 +101,7 @@ class FlatCostModel final : public CostModel {
     return costs_.work_ns[static_cast<std::size_t>(kind)] * units;
   }
   const FlatCosts& costs() const { return costs_; }
+  const IdleCosts& idle_costs() const override { return costs_.idle; }
 
  private:
   FlatCosts costs_;

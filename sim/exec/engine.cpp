@@ -106,6 +106,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   } tracing_here{std::exchange(tls_tracing_, trace != nullptr || lock_profiler_ != nullptr)};
   threads_.clear();
   cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
+  idle_stats_ = {};
   destroy_fibers();
   ready_.clear();
   schedule_.clear();

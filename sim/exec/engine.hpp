@@ -12,6 +12,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -42,6 +43,8 @@ struct MachineShape {
   // sibling is busy too.
   std::vector<int> core_of_cpu{};
   double smt_work_factor = 1.0;
+  // What idle CPUs do while they wait (sim/exec/idle_model.hpp); none: a flat wake_ns.
+  IdlePolicy idle = IdlePolicy::none;
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
   int nodes() const;
 };
@@ -189,6 +192,13 @@ class Engine {
   // record every lock's waits and holds in virtual time into `profiler` (null: none). Like a
   // trace it changes nothing the execution does.
   void profile_locks(profile::LockProfiler* profiler) { lock_profiler_ = profiler; }
+  // Wake-ups of idle CPUs in the last execution, by the state each found the CPU in, and
+  // the IPIs they sent (with MachineShape::idle other than none; sim/exec/idle_model.hpp).
+  struct IdleStats {
+    std::array<std::uint64_t, 3> wakes{};  // by IdleState: spin, mwait, hlt
+    std::uint64_t ipis = 0;
+  };
+  const IdleStats& idle_stats() const { return idle_stats_; }
   void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node) {
     if (trace_ != nullptr && !on_host()) trace_futex_queue(what, bucket, key_address, waiter_node);
   }
@@ -247,7 +257,8 @@ class Engine {
   void start_cpus();
   void leave_cpu(SimThread& t);
   void dispatch(SimCpu& cpu, std::uint64_t at_ns);
-  void make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu);
+  // Returns what the wake-up adds to the waker's own time (an IPI it sends).
+  std::uint64_t make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu);
   // maybe_preempt, start_time and finish_step run at every operation: inline, in
   // engine_state.hpp, with their rare paths here.
   void maybe_preempt(SimThread& t);
@@ -328,6 +339,7 @@ class Engine {
   // per-execution state
   std::vector<SimThread> threads_;
   std::vector<SimCpu> cpus_;
+  IdleStats idle_stats_;
   std::vector<std::vector<CpuId>> siblings_;  // per CPU, the other hardware threads of its core
   std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
   std::vector<SanitizerStack> sanitizer_stacks_;  // the same slots' stacks, in ASan builds

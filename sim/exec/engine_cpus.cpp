@@ -73,6 +73,15 @@ void Engine::leave_cpu(SimThread& t) {
   cpu.running = kNoThread;
   if (cpu.queue.empty()) {
     cpu.idle_since_ns = t.clock_ns;
+    if (shape_.idle != IdlePolicy::none) {
+      // The switch to the idle thread counts (FreeBSD counts every switch); whether the CPU
+      // was busy decides, under the adaptive policy, whether it spins or halts.
+      const IdleCosts& c = costs_.idle_costs();
+      cpu.switches.count(t.clock_ns, c.tick_ns);
+      cpu.idle_busy = cpu.switches.busy(t.clock_ns, c);
+      const bool spins = shape_.idle == IdlePolicy::adaptive && cpu.idle_busy;
+      cpu.spin_until_ns = t.clock_ns + (spins ? spin_window_ns(c, costs_.pause_ns(t.cpu)) : 0);
+    }
     if (trace_ != nullptr) trace_->cpu(t.clock_ns, t.cpu, kNoThread);
     return;
   }
@@ -85,6 +94,7 @@ void Engine::dispatch(SimCpu& cpu, std::uint64_t at_ns) {
   cpu.queue.pop_front();
   SimThread& next = threads_[id];
   next.clock_ns = std::max(next.clock_ns, at_ns) + costs_.context_switch_ns();
+  if (shape_.idle != IdlePolicy::none) cpu.switches.count(next.clock_ns, costs_.idle_costs().tick_ns);
   cpu.running = id;
   cpu.slice_end_ns = next.clock_ns + costs_.time_slice_ns();
   set_state(next, ThreadRunState::running, next.clock_ns);
@@ -93,15 +103,32 @@ void Engine::dispatch(SimCpu& cpu, std::uint64_t at_ns) {
 }
 
 // A parked or spinning thread can run again, from `at_ns` on.
-void Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu) {
+std::uint64_t Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu) {
   const auto id = static_cast<ThreadId>(&t - threads_.data());
   if (mode_ == EngineMode::explore) {
     set_state(t, ThreadRunState::running, now_ns_);
     t.resuming = true;
-    return;
+    return 0;
   }
   SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
-  t.clock_ns = std::max(t.clock_ns, at_ns + costs_.wake_ns(waker_cpu, t.cpu));
+  std::uint64_t waker_ns = 0;
+  if (shape_.idle == IdlePolicy::none) {
+    t.clock_ns = std::max(t.clock_ns, at_ns + costs_.wake_ns(waker_cpu, t.cpu));
+  } else if (cpu.running == kNoThread) {
+    // The idle loop: the state the CPU reached decides the wake-up's cost. A waker behind
+    // the CPU's clock (threads run ahead of each other between scheduling points) finds it
+    // just gone idle.
+    const std::uint64_t idle_ns = at_ns > cpu.idle_since_ns ? at_ns - cpu.idle_since_ns : 0;
+    const IdleWake w = idle_wake(shape_.idle, costs_.idle_costs(), cpu.idle_busy, idle_ns, costs_.pause_ns(t.cpu),
+                                 costs_.path_ns(waker_cpu, t.cpu));
+    t.clock_ns = std::max(t.clock_ns, at_ns + w.wakee_ns);
+    waker_ns = w.waker_ns;
+    ++idle_stats_.wakes[static_cast<std::size_t>(w.state)];
+    if (w.state == IdleState::hlt) ++idle_stats_.ipis;
+  } else {
+    // A busy CPU: the thread waits in its run queue; the CPU takes it at its next switch.
+    t.clock_ns = std::max(t.clock_ns, at_ns);
+  }
   if (cpu.running == kNoThread) {
     cpu.queue.push_front(id);
     dispatch(cpu, std::max(t.clock_ns, cpu.idle_since_ns));
@@ -113,6 +140,7 @@ void Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu) {
     SimThread& running = threads_[cpu.running];
     if (running.state == ThreadRunState::spinning) wake_spinner(running, t.clock_ns);
   }
+  return waker_ns;
 }
 
 CpuId Engine::this_cpu() const { return on_host() ? 0 : threads_[current_].cpu; }
@@ -140,7 +168,8 @@ void Engine::charge_cost(Work kind, std::uint32_t units) {
     // between scheduling points).
     for (CpuId sibling : siblings_[static_cast<std::size_t>(t.cpu)]) {
       const SimCpu& other = cpus_[static_cast<std::size_t>(sibling)];
-      if (other.running != kNoThread || other.idle_since_ns > t.clock_ns) {
+      // An idle loop that spins keeps the core busy too (sim/exec/idle_model.hpp).
+      if (other.running != kNoThread || other.idle_since_ns > t.clock_ns || other.spin_until_ns > t.clock_ns) {
         cost = static_cast<std::uint64_t>(std::llround(static_cast<double>(cost) * shape_.smt_work_factor));
         break;
       }

@@ -383,16 +383,17 @@ void Engine::unpark(ThreadId target) {
   const std::uint64_t start = start_time();
   const std::uint64_t latency = costs_.unpark_ns(t.cpu);
   const bool was_parked = u.state == ThreadRunState::parked;
+  std::uint64_t waker_extra = 0;  // an IPI to an idle CPU in hlt (sim/exec/idle_model.hpp)
   log_access(permit_address(target), 1, true);
   if (races_.enabled()) race_unpark(target, was_parked);
   if (was_parked) {
     u.enabled_by = current_step();
-    make_runnable(u, start + latency, t.cpu);
+    waker_extra = make_runnable(u, start + latency, t.cpu);
   } else {
     u.permit = true;
   }
   if (trace_ != nullptr) trace_->unpark(start, current_, t.cpu, target, was_parked);
-  finish_step(latency);
+  finish_step(latency + waker_extra);
 }
 
 void* Engine::allocate(std::size_t bytes, std::size_t align, NodeId node) {

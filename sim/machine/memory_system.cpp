@@ -154,11 +154,13 @@ std::optional<AccessDetail> MemorySystem::last_detail() const {
                       last_line_ == nullptr ? '\0' : state_letter(*last_line_, topology_.core_of(last_cpu_))};
 }
 
-std::uint64_t MemorySystem::wake_ns(CpuId from, CpuId to) {
+std::uint64_t MemorySystem::path_ns(CpuId from, CpuId to) {
   const int a = topology_.package_of(from);
   const int b = topology_.package_of(to);
-  return config_.os.wake_ns + static_cast<std::uint64_t>(a == b ? 0 : topology_.path_latency_ns(a, b));
+  return static_cast<std::uint64_t>(a == b ? 0 : topology_.path_latency_ns(a, b));
 }
+
+std::uint64_t MemorySystem::wake_ns(CpuId from, CpuId to) { return config_.os.wake_ns + path_ns(from, to); }
 
 double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_addr, double start) {
   const int core = topology_.core_of(a.cpu);

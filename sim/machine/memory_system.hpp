@@ -45,6 +45,8 @@ class MemorySystem final : public CostModel {
   std::uint64_t pause_ns(CpuId) override { return config_.os.pause_ns; }
   std::uint64_t wake_ns(CpuId from, CpuId to) override;
   std::uint64_t unpark_ns(CpuId) override { return config_.os.unpark_ns; }
+  const IdleCosts& idle_costs() const override { return config_.os.idle; }
+  std::uint64_t path_ns(CpuId from, CpuId to) override;
   std::uint64_t context_switch_ns() override { return config_.os.context_switch_ns; }
   std::uint64_t time_slice_ns() override { return config_.os.time_slice_ns; }
   std::uint64_t work_ns(Work kind, std::uint32_t units) override {

@@ -104,6 +104,19 @@ MachineConfig nehalem_2s() {
       .time_slice_ns = 3'000'000,  // [guess] CFS's slice with a few runnable tasks (OS, not hardware)
       .work_ns = {20, 50, 50, 1},  // [guess] hash (jhash2, ~50 cycles), syscall entry, exit, one instruction
   };
+  // The idle loop (sim/exec/idle_model.hpp, used with `scheduler: {idle: ...}`).
+  c.os.idle = IdleCosts{
+      .ipi_send_ns = 600,     // [guess] the xAPIC ICR write (an uncached MMIO write) and the kernel's path to it
+      .hlt_exit_ns = 4000,    // Linux intel_idle's Nehalem table: C1 (hlt) exit latency 3 us; [guess] 1 us
+                              // more for the interrupt's delivery and handler
+      .mwait_exit_ns = 200,   // [guess] mwait with a C0 hint (the seed keeps the Xeons in C0): the
+                              // watched line's invalidation restarts the core
+      .spin_detect_ns = 60,   // [guess] the spinning loop sees the line change: one transfer within the
+                              // package, of the order of the c2c figure above
+      .spin_iterations = 10000,  // FreeBSD sched_ule.c: sched_idlespins
+      .busy_switches = 4,     // [guess] FreeBSD's kern.sched.idlespinthresh
+      .tick_ns = 1'000'000,   // FreeBSD's default hz = 1000
+  };
   return c;
 }
 
@@ -165,6 +178,17 @@ MachineConfig barcelona_core() {
       .context_switch_ns = 2000,   // [derived] Nehalem's 1500 * 1.33
       .time_slice_ns = 3'000'000,  // [guess] CFS's slice with a few runnable tasks (OS, not hardware)
       .work_ns = {27, 67, 67, 1},  // [derived] Nehalem's 20, 50, 50 * 1.33; one instruction ~1 ns
+  };
+  // The idle loop: Nehalem's guesses scaled by the clock where they are the core's work.
+  c.os.idle = IdleCosts{
+      .ipi_send_ns = 800,     // [derived] Nehalem's 600 * 1.33
+      .hlt_exit_ns = 5300,    // [guess] Nehalem's 4000 * 1.33: family 10h's hlt may enter C1E, which the
+                              // seed's "mwait doesn't enter as deep of a sleep" suggests is deeper
+      .mwait_exit_ns = 270,   // [derived] Nehalem's 200 * 1.33 (the seed keeps the Opterons in C0 too)
+      .spin_detect_ns = 76,   // [derived] the same-die c2c one way above (REF: ~76 ns)
+      .spin_iterations = 10000,  // FreeBSD sched_ule.c: sched_idlespins
+      .busy_switches = 4,     // [guess] FreeBSD's kern.sched.idlespinthresh
+      .tick_ns = 1'000'000,   // FreeBSD's default hz = 1000
   };
   return c;
 }

@@ -23,7 +23,7 @@ while IFS= read -r f; do
     "$lockstep" native "$f" --quiet --out-dir "$work/n" --json "$work/n.json"; code=$?
     [[ $code -eq 0 ]] && pass || fail "$f: lockstep native exit $code"
     if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); rows=d.get('rows',[d]); \
-assert d['platform'] == 'native' and all(r.get('ops_per_s', r.get('round_trips_per_s', 0)) > 0 for r in rows), rows" \
+assert d['platform'] == 'native' and all(r.get('ops_per_s', r.get('round_trips_per_s', r.get('hops_per_s', 0))) > 0 for r in rows), rows" \
       "$work/n.json"; then pass; else fail "$f: some native row measured nothing"; fi
     continue
   fi
@@ -57,6 +57,24 @@ case "$dir" in
     if python3 tests/cli/check_futex_results.py "$work/futex-hash-sweep.json" "$work/futex-wake-fastpath.json" \
       "$work/futex-hash-futexes.json" "$work/futex-colliding-keys.json"; then pass
     else fail "the futex flagship results do not show what they should"; fi ;;
+  scenarios/os)
+    # The idle loop (docs/os.md, "Adaptive idle"): on each machine and placement the ring's
+    # hop is fastest with the adaptive loop, then mwait, then hlt; only hlt sends IPIs, and
+    # the adaptive loop's wake-ups find its busy CPUs spinning.
+    if python3 - "$work/results/scenarios_os_ring-idle.yaml.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))['rows']
+by = {}
+for r in rows:
+    p = dict(r['params'])
+    by.setdefault((p['machine.preset'], p['workload.cpu_stride']), {})[p['scheduler.idle']] = r
+assert len(by) == 4, by.keys()
+for key, g in by.items():
+    assert g['adaptive']['hop_ns'] < g['mwait']['hop_ns'] < g['hlt']['hop_ns'], (key, {k: v['hop_ns'] for k, v in g.items()})
+    assert g['hlt']['ipis'] == g['hlt']['idle_wakes_hlt'] > 0 and g['mwait']['ipis'] == 0, key
+    assert g['adaptive']['idle_wakes_spin'] > 10 * g['adaptive']['idle_wakes_hlt'], key
+PY
+    then pass; else fail "scenarios/os/ring-idle.yaml does not show what docs/os.md says"; fi ;;
   scenarios/litmus)
     # SB under SC: three executions, one per equivalence class (GenMC's count).
     [[ $(json_field "$work/results/scenarios_litmus_sb-sc.yaml.json" "['executions']") == 3 ]] && pass \

@@ -1,0 +1,130 @@
+// The idle loop (sim/exec/idle_model.hpp, docs/os.md "Adaptive idle"): each policy's
+// decision on hand-checkable cases, FreeBSD's switch counter, and the engine charging what
+// the model says: a two-thread ring on the flat machine, whose hops differ between policies
+// by exactly the difference of their wake-up costs, computed here from the costs alone.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "driver/runner.hpp"
+#include "scenario/scenario.hpp"
+#include "scratch_dir.hpp"
+#include "sim/exec/idle_model.hpp"
+
+using namespace lockstep;  // NOLINT(google-build-using-namespace)
+using sim::IdleCosts;
+using sim::IdlePolicy;
+using sim::IdleState;
+using sim::idle_wake;
+
+TEST_CASE("idle: each policy's wake-up, by hand", "[idle]") {
+  IdleCosts c;
+  c.ipi_send_ns = 600;
+  c.hlt_exit_ns = 4000;
+  c.mwait_exit_ns = 200;
+  c.spin_detect_ns = 60;
+  c.spin_iterations = 100;
+  const std::uint64_t pause = 4;  // spin window: 400 ns
+  const std::uint64_t path = 30;
+  // hlt: always an IPI, whatever the load; the waker pays the send.
+  for (bool busy : {false, true}) {
+    const auto w = idle_wake(IdlePolicy::hlt, c, busy, 10, pause, path);
+    CHECK(w.state == IdleState::hlt);
+    CHECK(w.wakee_ns == 600 + 30 + 4000);
+    CHECK(w.waker_ns == 600);
+  }
+  // mwait: never an IPI.
+  const auto m = idle_wake(IdlePolicy::mwait, c, false, 1'000'000, pause, path);
+  CHECK(m.state == IdleState::mwait);
+  CHECK(m.wakee_ns == 200 + 30);
+  CHECK(m.waker_ns == 0);
+  // adaptive: busy CPUs spin for the window, then mwait; idle ones halt at once.
+  CHECK(idle_wake(IdlePolicy::adaptive, c, true, 0, pause, path).state == IdleState::spin);
+  CHECK(idle_wake(IdlePolicy::adaptive, c, true, 399, pause, path).state == IdleState::spin);
+  CHECK(idle_wake(IdlePolicy::adaptive, c, true, 399, pause, path).wakee_ns == 60 + 30);
+  CHECK(idle_wake(IdlePolicy::adaptive, c, true, 400, pause, path).state == IdleState::mwait);
+  CHECK(idle_wake(IdlePolicy::adaptive, c, false, 0, pause, path).state == IdleState::hlt);
+  CHECK(idle_wake(IdlePolicy::adaptive, c, false, 0, pause, path).waker_ns == 600);
+}
+
+TEST_CASE("idle: the switch counter keeps this tick's and the last tick's switches", "[idle]") {
+  IdleCosts c;
+  c.tick_ns = 1000;
+  c.busy_switches = 3;
+  sim::SwitchCounter s;
+  for (std::uint64_t at : {100, 200, 300}) s.count(at, c.tick_ns);
+  CHECK_FALSE(s.busy(400, c));  // 3 switches: not above 3
+  s.count(1100, c.tick_ns);     // the next tick: 3 last, 1 now
+  CHECK(s.last == 3);
+  CHECK(s.now == 1);
+  CHECK(s.busy(1200, c));
+  CHECK_FALSE(s.busy(2500, c));  // a tick later: 1 last, 0 now
+  CHECK(s.last == 1);
+  CHECK_FALSE(s.busy(9000, c));  // ticks skipped: nothing recent
+  CHECK(s.last == 0);
+}
+
+namespace {
+
+struct RingRow {
+  double virtual_ns = 0;
+  double spin = 0, mwait = 0, hlt = 0;  // wake-ups by the state they found
+};
+
+// A four-thread ring on the flat machine (whose idle costs are IdleCosts' defaults), one row
+// per policy: hlt, mwait, adaptive, none.
+std::vector<RingRow> ring_rows(const testing::ScratchDir& scratch) {
+  const auto path = scratch.path() / "ring.yaml";
+  std::ofstream(path) << "name: ring\n"
+                         "machine: {preset: flat, cpus: 4}\n"
+                         "design: {futex: linux-3.14}\n"
+                         "scheduler: {idle: hlt}\n"
+                         "workload: {kind: ring, threads: 4, laps: 100}\n"
+                         "sweep: {scheduler.idle: [hlt, mwait, adaptive, none]}\n"
+                         "expect: pass\n";
+  driver::RunOptions o;
+  o.command = driver::Command::run;
+  o.out_dir = scratch.path().string();
+  const scenario::ScenarioReport report = driver::run_scenario_file(scenario::load_scenario_file(path.string()), o);
+  std::vector<RingRow> rows;
+  for (const auto& row : report.rows) {
+    REQUIRE(row.result == "pass");
+    REQUIRE(row.workload.value("hops") == 400);
+    rows.push_back({static_cast<double>(row.virtual_time_ns), row.workload.value("idle_wakes_spin"),
+                    row.workload.value("idle_wakes_mwait"), row.workload.value("idle_wakes_hlt")});
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("idle: a ring's run time differs between policies by exactly their wake-ups' costs", "[idle]") {
+  const testing::ScratchDir scratch("lockstep-idle");
+  const std::vector<RingRow> rows = ring_rows(scratch);
+  REQUIRE(rows.size() == 4);
+  const IdleCosts c;  // the flat machine's; one CPU per thread, so no path between packages
+  // A wake-up delays the woken thread by: hlt, the IPI's send and the halt's exit; mwait, its
+  // exit; spin, the line's transfer. Everything else in the run is the same, and every hop
+  // is on the token's one critical path, so the run times differ by the sum of these.
+  auto cost = [&c](const RingRow& r) {
+    return r.hlt * static_cast<double>(c.ipi_send_ns + c.hlt_exit_ns) + r.mwait * static_cast<double>(c.mwait_exit_ns) +
+           r.spin * static_cast<double>(c.spin_detect_ns);
+  };
+  const RingRow& hlt = rows[0];
+  const RingRow& mwait = rows[1];
+  const RingRow& adaptive = rows[2];
+  CHECK(hlt.hlt > 400);  // every hop wakes a halted CPU (and the stop token's round)
+  CHECK(hlt.spin + hlt.mwait == 0);
+  CHECK(mwait.mwait == hlt.hlt);
+  CHECK(mwait.spin + mwait.hlt == 0);
+  // adaptive: the first wake-ups find CPUs that have not switched enough to be busy; then
+  // every CPU switches on every hop, is busy, and a hop comes round within the spin window.
+  CHECK(adaptive.hlt > 0);
+  CHECK(adaptive.hlt < 16);
+  CHECK(adaptive.spin + adaptive.hlt == hlt.hlt);
+  CHECK(hlt.virtual_ns - mwait.virtual_ns == cost(hlt) - cost(mwait));
+  CHECK(hlt.virtual_ns - adaptive.virtual_ns == cost(hlt) - cost(adaptive));
+  // none keeps the engine's flat wake_ns: today's results, another figure.
+  CHECK(rows[3].virtual_ns != hlt.virtual_ns);
+}
