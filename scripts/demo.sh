@@ -36,6 +36,10 @@ echo "simulated machines, worst first, in virtual time:"
 build/bin/lockstep run scenarios/fileio/cost-overlapping.yaml --out-dir out --lock-profile out/lock-profile-fileio.csv \
   || status=1
 echo
+echo "Adaptive idle (docs/os.md): a token around a ring of threads, each hop waking an idle CPU,"
+echo "under the old idle loop (hlt, woken by an IPI), mwait, and FreeBSD's adaptive loop:"
+build/bin/lockstep run scenarios/os/ring-idle.yaml --out-dir out --csv out/ring-idle.csv || status=1
+echo
 echo "Simulated against measured: this host's calibration (kept for later runs), then the futex"
 echo "hash designs natively and on the calibrated model (docs/compare.md):"
 build/bin/lockstep calibrate --if-missing --seconds 12 --quiet || status=1
@@ -52,6 +56,7 @@ Outputs are in out/:
   out/*.schedule        counterexamples; replay one with: build/bin/lockstep replay out/<name>.schedule
   out/*.csv             one row per combination of a swept scenario
   out/lock-profile-fileio.csv  the lock profile of the file I/O cost sweep (docs/os.md)
+  out/ring-idle.csv     the ring under each idle policy on nehalem-2s and barcelona-4s (docs/os.md)
 TXT
 if [[ -x build/bin/lockstep-view ]]; then
   cat <<'TXT'

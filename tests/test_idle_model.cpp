@@ -25,44 +25,50 @@ TEST_CASE("idle: each policy's wake-up, by hand", "[idle]") {
   c.mwait_exit_ns = 200;
   c.spin_detect_ns = 60;
   c.spin_iterations = 100;
+  c.spin_switches = 4;
+  c.mwait_switches = 1;
   const std::uint64_t pause = 4;  // spin window: 400 ns
   const std::uint64_t path = 30;
   // hlt: always an IPI, whatever the load; the waker pays the send.
-  for (bool busy : {false, true}) {
-    const auto w = idle_wake(IdlePolicy::hlt, c, busy, 10, pause, path);
+  for (std::uint32_t switches : {0U, 100U}) {
+    const auto w = idle_wake(IdlePolicy::hlt, c, switches, false, 10, pause, path);
     CHECK(w.state == IdleState::hlt);
     CHECK(w.wakee_ns == 600 + 30 + 4000);
     CHECK(w.waker_ns == 600);
   }
   // mwait: never an IPI.
-  const auto m = idle_wake(IdlePolicy::mwait, c, false, 1'000'000, pause, path);
+  const auto m = idle_wake(IdlePolicy::mwait, c, 0, false, 1'000'000, pause, path);
   CHECK(m.state == IdleState::mwait);
   CHECK(m.wakee_ns == 200 + 30);
   CHECK(m.waker_ns == 0);
-  // adaptive: busy CPUs spin for the window, then mwait; idle ones halt at once.
-  CHECK(idle_wake(IdlePolicy::adaptive, c, true, 0, pause, path).state == IdleState::spin);
-  CHECK(idle_wake(IdlePolicy::adaptive, c, true, 399, pause, path).state == IdleState::spin);
-  CHECK(idle_wake(IdlePolicy::adaptive, c, true, 399, pause, path).wakee_ns == 60 + 30);
-  CHECK(idle_wake(IdlePolicy::adaptive, c, true, 400, pause, path).state == IdleState::mwait);
-  CHECK(idle_wake(IdlePolicy::adaptive, c, false, 0, pause, path).state == IdleState::hlt);
-  CHECK(idle_wake(IdlePolicy::adaptive, c, false, 0, pause, path).waker_ns == 600);
+  // adaptive, FreeBSD's rules: above 4 recent switches spin for the window, then mwait;
+  // above 1, mwait; else hlt. Never spin on an SMT core's thread.
+  auto state = [&](std::uint32_t switches, bool smt, std::uint64_t idle_ns) {
+    return idle_wake(IdlePolicy::adaptive, c, switches, smt, idle_ns, pause, path).state;
+  };
+  CHECK(state(5, false, 0) == IdleState::spin);
+  CHECK(state(5, false, 399) == IdleState::spin);
+  CHECK(idle_wake(IdlePolicy::adaptive, c, 5, false, 399, pause, path).wakee_ns == 60 + 30);
+  CHECK(state(5, false, 400) == IdleState::mwait);
+  CHECK(state(4, false, 0) == IdleState::mwait);
+  CHECK(state(2, false, 0) == IdleState::mwait);
+  CHECK(state(1, false, 0) == IdleState::hlt);
+  CHECK(state(5, true, 0) == IdleState::mwait);  // SMT: no spinning
+  CHECK(state(1, true, 0) == IdleState::hlt);
+  CHECK(idle_wake(IdlePolicy::adaptive, c, 0, false, 0, pause, path).waker_ns == 600);
 }
 
 TEST_CASE("idle: the switch counter keeps this tick's and the last tick's switches", "[idle]") {
-  IdleCosts c;
-  c.tick_ns = 1000;
-  c.busy_switches = 3;
+  const std::uint64_t tick = 1000;
   sim::SwitchCounter s;
-  for (std::uint64_t at : {100, 200, 300}) s.count(at, c.tick_ns);
-  CHECK_FALSE(s.busy(400, c));  // 3 switches: not above 3
-  s.count(1100, c.tick_ns);     // the next tick: 3 last, 1 now
+  for (std::uint64_t at : {100, 200, 300}) s.count(at, tick);
+  CHECK(s.recent(400, tick) == 3);
+  s.count(1100, tick);  // the next tick: 3 last, 1 now
   CHECK(s.last == 3);
   CHECK(s.now == 1);
-  CHECK(s.busy(1200, c));
-  CHECK_FALSE(s.busy(2500, c));  // a tick later: 1 last, 0 now
-  CHECK(s.last == 1);
-  CHECK_FALSE(s.busy(9000, c));  // ticks skipped: nothing recent
-  CHECK(s.last == 0);
+  CHECK(s.recent(1200, tick) == 4);
+  CHECK(s.recent(2500, tick) == 1);  // a tick later: 1 last, 0 now
+  CHECK(s.recent(9000, tick) == 0);  // ticks skipped: nothing recent
 }
 
 namespace {
@@ -118,11 +124,12 @@ TEST_CASE("idle: a ring's run time differs between policies by exactly their wak
   CHECK(hlt.spin + hlt.mwait == 0);
   CHECK(mwait.mwait == hlt.hlt);
   CHECK(mwait.spin + mwait.hlt == 0);
-  // adaptive: the first wake-ups find CPUs that have not switched enough to be busy; then
-  // every CPU switches on every hop, is busy, and a hop comes round within the spin window.
+  // adaptive (the flat machine has no SMT): the first wake-ups find CPUs that have not
+  // switched enough to spin (they halt or mwait); then every CPU switches on every hop, and
+  // a hop comes round within the spin window.
   CHECK(adaptive.hlt > 0);
-  CHECK(adaptive.hlt < 16);
-  CHECK(adaptive.spin + adaptive.hlt == hlt.hlt);
+  CHECK(adaptive.hlt + adaptive.mwait < 16);
+  CHECK(adaptive.spin + adaptive.mwait + adaptive.hlt == hlt.hlt);
   CHECK(hlt.virtual_ns - mwait.virtual_ns == cost(hlt) - cost(mwait));
   CHECK(hlt.virtual_ns - adaptive.virtual_ns == cost(hlt) - cost(adaptive));
   // none keeps the engine's flat wake_ns: today's results, another figure.

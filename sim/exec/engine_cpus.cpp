@@ -74,13 +74,11 @@ void Engine::leave_cpu(SimThread& t) {
   if (cpu.queue.empty()) {
     cpu.idle_since_ns = t.clock_ns;
     if (shape_.idle != IdlePolicy::none) {
-      // The switch to the idle thread counts (FreeBSD counts every switch); whether the CPU
-      // was busy decides, under the adaptive policy, whether it spins or halts.
-      const IdleCosts& c = costs_.idle_costs();
-      cpu.switches.count(t.clock_ns, c.tick_ns);
-      cpu.idle_busy = cpu.switches.busy(t.clock_ns, c);
-      const bool spins = shape_.idle == IdlePolicy::adaptive && cpu.idle_busy;
-      cpu.spin_until_ns = t.clock_ns + (spins ? spin_window_ns(c, costs_.pause_ns(t.cpu)) : 0);
+      // The switch to the idle thread counts (FreeBSD counts every switch); the count decides,
+      // under the adaptive policy, whether the CPU spins, mwaits or halts.
+      const std::uint64_t tick = costs_.idle_costs().tick_ns;
+      cpu.switches.count(t.clock_ns, tick);
+      cpu.idle_switches = cpu.switches.recent(t.clock_ns, tick);
     }
     if (trace_ != nullptr) trace_->cpu(t.clock_ns, t.cpu, kNoThread);
     return;
@@ -119,7 +117,8 @@ std::uint64_t Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId wak
     // the CPU's clock (threads run ahead of each other between scheduling points) finds it
     // just gone idle.
     const std::uint64_t idle_ns = at_ns > cpu.idle_since_ns ? at_ns - cpu.idle_since_ns : 0;
-    const IdleWake w = idle_wake(shape_.idle, costs_.idle_costs(), cpu.idle_busy, idle_ns, costs_.pause_ns(t.cpu),
+    const IdleWake w = idle_wake(shape_.idle, costs_.idle_costs(), cpu.idle_switches,
+                                 !siblings_[static_cast<std::size_t>(t.cpu)].empty(), idle_ns, costs_.pause_ns(t.cpu),
                                  costs_.path_ns(waker_cpu, t.cpu));
     t.clock_ns = std::max(t.clock_ns, at_ns + w.wakee_ns);
     waker_ns = w.waker_ns;
@@ -168,8 +167,7 @@ void Engine::charge_cost(Work kind, std::uint32_t units) {
     // between scheduling points).
     for (CpuId sibling : siblings_[static_cast<std::size_t>(t.cpu)]) {
       const SimCpu& other = cpus_[static_cast<std::size_t>(sibling)];
-      // An idle loop that spins keeps the core busy too (sim/exec/idle_model.hpp).
-      if (other.running != kNoThread || other.idle_since_ns > t.clock_ns || other.spin_until_ns > t.clock_ns) {
+      if (other.running != kNoThread || other.idle_since_ns > t.clock_ns) {
         cost = static_cast<std::uint64_t>(std::llround(static_cast<double>(cost) * shape_.smt_work_factor));
         break;
       }

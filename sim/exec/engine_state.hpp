@@ -66,11 +66,10 @@ struct Engine::SimCpu {
   std::deque<ThreadId> queue;  // ready threads, FIFO (round robin)
   std::uint64_t slice_end_ns = 0;
   std::uint64_t idle_since_ns = 0;
-  // The idle loop (MachineShape::idle other than none): recent switches, whether the CPU was
-  // busy when it went idle, and until when it spins (its SMT sibling shares the core).
+  // The idle loop (MachineShape::idle other than none): recent switches, and how many there
+  // were when the CPU went idle.
   SwitchCounter switches;
-  bool idle_busy = false;
-  std::uint64_t spin_until_ns = 0;
+  std::uint32_t idle_switches = 0;
 };
 
 // --- per-operation members, inline (engine_cpus.cpp has the rest of virtual time) --------

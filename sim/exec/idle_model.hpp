@@ -11,12 +11,16 @@
 //             gets, calibrated as a whole against native wakeups)
 //   hlt       always halt; every wake-up of an idle CPU is an IPI (the old FreeBSD loop)
 //   mwait     always mwait in C0; a wake-up is the waker's store to the watched line
-//   adaptive  a CPU that was busy (recent context switches above a threshold, FreeBSD's
-//             tdq_switchcnt over the current and last tick) spins for a while, then mwaits;
-//             one that was not halts
+//   adaptive  FreeBSD's loop of 2008 (sys/kern/sched_ule.c, sched_idletd): with the CPU's
+//             recent switches (tdq_switchcnt + tdq_oldswitchcnt) above sched_idlespinthresh,
+//             and the CPU not a hardware thread of an SMT core ("don't do any busy loops
+//             while on SMT machines as this simply steals cycles from cores doing useful
+//             work"), spin sched_idlespins times; then cpu_idle(switches > 1): mwait when
+//             busy, hlt when not
 //
-// The decisions are pure functions of the CPU's recent switches and how long it has been
-// idle, so tests check them by hand (tests/test_idle_model.cpp).
+// The decisions are pure functions of the CPU's recent switches, whether it has an SMT
+// sibling and how long it has been idle, so tests check them by hand
+// (tests/test_idle_model.cpp).
 #pragma once
 
 #include <array>
@@ -42,9 +46,10 @@ struct IdleCosts {
                                        // change: one transfer of the line within a package
   std::uint32_t spin_iterations = 10000;  // FreeBSD sched_ule.c: sched_idlespins = 10000
                                           // iterations of cpu_spinwait (pause)
-  std::uint32_t busy_switches = 4;     // [guess] FreeBSD's kern.sched.idlespinthresh: a CPU is busy
-                                       // above this many switches in the current and last tick
-  std::uint64_t tick_ns = 1'000'000;   // FreeBSD's default hz = 1000
+  std::uint32_t spin_switches = 4;     // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
+                                       // (spin above this many recent switches)
+  std::uint32_t mwait_switches = 1;    // the same: cpu_idle(switchcnt > 1), mwait above it
+  std::uint64_t tick_ns = 1'000'000;   // [guess] a 1 ms tick (FreeBSD's default hz = 1000)
 };
 
 // A CPU's context switches per tick: the current tick's and the last one's (FreeBSD's
@@ -65,9 +70,10 @@ struct SwitchCounter {
     roll(at_ns, tick_ns);
     ++now;
   }
-  bool busy(std::uint64_t at_ns, const IdleCosts& c) {
-    roll(at_ns, c.tick_ns);
-    return now + last > c.busy_switches;
+  // The current tick's and the last one's, at `at_ns`.
+  std::uint32_t recent(std::uint64_t at_ns, std::uint64_t tick_ns) {
+    roll(at_ns, tick_ns);
+    return now + last;
   }
 };
 
@@ -78,19 +84,30 @@ struct IdleWake {
   std::uint64_t waker_ns = 0;  // extra work of the waker (the IPI)
 };
 
-// How long an adaptive CPU spins before it mwaits.
+// How long an adaptive CPU spins before it sleeps.
 inline std::uint64_t spin_window_ns(const IdleCosts& c, std::uint64_t pause_ns) {
   return static_cast<std::uint64_t>(c.spin_iterations) * pause_ns;
 }
 
-// The wake-up of a CPU idle for `idle_ns`, that was `busy` when it went idle, under `policy`
-// (not none), `path_ns` away from the waker (the interconnect between their packages).
-inline IdleWake idle_wake(IdlePolicy policy, const IdleCosts& c, bool busy, std::uint64_t idle_ns,
-                          std::uint64_t pause_ns, std::uint64_t path_ns) {
+// Whether an adaptive CPU with `switches` recent switches spins when it goes idle.
+inline bool adaptive_spins(const IdleCosts& c, std::uint32_t switches, bool smt) {
+  return !smt && switches > c.spin_switches;
+}
+
+// The wake-up, under `policy` (not none), of a CPU idle for `idle_ns` that had `switches`
+// recent switches when it went idle and `smt` siblings or not, `path_ns` away from the waker
+// (the interconnect between their packages).
+inline IdleWake idle_wake(IdlePolicy policy, const IdleCosts& c, std::uint32_t switches, bool smt,
+                          std::uint64_t idle_ns, std::uint64_t pause_ns, std::uint64_t path_ns) {
   IdleState state = IdleState::hlt;
   if (policy == IdlePolicy::mwait) state = IdleState::mwait;
-  if (policy == IdlePolicy::adaptive && busy)
-    state = idle_ns < spin_window_ns(c, pause_ns) ? IdleState::spin : IdleState::mwait;
+  if (policy == IdlePolicy::adaptive) {
+    if (adaptive_spins(c, switches, smt) && idle_ns < spin_window_ns(c, pause_ns)) {
+      state = IdleState::spin;
+    } else if (switches > c.mwait_switches) {
+      state = IdleState::mwait;
+    }
+  }
   switch (state) {
     case IdleState::spin: return {state, c.spin_detect_ns + path_ns, 0};
     case IdleState::mwait: return {state, c.mwait_exit_ns + path_ns, 0};

@@ -114,8 +114,9 @@ MachineConfig nehalem_2s() {
       .spin_detect_ns = 60,   // [guess] the spinning loop sees the line change: one transfer within the
                               // package, of the order of the c2c figure above
       .spin_iterations = 10000,  // FreeBSD sched_ule.c: sched_idlespins
-      .busy_switches = 4,     // [guess] FreeBSD's kern.sched.idlespinthresh
-      .tick_ns = 1'000'000,   // FreeBSD's default hz = 1000
+      .spin_switches = 4,     // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
+      .mwait_switches = 1,    // the same: cpu_idle(switchcnt > 1)
+      .tick_ns = 1'000'000,   // [guess] FreeBSD's default hz = 1000 (which clock rolls the count: not checked)
   };
   return c;
 }
@@ -187,8 +188,9 @@ MachineConfig barcelona_core() {
       .mwait_exit_ns = 270,   // [derived] Nehalem's 200 * 1.33 (the seed keeps the Opterons in C0 too)
       .spin_detect_ns = 76,   // [derived] the same-die c2c one way above (REF: ~76 ns)
       .spin_iterations = 10000,  // FreeBSD sched_ule.c: sched_idlespins
-      .busy_switches = 4,     // [guess] FreeBSD's kern.sched.idlespinthresh
-      .tick_ns = 1'000'000,   // FreeBSD's default hz = 1000
+      .spin_switches = 4,     // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
+      .mwait_switches = 1,    // the same: cpu_idle(switchcnt > 1)
+      .tick_ns = 1'000'000,   // [guess] FreeBSD's default hz = 1000 (which clock rolls the count: not checked)
   };
   return c;
 }
