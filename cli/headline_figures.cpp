@@ -12,7 +12,7 @@ constexpr double kNs = 1e-9;
 // Every headline figure a bundled workload reports, most telling first. A workload reports a
 // few of these (futex-hash: ops_per_s, ops_per_s_per_thread; fileio: ops_per_s and its read
 // and write shares), so the order only ranks figures of one workload.
-constexpr std::array<HeadlineFigure, 15> kHeadlines = {{
+constexpr std::array<HeadlineFigure, 17> kHeadlines = {{
     {"ops_per_s", "ops/s", 1},                // futex-hash, fileio
     {"ops_per_s_p0", "ops/s", 1},             // futex-hash with processes: the first two (the CSV has all)
     {"ops_per_s_p1", "ops/s", 1},
@@ -28,6 +28,8 @@ constexpr std::array<HeadlineFigure, 15> kHeadlines = {{
     {"hop_ns", "s", kNs},                     // ring
     {"hops_per_s", "hops/s", 1},              // ring
     {"ipis", "", 1},                          // any timed row with scheduler.idle
+    {"header_ns", "s", kNs},                  // header-scan
+    {"colours", "", 1},                       // header-scan
 }};
 
 }  // namespace

@@ -110,6 +110,11 @@ void put_machine(Json& out, const MachineMeasurements& m) {
     for (const auto& [name, count] : m.sources) sources[name] = count;
     out["sources"] = std::move(sources);
     out["writebacks"] = m.writebacks;
+    if (m.dram_banks > 0) {
+      out["dram_banks_touched"] = m.dram_banks_touched;
+      out["dram_banks"] = m.dram_banks;
+      out["dram_bank_peak_over_mean"] = std::round(m.dram_bank_peak_over_mean * 1000) / 1000;
+    }
   }
 }
 

@@ -36,7 +36,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockProfile, entries)
 namespace scenario {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements::Bin, lo_ns, hi_ns, count)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements, histogram, peaks_ns, mean_ns, c2c_cpus, c2c_ns, sources,
-                                   writebacks)
+                                   writebacks, dram_banks_touched, dram_banks, dram_bank_peak_over_mean)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineProvenance, name, file, calibrated_host, calibrated_at, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LitmusState, state, count, violation, witness)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LitmusVerdict, memory_model, result, exhaustive, strategy, executions,

@@ -1,5 +1,6 @@
 #include "driver/row_runner.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -46,6 +47,23 @@ void record_sources(const sim::CostModel& costs, MachineMeasurements& out) {
     if (n != 0) out.sources.emplace_back(sim::machine::name_of(static_cast<sim::machine::Source>(i)), n);
   }
   out.writebacks = memory->writebacks();
+  // Bank balance over the nodes whose DRAM served anything (docs/os.md, "Coloured allocation").
+  const std::vector<std::uint64_t>& banks = memory->bank_accesses();
+  const std::size_t per_node = memory->config().dram.banks;
+  std::uint64_t total = 0;
+  std::uint64_t peak = 0;
+  for (std::size_t node = 0; node * per_node < banks.size(); ++node) {
+    const auto first = banks.begin() + static_cast<std::ptrdiff_t>(node * per_node);
+    if (std::all_of(first, first + static_cast<std::ptrdiff_t>(per_node), [](std::uint64_t n) { return n == 0; })) continue;
+    out.dram_banks += per_node;
+    for (auto it = first; it != first + static_cast<std::ptrdiff_t>(per_node); ++it) {
+      out.dram_banks_touched += *it != 0 ? 1 : 0;
+      total += *it;
+      peak = std::max(peak, *it);
+    }
+  }
+  if (total > 0)
+    out.dram_bank_peak_over_mean = static_cast<double>(peak) * static_cast<double>(out.dram_banks) / static_cast<double>(total);
 }
 
 }  // namespace

@@ -28,6 +28,11 @@ struct MachineMeasurements {
   std::vector<std::vector<double>> c2c_ns;  // c2c: one-way latency between c2c_cpus[i] and [j]
   std::vector<std::pair<std::string, std::uint64_t>> sources;  // which level answered how many accesses
   std::uint64_t writebacks = 0;  // dirty lines written back to memory (with sources only)
+  // DRAM bank balance (with sources, when DRAM was accessed): the banks that served an
+  // access, of the nodes that served any, and the busiest bank's accesses over their mean.
+  std::uint64_t dram_banks_touched = 0;
+  std::uint64_t dram_banks = 0;
+  double dram_bank_peak_over_mean = 0;
   bool empty() const { return histogram.empty() && c2c_ns.empty(); }
 };
 

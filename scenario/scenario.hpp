@@ -22,6 +22,7 @@
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
 #include "core/workloads/futex_ring.hpp"
+#include "core/workloads/header_scan.hpp"
 #include "core/workloads/futex_wake.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program.hpp"

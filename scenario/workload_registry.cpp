@@ -18,6 +18,7 @@
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
 #include "core/workloads/futex_ring.hpp"
+#include "core/workloads/header_scan.hpp"
 #include "core/workloads/futex_wake.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program_workload.hpp"
@@ -39,6 +40,28 @@ using native::NativePlatform;
 using sim::SimPlatform;
 
 constexpr std::int64_t kMaxCounterIterations = 1'000'000'000;
+// header-scan: buffers are real (simulated) memory, padded items of up to 64 KiB each.
+constexpr std::int64_t kMaxScanBuffers = 1 << 20;
+constexpr std::int64_t kMaxItemBytes = 64 << 10;
+constexpr std::int64_t kMaxScanPasses = 1'000'000;
+constexpr std::int64_t kMaxLargePages = 1 << 16;
+
+HeaderScanParams load_header_scan(const yaml::Map& m, const MachineSpec& machine) {
+  HeaderScanParams p;
+  p.buffers = static_cast<int>(m.integer_or("buffers", 1, kMaxScanBuffers, p.buffers));
+  p.item_bytes = static_cast<std::size_t>(m.integer_or("item_bytes", 8, kMaxItemBytes, static_cast<std::int64_t>(p.item_bytes)));
+  p.colour = m.boolean_or("colour", p.colour);
+  if (const auto keg = m.get("keg")) p.keg = static_cast<KegKind>(yaml::choice(m.source(), *keg, "keg", kKegKindNames));
+  p.large_pages = static_cast<std::size_t>(m.integer_or("large_pages", 1, kMaxLargePages, 1));
+  p.numa = m.boolean_or("numa", p.numa);
+  p.threads = static_cast<int>(m.integer_or("threads", 1, std::min<std::int64_t>(p.buffers, sim::kMaxThreads), 1));
+  p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+  p.passes = static_cast<int>(m.integer_or("passes", 2, kMaxScanPasses, p.passes));
+  if (p.keg == KegKind::small && p.item_bytes + (p.colour ? kCacheLineBytes : 0) > alloc::kSmallPage)
+    m.source().fail(m.node(), fmt::format("header-scan: a {}-byte item{} does not fit a 4 KiB page (keg: small)",
+                                          p.item_bytes, p.colour ? " with its colour's line" : ""));
+  return p;
+}
 
 // --- the simulator: a fresh workload W<SimPlatform> per execution (sim/exec/workload_adapter.hpp)
 
@@ -153,6 +176,15 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .check_native = nullptr,
        .native = native_of<LockCounter<NativePlatform>, LockCounterParams>,
        .properties = {"mutual_exclusion", "deadlock", "lost_wakeup", "bound_exceeded"}},
+      {.name = "header-scan",
+       .keys = {"buffers", "item_bytes", "colour", "keg", "large_pages", "numa", "threads", "cpus", "passes"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
+         return load_header_scan(m, machine);
+       },
+       .simulate = simulate<HeaderScan<SimPlatform>, HeaderScanParams>,
+       .check_native = nullptr,
+       .native = native_of<HeaderScan<NativePlatform>, HeaderScanParams>,
+       .properties = {"deadlock", "bound_exceeded"}},
       {.name = "counter-sharing",
        .keys = {"layout", "threads", "iterations", "cpus"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {

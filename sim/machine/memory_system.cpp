@@ -69,6 +69,7 @@ MemorySystem::MemorySystem(const MachineConfig& config)
   open_row_.assign(static_cast<std::size_t>(topology_.packages()) * config_.dram.banks, ~std::uint64_t{0});
   carry_ns_.assign(static_cast<std::size_t>(topology_.cpus()), 0);
   source_counts_.assign(kSources, 0);
+  bank_accesses_.assign(open_row_.size(), 0);
   probe_arrival_.assign(static_cast<std::size_t>(topology_.packages()), 0);
 }
 
@@ -81,6 +82,7 @@ void MemorySystem::reset() {
   std::fill(open_row_.begin(), open_row_.end(), ~std::uint64_t{0});
   std::fill(carry_ns_.begin(), carry_ns_.end(), 0);
   std::fill(source_counts_.begin(), source_counts_.end(), 0);
+  std::fill(bank_accesses_.begin(), bank_accesses_.end(), 0);
   writebacks_ = 0;
 }
 
@@ -322,6 +324,7 @@ double MemorySystem::dram(NodeId node, std::uint64_t addr, double start) {
   double latency = d.latency_ns;
   if (open_row_[bank] == row) latency -= d.open_row_saving_ns;
   open_row_[bank] = row;
+  ++bank_accesses_[bank];
   // Nodes refresh out of phase with each other [guess]: node n's refresh starts n/nodes of an interval later.
   const double offset = d.refresh_interval_ns * node / topology_.packages();
   const double phase = std::fmod(start + d.refresh_interval_ns - offset, d.refresh_interval_ns);

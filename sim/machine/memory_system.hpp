@@ -61,6 +61,8 @@ class MemorySystem final : public CostModel {
   // Dirty lines written back to memory since the last reset: evicted from the last cache
   // that held them, or (MESI) read by a core of another package.
   std::uint64_t writebacks() const { return writebacks_; }
+  // DRAM accesses per bank since the last reset, node by node (node * banks + bank).
+  const std::vector<std::uint64_t>& bank_accesses() const { return bank_accesses_; }
   // The state `core`'s caches hold `addr`'s line in, as the directory has it: 'M', 'O',
   // 'E', 'S' or 'I' (for tests and traces).
   char state_of(int core, std::uint64_t addr) const;
@@ -119,6 +121,7 @@ class MemorySystem final : public CostModel {
   std::vector<std::uint64_t> open_row_;  // per node and bank
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
   std::vector<std::uint64_t> source_counts_;
+  std::vector<std::uint64_t> bank_accesses_;
   std::uint64_t writebacks_ = 0;
   Source last_source_ = Source::l1;
   int last_peer_core_ = -1;  // the core whose cache supplied the last miss's line, if one did

@@ -23,7 +23,7 @@ while IFS= read -r f; do
     "$lockstep" native "$f" --quiet --out-dir "$work/n" --json "$work/n.json"; code=$?
     [[ $code -eq 0 ]] && pass || fail "$f: lockstep native exit $code"
     if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); rows=d.get('rows',[d]); \
-assert d['platform'] == 'native' and all(r.get('ops_per_s', r.get('round_trips_per_s', r.get('hops_per_s', 0))) > 0 for r in rows), rows" \
+assert d['platform'] == 'native' and all(r.get('ops_per_s', r.get('round_trips_per_s', r.get('hops_per_s', r.get('header_ns', 0)))) > 0 for r in rows), rows" \
       "$work/n.json"; then pass; else fail "$f: some native row measured nothing"; fi
     continue
   fi
@@ -81,7 +81,33 @@ for (preset, stride), g in by.items():
     else:
         assert g['adaptive']['idle_wakes_spin'] == 0, (preset, stride)
 PY
-    then pass; else fail "scenarios/os/ring-idle.yaml does not show what docs/os.md says"; fi ;;
+    then pass; else fail "scenarios/os/ring-idle.yaml does not show what docs/os.md says"; fi
+    # Coloured allocation (docs/os.md): coloured headers use all 32 colours and are read
+    # faster at every size, from a nearer cache; uncoloured ones use one. The kegs: a small
+    # page cannot colour, a large one does, the fallback mixes them; per-node kegs keep
+    # every buffer on its thread's node, one keg on node 0 half of them remote.
+    if python3 - "$work/results/scenarios_os_header-scan-colour.yaml.json" "$work/results/scenarios_os_header-scan-kegs.yaml.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))['rows']
+by = {}
+for r in rows:
+    p = dict(r['params'])
+    by.setdefault(p['workload.buffers'], {})[p['workload.colour']] = r
+assert len(by) == 3, by.keys()
+for n, g in by.items():
+    assert g['false']['colours'] == 1 and g['true']['colours'] == 32, n
+    assert g['true']['header_ns'] < g['false']['header_ns'], (n, g['true']['header_ns'], g['false']['header_ns'])
+assert set(by['256']['true']['sources']) == {'l1', 'dram_local'} and 'l3' in by['256']['false']['sources']
+assert by['2048']['true']['header_ns'] * 3 < by['2048']['false']['header_ns']
+kegs = {(dict(r['params'])['workload.keg'], dict(r['params'])['workload.numa']): r for r in json.load(open(sys.argv[2]))['rows']}
+assert kegs[('small', 'true')]['colours'] == 1 and kegs[('small', 'true')]['bytes_per_buffer'] == 4096
+assert kegs[('large', 'true')]['colours'] == 32 and kegs[('large', 'true')]['large_share'] == 1
+assert 0 < kegs[('large-fallback', 'true')]['large_share'] < 1
+assert kegs[('large', 'true')]['header_ns'] < kegs[('large-fallback', 'true')]['header_ns'] < kegs[('small', 'true')]['header_ns']
+for keg in ('small', 'large', 'large-fallback'):
+    assert kegs[(keg, 'true')]['remote_share'] == 0 and kegs[(keg, 'false')]['remote_share'] == 0.5, keg
+PY
+    then pass; else fail "scenarios/os/header-scan-*.yaml do not show what docs/os.md says"; fi ;;
   scenarios/litmus)
     # SB under SC: three executions, one per equivalence class (GenMC's count).
     [[ $(json_field "$work/results/scenarios_litmus_sb-sc.yaml.json" "['executions']") == 3 ]] && pass \
