@@ -40,6 +40,10 @@ echo "Adaptive idle (docs/os.md): a token around a ring of threads, each hop wak
 echo "under the old idle loop (hlt, woken by an IPI), mwait, and FreeBSD's adaptive loop:"
 build/bin/lockstep run scenarios/os/ring-idle.yaml --out-dir out --csv out/ring-idle.csv || status=1
 echo
+echo "Coloured allocation (docs/os.md): 2 KiB network buffers from a UMA-style zone, their headers"
+echo "read over and over, uncoloured and coloured, on nehalem-2s:"
+build/bin/lockstep run scenarios/os/header-scan-colour.yaml --out-dir out --csv out/header-scan-colour.csv || status=1
+echo
 echo "Simulated against measured: this host's calibration (kept for later runs), then the futex"
 echo "hash designs natively and on the calibrated model (docs/compare.md):"
 build/bin/lockstep calibrate --if-missing --seconds 12 --quiet || status=1
@@ -57,6 +61,7 @@ Outputs are in out/:
   out/*.csv             one row per combination of a swept scenario
   out/lock-profile-fileio.csv  the lock profile of the file I/O cost sweep (docs/os.md)
   out/ring-idle.csv     the ring under each idle policy on nehalem-2s and barcelona-4s (docs/os.md)
+  out/header-scan-colour.csv  header reads of uncoloured and coloured buffers (docs/os.md)
 TXT
 if [[ -x build/bin/lockstep-view ]]; then
   cat <<'TXT'
