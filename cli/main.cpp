@@ -267,8 +267,10 @@ int run_files(const std::vector<std::string>& paths, RunOptions run, const Outpu
   if (rows > 1 && (!run.trace_path.empty() || !run.chrome_trace_path.empty()))
     throw UsageError("--trace and --chrome-trace take a single scenario row; use --save-traces for several");
   if (!out.csv.empty() && files.size() > 1) throw UsageError("--csv takes a single scenario file");
-  if (run.checkpoints.any() && rows > 1)
+  if (run.checkpoints.any() && run.command == Command::check && rows > 1)
     throw UsageError("--checkpoint and --resume take a single scenario row (a checkpoint holds one search)");
+  if (run.checkpoints.any() && run.command == Command::run && files.size() > 1)
+    throw UsageError("--checkpoint and --resume take a single scenario file (a checkpoint holds one sweep)");
   require_writable(run.checkpoints.write_path, "--checkpoint");
   require_writable(run, out);
   if (!out.quiet && isatty(STDERR_FILENO) != 0) run.progress = print_progress;
@@ -404,6 +406,10 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   run_cmd->add_option("--lock-profile", out.lock_profile,
                       "Profile every lock (waits and holds per site, in virtual time) and write the table here: CSV, "
                       "or JSON for a name ending in .json (docs/os.md)");
+  run_cmd->add_option("--checkpoint", run.checkpoints.write_path,
+                      "Keep the finished rows of a sweep here, rewritten as each row finishes (docs/distributed.md)");
+  run_cmd->add_option("--resume", run.checkpoints.resume_path, "Take the rows this checkpoint holds; run the rest")
+      ->check(CLI::ExistingFile);
   add_common(*run_cmd, run, out);
   bool mpi = false;
   const auto add_mpi_flag = [&mpi](CLI::App& cmd) {

@@ -20,23 +20,8 @@ constexpr std::uintmax_t kMaxCheckpointBytes = 256ULL << 20;
 
 model::SearchCheckpoint read_checkpoint(const std::string& path, const scenario::ScenarioFile& file, std::size_t row,
                                         std::uint64_t max_runs) {
-  auto fail = [&path](const std::string& why) {
-    return std::runtime_error(fmt::format("{}: cannot resume from it: {}", path, why));
-  };
-  std::error_code ec;
-  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
-  if (ec) throw fail(ec.message());
-  if (bytes > kMaxCheckpointBytes) throw fail(fmt::format("{} bytes: larger than any checkpoint", bytes));
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(io::read_file(path));
-  } catch (const nlohmann::json::exception& e) {
-    throw fail(fmt::format("not a lockstep checkpoint (not JSON: {})", e.what()));
-  }
-  if (!j.is_object() || j.value("format", "") != kFormat) throw fail("not a lockstep checkpoint");
-  if (j.value("version", 0) != kVersion) throw fail(fmt::format("version {}, this lockstep reads {}", j.value("version", 0), kVersion));
-  if (j.value("sha256", "") != file.sha256)
-    throw fail(fmt::format("it was written for other bytes of a scenario ({}), not {}", j.value("scenario", "?"), file.path));
+  auto fail = [&path](const std::string& why) { return cannot_resume(path, why); };
+  const nlohmann::json j = read_checkpoint_json(path, kMaxCheckpointBytes, kFormat, kVersion, file);
   if (j.value("row", std::size_t{0}) != row) throw fail(fmt::format("it is row {}'s, not row {}'s", j.value("row", 0), row));
   if (j.value("max_runs", std::uint64_t{0}) != max_runs)
     throw fail(fmt::format("its search was capped at {} executions, this one at {}: give the same --executions",
@@ -49,6 +34,31 @@ model::SearchCheckpoint read_checkpoint(const std::string& path, const scenario:
 }
 
 }  // namespace
+
+std::runtime_error cannot_resume(const std::string& path, const std::string& why) {
+  return std::runtime_error(fmt::format("{}: cannot resume from it: {}", path, why));
+}
+
+nlohmann::json read_checkpoint_json(const std::string& path, std::uintmax_t max_bytes, const char* format, int version,
+                                    const scenario::ScenarioFile& file) {
+  std::error_code ec;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  if (ec) throw cannot_resume(path, ec.message());
+  if (bytes > max_bytes) throw cannot_resume(path, fmt::format("{} bytes: larger than any {}", bytes, format));
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(io::read_file(path));
+  } catch (const nlohmann::json::exception& e) {
+    throw cannot_resume(path, fmt::format("not a {} (not JSON: {})", format, e.what()));
+  }
+  if (!j.is_object() || j.value("format", "") != format) throw cannot_resume(path, fmt::format("not a {}", format));
+  if (j.value("version", 0) != version)
+    throw cannot_resume(path, fmt::format("version {}, this lockstep reads {}", j.value("version", 0), version));
+  if (j.value("sha256", "") != file.sha256)
+    throw cannot_resume(path, fmt::format("it was written for other bytes of a scenario ({}), not {}",
+                                          j.value("scenario", "?"), file.path));
+  return j;
+}
 
 model::CheckpointPolicy checkpoint_policy(const CheckpointFiles& files, const scenario::ScenarioFile& file,
                                           std::size_t row, std::uint64_t max_runs) {

@@ -8,6 +8,10 @@
 #include <cstdint>
 #include <string>
 
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
 #include "model/checkpoint.hpp"
 #include "scenario/scenario.hpp"
 
@@ -19,6 +23,14 @@ struct CheckpointFiles {
   std::string resume_path; // --resume
   bool any() const { return !write_path.empty() || !resume_path.empty(); }
 };
+
+// A checkpoint file's JSON, read with a bound (`max_bytes`) and checked to be `format` of
+// `version`, written for the bytes of `file`. Throws std::runtime_error, naming the path and
+// saying what is wrong: "PATH: cannot resume from it: ..." (exit 2).
+nlohmann::json read_checkpoint_json(const std::string& path, std::uintmax_t max_bytes, const char* format, int version,
+                                    const scenario::ScenarioFile& file);
+// The error read_checkpoint_json throws, for what its caller checks after it.
+std::runtime_error cannot_resume(const std::string& path, const std::string& why);
 
 // The policy for row `row` of `file`. Throws std::runtime_error, naming the file, when the
 // one to resume is not a checkpoint of this search (exit 2).

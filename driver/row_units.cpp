@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/report_codec.hpp"
+#include "driver/sweep_checkpoint.hpp"
 #include "io/files.hpp"
 
 namespace lockstep::driver {
@@ -119,7 +120,7 @@ RowReport accept_row_answer(const std::string& answer, const RunOptions& options
   return report;
 }
 
-ScenarioReport run_rows_on_ranks(const ScenarioFile& file, const RunOptions& options) {
+ScenarioReport run_rows_on_ranks(const ScenarioFile& file, const RunOptions& options, SweepCheckpoint* kept) {
   ScenarioReport report;
   report.scenario = file.path;
   report.name = file.rows.empty() ? "" : file.rows.front().name;
@@ -127,25 +128,41 @@ ScenarioReport run_rows_on_ranks(const ScenarioFile& file, const RunOptions& opt
   report.swept = file.swept;
   report.rows.resize(file.rows.size());
   std::vector<std::exception_ptr> errors(file.rows.size());
+  // The rows left to run: those a checkpoint does not hold already.
+  std::vector<std::size_t> todo;
+  for (std::size_t row = 0; row < file.rows.size(); ++row) {
+    if (auto done = kept != nullptr ? kept->finished(row) : std::nullopt) {
+      report.rows[row] = std::move(*done);
+    } else {
+      todo.push_back(row);
+    }
+  }
   std::atomic<std::size_t> next{0};
   const std::string unit = encode_row_unit(options);
+  auto finish = [&](std::size_t row) {
+    if (kept != nullptr) kept->row_done(row, report.rows[row]);
+  };
   // Each remote rank's lane on a thread of its own that only waits on MPI; rank 0's thread
   // runs rows itself. A row's error is kept at the row, and the first in row order is thrown.
   std::vector<std::thread> lanes;
   for (std::size_t lane = 0; lane < options.lanes->ranks(); ++lane)
     lanes.emplace_back([&, lane] {
-      for (std::size_t row = next++; row < file.rows.size(); row = next++) {
+      for (std::size_t i = next++; i < todo.size(); i = next++) {
+        const std::size_t row = todo[i];
         try {
           report.rows[row] = accept_row_answer(options.lanes->call(lane, file, row, unit), options);
+          finish(row);
         } catch (...) {
           errors[row] = std::current_exception();
           return;  // the lane's rank may be gone: the rows left go to the others
         }
       }
     });
-  for (std::size_t row = next++; row < file.rows.size(); row = next++) {
+  for (std::size_t i = next++; i < todo.size(); i = next++) {
+    const std::size_t row = todo[i];
     try {
       report.rows[row] = run_scenario_row(file, row, options);
+      finish(row);
     } catch (...) {
       errors[row] = std::current_exception();
     }

@@ -23,8 +23,11 @@ std::string serve_row_unit(const ScenarioFile& file, std::size_t row, const std:
 // report's paths pointing there.
 RowReport accept_row_answer(const std::string& answer, const RunOptions& options);
 
+class SweepCheckpoint;  // driver/sweep_checkpoint.hpp
+
 // Runs every row of `file`, rank 0 and each remote lane taking the next row not yet taken;
-// the reports come back in row order.
-ScenarioReport run_rows_on_ranks(const ScenarioFile& file, const RunOptions& options);
+// the reports come back in row order. With `kept`, rows it holds are not run again, and
+// each row that finishes is recorded there at once.
+ScenarioReport run_rows_on_ranks(const ScenarioFile& file, const RunOptions& options, SweepCheckpoint* kept = nullptr);
 
 }  // namespace lockstep::driver

@@ -1,9 +1,12 @@
 #include "driver/runner.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "driver/row_runner.hpp"
 #include "driver/row_units.hpp"
+#include "driver/sweep_checkpoint.hpp"
 #include "scenario/outcome.hpp"
 
 namespace lockstep::driver {
@@ -44,17 +47,29 @@ RowReport run_scenario_row(const ScenarioFile& file, std::size_t row, const RunO
 }
 
 ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& options) {
+  // `run` keeps the finished rows of a sweep in its checkpoint (driver/sweep_checkpoint.hpp);
+  // `check` keeps a search's state instead (the row runner's).
+  std::optional<SweepCheckpoint> rows_kept;
+  if (options.command == Command::run && options.checkpoints.any()) rows_kept.emplace(file, options);
+  SweepCheckpoint* const kept = rows_kept ? &*rows_kept : nullptr;
   // Under MPI a sweep's timed rows go to the ranks whole; a search's row is split into units
   // by the search itself (docs/distributed.md).
   if (options.command == Command::run && options.lanes != nullptr && options.lanes->ranks() > 0 &&
       file.rows.size() > 1)
-    return run_rows_on_ranks(file, options);
+    return run_rows_on_ranks(file, options, kept);
   ScenarioReport report;
   report.scenario = file.path;
   report.name = file.rows.empty() ? "" : file.rows.front().name;
   report.command = name_of(options.command);
   report.swept = file.swept;
-  for (std::size_t i = 0; i < file.rows.size(); ++i) report.rows.push_back(run_scenario_row(file, i, options));
+  for (std::size_t i = 0; i < file.rows.size(); ++i) {
+    std::optional<RowReport> done = kept != nullptr ? kept->finished(i) : std::nullopt;
+    if (!done) {
+      done = run_scenario_row(file, i, options);
+      if (kept != nullptr) kept->row_done(i, *done);
+    }
+    report.rows.push_back(std::move(*done));
+  }
   return report;
 }
 

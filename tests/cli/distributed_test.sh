@@ -90,6 +90,45 @@ if [[ -s "$work/bk.json" ]]; then fail "the bounded run finished before it was k
 if [[ "$(summary "$work/bres.json")" == "$(summary "$work/bplain.json")" ]]; then pass
 else fail "bounded resumed: $(summary "$work/bres.json"), uninterrupted: $(summary "$work/bplain.json")"; fi
 
+# --- A sweep's checkpoint (`run --checkpoint`): the finished rows. Killed midway, resumed:
+# the CSV and JSON of an uninterrupted run (but for host times), the kept rows not run again.
+cat >"$work/slow-sweep.yaml" <<'YAML'
+name: slow sweep
+machine: {preset: barcelona-4s}
+design: {futex: linux-3.14}
+scheduler: {idle: hlt}
+workload: {kind: ring, threads: 4, laps: 2000}
+sweep:
+  scheduler.idle: [hlt, mwait, adaptive]
+  workload.cpu_stride: [1, 2]
+strategy: {kind: timed, seed: 1}
+expect: pass
+YAML
+# The rows and their figures, host times left out.
+sweep_rows() {
+  python3 -c "
+import json, sys
+host = ('elapsed_s', 'sim_ops_per_host_s')
+for r in json.load(open(sys.argv[1]))['rows']:
+    print(sorted((k, str(v)) for k, v in r.items() if k not in host))
+" "$1"
+}
+rows_in() { python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['rows']))" "$1" 2>/dev/null || echo 0; }
+"$lockstep" run "$work/slow-sweep.yaml" --quiet --out-dir "$work/sw" --json "$work/sw-plain.json" || fail "plain sweep"
+"$lockstep" run "$work/slow-sweep.yaml" --quiet --out-dir "$work/sw" --json "$work/sw-killed.json" --checkpoint "$work/sw.ckpt" &
+pid=$!
+for _ in $(seq 1 300); do [[ $(rows_in "$work/sw.ckpt") -gt 0 ]] && break; sleep 0.01; done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+kept=$(rows_in "$work/sw.ckpt")
+[[ $kept -gt 0 && $kept -lt 6 && ! -s "$work/sw-killed.json" ]] && pass || fail "the sweep's checkpoint holds $kept of 6 rows at the kill"
+"$lockstep" run "$work/slow-sweep.yaml" --quiet --out-dir "$work/sw" --json "$work/sw-resumed.json" --resume "$work/sw.ckpt"; code=$?
+[[ $code -eq 0 ]] && pass || fail "sweep resume: exit $code"
+[[ "$(sweep_rows "$work/sw-resumed.json")" == "$(sweep_rows "$work/sw-plain.json")" ]] && pass \
+  || fail "a sweep resumed with $kept rows kept differs from an uninterrupted one"
+out=$("$lockstep" run "$work/slow-sweep.yaml" --quiet --out-dir "$work/sw" --seed 2 --resume "$work/sw.ckpt" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ other\ options ]] && pass || fail "a sweep checkpoint resumed with another seed: exit $code, '$out'"
+
 # --- MPI: 1, 2 and 4 ranks on loopback give what one process gives.
 if [[ $have_mpi == 1 ]]; then
   # Open MPI refuses root without these; set for this test only.
@@ -140,6 +179,13 @@ for row in csv.DictReader(open(sys.argv[2])):
       diff -r "$work/sp-$b" "$work/sm$np-$b" >/dev/null && pass || fail "mpirun -np $np lockstep run $f: the saved traces differ"
     done
   done
+
+  # A sweep's checkpoint resumes under MPI too: the rows left go to the ranks.
+  timeout 300 mpirun -np 2 "$lockstep" run "$work/slow-sweep.yaml" --quiet --out-dir "$work/sw" \
+    --json "$work/sw-mpi-resumed.json" --resume "$work/sw.ckpt"; code=$?
+  [[ $code -eq 0 ]] && pass || fail "mpirun -np 2 sweep resume: exit $code"
+  [[ "$(sweep_rows "$work/sw-mpi-resumed.json")" == "$(sweep_rows "$work/sw-plain.json")" ]] && pass \
+    || fail "a sweep resumed on two ranks differs from an uninterrupted one"
 
   # A rank that dies (SIGKILL, as the OOM killer would): the run fails, the launcher names the
   # rank, and rank 0 says how to go on.
