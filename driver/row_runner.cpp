@@ -125,6 +125,11 @@ RowReport RowRunner::timed() {
     report.workload.values.emplace_back("idle_wakes_hlt", static_cast<double>(idle.wakes[2]));
     report.workload.values.emplace_back("ipis", static_cast<double>(idle.ipis));
   }
+  if (s_.placement != sim::ThreadPlacement::pinned) {
+    report.workload.labels.emplace_back("placement",
+                                        std::string(sim::kPlacementNames[static_cast<std::size_t>(s_.placement)]));
+    report.workload.values.emplace_back("migrations", static_cast<double>(engine_.migrations()));
+  }
   report.executions = 1;
   report.sim_ops = r.memory_ops;
   report.steps = r.steps;

@@ -30,6 +30,7 @@ sim::MachineShape machine_shape(const Scenario& s) {
     shape.smt_work_factor = s.machine.model->smt_work_factor;
   }
   shape.idle = s.idle;
+  shape.placement = s.placement;
   return shape;
 }
 

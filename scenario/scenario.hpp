@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/futex/futex_config.hpp"
+#include "sim/exec/placement.hpp"
 #include "model/strategy_spec.hpp"
 #include "core/sync/spinlock.hpp"
 #include "core/usync/any_mutex.hpp"
@@ -146,8 +147,10 @@ struct Scenario {
   std::string platform_where;  // "file:line:col" of `platform: native`, for errors
   MachineSpec machine;
   MemoryModel memory_model = MemoryModel::sc;
-  // `scheduler: {idle: ...}`: what the simulated CPUs' idle loop does (docs/os.md).
+  // `scheduler: {idle: ..., placement: ...}` (docs/os.md): what the simulated CPUs' idle
+  // loop does, and where threads run.
   sim::IdlePolicy idle = sim::IdlePolicy::none;
+  sim::ThreadPlacement placement = sim::ThreadPlacement::pinned;
   DesignSpec design;
   WorkloadSpec workload;
   std::vector<std::string> properties;  // checked properties; a violation of another is ignored

@@ -367,17 +367,26 @@ constexpr std::array<std::string_view, 15> kScenarioKeys{
     "name",  "description", "machine",    "memory_model", "design", "workload", "variables",
     "locks", "threads",     "properties", "strategy",     "expect", "sweep",    "platform", "scheduler"};
 
-// `scheduler`: the simulated OS's choices about CPUs (docs/os.md): for now, the idle loop.
-sim::IdlePolicy load_idle_policy(const yaml::Map& root, PlatformKind platform) {
+// `scheduler`: the simulated OS's choices about CPUs (docs/os.md): the idle loop, and where
+// threads run. A native run has the host kernel's and cannot choose them.
+void load_scheduler(const yaml::Map& root, Scenario& s) {
   const std::optional<YAML::Node> node = root.get("scheduler");
-  if (!node) return sim::IdlePolicy::none;
-  const yaml::Map m(root.source(), *node, "scheduler", {"idle"});
-  const std::optional<YAML::Node> idle = m.get("idle");
-  if (!idle) return sim::IdlePolicy::none;
-  if (platform == PlatformKind::native)
-    root.source().fail(*idle, "scheduler.idle: the host's idle loop is its kernel's; a native run cannot choose it "
-                              "(the ring workload's `spin` is the native analogue, docs/os.md)");
-  return static_cast<sim::IdlePolicy>(yaml::choice(root.source(), *idle, "scheduler.idle", sim::kIdlePolicyNames));
+  if (!node) return;
+  const yaml::Source& src = root.source();
+  const yaml::Map m(src, *node, "scheduler", {"idle", "placement"});
+  const auto native_refuses = [&src, &s](const YAML::Node& at, std::string_view what) {
+    if (s.platform == PlatformKind::native)
+      src.fail(at, fmt::format("scheduler.{}: the host's is its kernel's; a native run cannot choose it (docs/os.md)", what));
+  };
+  if (const auto idle = m.get("idle")) {
+    native_refuses(*idle, "idle");
+    s.idle = static_cast<sim::IdlePolicy>(yaml::choice(src, *idle, "scheduler.idle", sim::kIdlePolicyNames));
+  }
+  if (const auto placement = m.get("placement")) {
+    native_refuses(*placement, "placement");
+    s.placement = static_cast<sim::ThreadPlacement>(
+        yaml::choice(src, *placement, "scheduler.placement", sim::kPlacementNames));
+  }
 }
 
 Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const std::string& path) {
@@ -392,7 +401,7 @@ Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const st
   // A native scenario without a machine describes the host it runs on.
   s.machine = s.platform == PlatformKind::native && !root.has("machine") ? host_machine() : load_machine(root);
   s.memory_model = load_memory_model(root);
-  s.idle = load_idle_policy(root, s.platform);
+  load_scheduler(root, s);
   s.design = load_design(root);
   if (is_program(root)) {
     program::Program prog = load_program(root, s.machine, s.design);

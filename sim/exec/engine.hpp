@@ -27,6 +27,7 @@
 #include "sim/exec/cost_model.hpp"
 #include "sim/exec/fiber_sanitizer.hpp"
 #include "sim/exec/memory.hpp"
+#include "sim/exec/placement.hpp"
 #include "sim/exec/race_detector.hpp"
 #include "sim/exec/ready_queue.hpp"
 #include "sim/exec/trace.hpp"
@@ -45,6 +46,8 @@ struct MachineShape {
   double smt_work_factor = 1.0;
   // What idle CPUs do while they wait (sim/exec/idle_model.hpp); none: a flat wake_ns.
   IdlePolicy idle = IdlePolicy::none;
+  // Where threads run (sim/exec/placement.hpp); pinned: on the CPU their workload gave them.
+  ThreadPlacement placement = ThreadPlacement::pinned;
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
   int nodes() const;
 };
@@ -199,6 +202,8 @@ class Engine {
     std::uint64_t ipis = 0;
   };
   const IdleStats& idle_stats() const { return idle_stats_; }
+  // Threads moved to another CPU in the last execution (MachineShape::placement not pinned).
+  std::uint64_t migrations() const { return migrations_; }
   void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node) {
     if (trace_ != nullptr && !on_host()) trace_futex_queue(what, bucket, key_address, waiter_node);
   }
@@ -340,6 +345,13 @@ class Engine {
   std::vector<SimThread> threads_;
   std::vector<SimCpu> cpus_;
   IdleStats idle_stats_;
+  // Placement (sim/exec/placement.hpp): the machine's tree, and the moves made.
+  std::optional<CpuTree> cpu_tree_;
+  std::uint64_t migrations_ = 0;
+  // Each CPU's load (1 while running, plus its queue), or its queue alone.
+  Loads cpu_loads(bool queued_only) const;
+  // Timed mode, a placement policy: the CPU for a starting (`waking` false) or waking thread.
+  CpuId place(const SimThread& t, bool waking) const;
   std::vector<std::vector<CpuId>> siblings_;  // per CPU, the other hardware threads of its core
   std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
   std::vector<SanitizerStack> sanitizer_stacks_;  // the same slots' stacks, in ASan builds

@@ -27,6 +27,12 @@ void Engine::start_cpus() {
       t.resuming = true;
       continue;
     }
+    // A placement policy places a starting thread by its own rule (ULE's fork placement).
+    if (shape_.placement != ThreadPlacement::pinned) {
+      const CpuId to = place(t, false);
+      if (to != t.cpu) ++migrations_;
+      t.cpu = to;
+    }
     SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
     if (cpu.running == kNoThread) {
       cpu.running = id;
@@ -71,6 +77,17 @@ void Engine::preempt(SimThread& t, SimCpu& cpu) {
 void Engine::leave_cpu(SimThread& t) {
   SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
   cpu.running = kNoThread;
+  if (cpu.queue.empty() && shape_.placement != ThreadPlacement::pinned) {
+    // The idle-time balancer: steal a waiting thread from the nearest CPU with one.
+    if (const auto victim = steal_from(*cpu_tree_, cpu_loads(true), t.cpu, shape_.placement)) {
+      SimCpu& from = cpus_[static_cast<std::size_t>(*victim)];
+      const ThreadId id = from.queue.back();
+      from.queue.pop_back();
+      threads_[id].cpu = t.cpu;
+      ++migrations_;
+      cpu.queue.push_back(id);
+    }
+  }
   if (cpu.queue.empty()) {
     cpu.idle_since_ns = t.clock_ns;
     if (shape_.idle != IdlePolicy::none) {
@@ -108,6 +125,13 @@ std::uint64_t Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId wak
     t.resuming = true;
     return 0;
   }
+  if (shape_.placement != ThreadPlacement::pinned) {
+    const CpuId to = place(t, true);
+    if (to != t.cpu) {
+      t.cpu = to;
+      ++migrations_;
+    }
+  }
   SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
   std::uint64_t waker_ns = 0;
   if (shape_.idle == IdlePolicy::none) {
@@ -140,6 +164,19 @@ std::uint64_t Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId wak
     if (running.state == ThreadRunState::spinning) wake_spinner(running, t.clock_ns);
   }
   return waker_ns;
+}
+
+Loads Engine::cpu_loads(bool queued_only) const {
+  Loads loads(cpus_.size());
+  for (std::size_t c = 0; c < cpus_.size(); ++c)
+    loads[c] = static_cast<std::uint32_t>(cpus_[c].queue.size()) + (!queued_only && cpus_[c].running != kNoThread ? 1 : 0);
+  return loads;
+}
+
+CpuId Engine::place(const SimThread& t, bool waking) const {
+  const Loads loads = cpu_loads(false);
+  if (shape_.placement == ThreadPlacement::simple) return most_idle(loads);
+  return waking ? pick_affine(*cpu_tree_, loads, t.cpu, CpuTree::kPackage) : least_loaded_path(*cpu_tree_, loads);
 }
 
 CpuId Engine::this_cpu() const { return on_host() ? 0 : threads_[current_].cpu; }

@@ -107,7 +107,24 @@ assert kegs[('large', 'true')]['header_ns'] < kegs[('large-fallback', 'true')]['
 for keg in ('small', 'large', 'large-fallback'):
     assert kegs[(keg, 'true')]['remote_share'] == 0 and kegs[(keg, 'false')]['remote_share'] == 0.5, keg
 PY
-    then pass; else fail "scenarios/os/header-scan-*.yaml do not show what docs/os.md says"; fi ;;
+    then pass; else fail "scenarios/os/header-scan-*.yaml do not show what docs/os.md says"; fi
+    # Placement (docs/os.md): on barcelona-4s, two threads whose headers fit one L3 each but not
+    # one L3 together read them over twice as fast when topology puts them on two packages;
+    # pinned and simple leave them on one. Four threads given one CPU: spreading them wins
+    # with private counters; with one shared counter it loses, topology's (over packages)
+    # more than simple's (within one).
+    if python3 - "$work/results/scenarios_os_placement-cache.yaml.json" "$work/results/scenarios_os_placement-balance.yaml.json" <<'PY'
+import json, sys
+cache = {dict(r['params'])['scheduler.placement']: r for r in json.load(open(sys.argv[1]))['rows']}
+assert cache['pinned']['header_ns'] == cache['simple']['header_ns'], cache
+assert 2 * cache['topology']['header_ns'] < cache['simple']['header_ns'], cache
+assert cache['topology']['migrations'] == 1 and cache['simple']['migrations'] == 0
+bal = {(dict(r['params'])['workload.layout'], dict(r['params'])['scheduler.placement']): r['virtual_time_ns']
+       for r in json.load(open(sys.argv[2]))['rows']}
+assert bal[('padded', 'simple')] * 3 < bal[('padded', 'pinned')] and bal[('padded', 'topology')] * 3 < bal[('padded', 'pinned')], bal
+assert bal[('shared', 'pinned')] * 10 < bal[('shared', 'simple')] < bal[('shared', 'topology')], bal
+PY
+    then pass; else fail "scenarios/os/placement-*.yaml do not show what docs/os.md says"; fi ;;
   scenarios/litmus)
     # SB under SC: three executions, one per equivalence class (GenMC's count).
     [[ $(json_field "$work/results/scenarios_litmus_sb-sc.yaml.json" "['executions']") == 3 ]] && pass \
