@@ -33,6 +33,9 @@ constexpr std::array kKeyFigures = {"strategy",
                                     "workers",
                                     "trace_sha256",
                                     "writebacks",
+                                    "dram_banks_touched",
+                                    "dram_banks",
+                                    "dram_bank_peak_over_mean",
                                     "mean_ns",
                                     "machine"};
 constexpr std::array kParsedMembers = {
