@@ -31,6 +31,7 @@ sim::MachineShape machine_shape(const Scenario& s) {
   }
   shape.idle = s.idle;
   shape.placement = s.placement;
+  shape.balance_interval_ns = s.balance_interval_ns;
   return shape;
 }
 

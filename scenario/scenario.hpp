@@ -151,6 +151,7 @@ struct Scenario {
   // loop does, and where threads run.
   sim::IdlePolicy idle = sim::IdlePolicy::none;
   sim::ThreadPlacement placement = sim::ThreadPlacement::pinned;
+  std::uint64_t balance_interval_ns = sim::kUleBalanceIntervalNs;  // topology's periodic balancer
   DesignSpec design;
   WorkloadSpec workload;
   std::vector<std::string> properties;  // checked properties; a violation of another is ignored

@@ -373,7 +373,7 @@ void load_scheduler(const yaml::Map& root, Scenario& s) {
   const std::optional<YAML::Node> node = root.get("scheduler");
   if (!node) return;
   const yaml::Source& src = root.source();
-  const yaml::Map m(src, *node, "scheduler", {"idle", "placement"});
+  const yaml::Map m(src, *node, "scheduler", {"idle", "placement", "balance_interval_us"});
   const auto native_refuses = [&src, &s](const YAML::Node& at, std::string_view what) {
     if (s.platform == PlatformKind::native)
       src.fail(at, fmt::format("scheduler.{}: the host's is its kernel's; a native run cannot choose it (docs/os.md)", what));
@@ -386,6 +386,13 @@ void load_scheduler(const yaml::Map& root, Scenario& s) {
     native_refuses(*placement, "placement");
     s.placement = static_cast<sim::ThreadPlacement>(
         yaml::choice(src, *placement, "scheduler.placement", sim::kPlacementNames));
+  }
+  if (const auto interval = m.get("balance_interval_us")) {
+    native_refuses(*interval, "balance_interval_us");
+    // At most an hour of virtual time; 0 turns the periodic balancer off.
+    constexpr std::uint64_t kMaxUs = 3'600'000'000;
+    const std::uint64_t us = yaml::unsigned_integer(src, *interval, "scheduler.balance_interval_us", 0, kMaxUs);
+    s.balance_interval_ns = us * 1000;
   }
 }
 

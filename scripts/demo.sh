@@ -44,6 +44,11 @@ echo "Coloured allocation (docs/os.md): 2 KiB network buffers from a UMA-style z
 echo "read over and over, uncoloured and coloured, on nehalem-2s:"
 build/bin/lockstep run scenarios/os/header-scan-colour.yaml --out-dir out --csv out/header-scan-colour.csv || status=1
 echo
+echo "Topology-aware placement (docs/os.md): two threads whose data fit one L3 each, placed on one"
+echo "package (pinned, simple) or two (ULE's topology tree), on barcelona-4s; then ULE's periodic"
+echo "balancer moving threads that its idle CPUs may not steal:"
+build/bin/lockstep run scenarios/os/placement-cache.yaml scenarios/os/placement-periodic.yaml --out-dir out || status=1
+echo
 echo "Simulated against measured: this host's calibration (kept for later runs), then the futex"
 echo "hash designs natively and on the calibrated model (docs/compare.md):"
 build/bin/lockstep calibrate --if-missing --seconds 12 --quiet || status=1

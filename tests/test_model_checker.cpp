@@ -478,15 +478,17 @@ class LoopbackLanes final : public model::RemoteLanes {
 // speed (the test is that they do, and that what they answer merges right).
 class SlowExecutor final : public model::Executor {
  public:
-  explicit SlowExecutor(model::Executor& inner) : inner_(inner) {}
+  explicit SlowExecutor(model::Executor& inner, std::chrono::microseconds delay = std::chrono::microseconds(100))
+      : inner_(inner), delay_(delay) {}
   ExecutionResult run(Scheduler& oracle, std::uint64_t index) override {
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    std::this_thread::sleep_for(delay_);
     return inner_.run(oracle, index);
   }
   std::size_t processes() const override { return inner_.processes(); }
 
  private:
   model::Executor& inner_;
+  std::chrono::microseconds delay_;
 };
 
 }  // namespace
@@ -540,7 +542,11 @@ TEST_CASE("searches with remote lanes report what the sequential ones do", "[mod
     const nlohmann::json unit = {{"kind", "sampling"}, {"strategy", {{"kind", "random"}, {"seed", 3}}}, {"lo", lo}, {"hi", hi}};
     return model::decode_chunk(model::from_bytes(l.call(lane, model::to_bytes(unit))));
   };
-  SlowExecutor slow(runner);
+  // Slow enough that the lanes' threads, started with the search, take chunks before the
+  // local worker reaches the violation even on a loaded machine (at 100 us a run, a loaded
+  // 2-core CI machine once let the local worker finish first).
+  INFO("the violation's execution: " << one.executions);
+  SlowExecutor slow(runner, std::chrono::milliseconds(5));
   require_same(model::search_sampling(make, {&slow}, verdict, sample, &lanes, chunk), one);
   CHECK(lanes.units() > 0);
 }

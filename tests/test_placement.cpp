@@ -60,8 +60,58 @@ TEST_CASE("placement: topology wakes a thread near its last CPU", "[placement]")
 TEST_CASE("placement: an idle CPU steals from the nearest busy one (topology), the busiest (simple)", "[placement]") {
   const CpuTree tree = machine();
   const Loads queued{0, 0, 3, 0, 1, 0, 0, 0};
-  CHECK(steal_from(tree, queued, 0, ThreadPlacement::topology) == 4);  // its core's sibling
-  CHECK(steal_from(tree, queued, 0, ThreadPlacement::simple) == 2);    // the most queued
-  CHECK(steal_from(tree, queued, 3, ThreadPlacement::topology) == 2);  // its package
-  CHECK_FALSE(steal_from(tree, {0, 0, 0, 0, 0, 0, 0, 0}, 0, ThreadPlacement::topology));
+  const Loads loads{0, 1, 4, 1, 2, 0, 0, 0};
+  CHECK(steal_from(tree, loads, queued, 0, ThreadPlacement::topology) == 4);  // its core's sibling
+  CHECK(steal_from(tree, loads, queued, 0, ThreadPlacement::simple) == 2);    // the most queued
+  CHECK(steal_from(tree, loads, queued, 3, ThreadPlacement::topology) == 2);  // its package
+  CHECK_FALSE(steal_from(tree, {0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}, 0, ThreadPlacement::topology));
+}
+
+TEST_CASE("placement: ULE's steal threshold leaves a CPU with one thread queued alone", "[placement]") {
+  // min(fls(ncpus) - 1, 3): 1 for 2 and 3 CPUs, 2 for 4 to 7, 3 from 8 on.
+  CHECK(steal_threshold(2) == 1);
+  CHECK(steal_threshold(4) == 2);
+  CHECK(steal_threshold(7) == 2);
+  CHECK(steal_threshold(8) == 3);
+  CHECK(steal_threshold(64) == 3);
+  const CpuTree tree = machine();  // 8 CPUs: threshold 3 outside a core
+  // CPU 2 runs one thread and has one queued (load 2): CPU 0 on the other package leaves it.
+  CHECK_FALSE(steal_from(tree, {0, 1, 2, 1, 1, 1, 0, 1}, {0, 0, 1, 0, 0, 0, 0, 0}, 0, ThreadPlacement::topology));
+  // ... but its own SMT sibling (CPU 6) takes it: a hardware thread steals any queued one.
+  CHECK(steal_from(tree, {0, 1, 2, 1, 1, 1, 0, 1}, {0, 0, 1, 0, 0, 0, 0, 0}, 6, ThreadPlacement::topology) == 2);
+  // Load 3 is enough across packages.
+  CHECK(steal_from(tree, {0, 1, 3, 1, 1, 1, 1, 1}, {0, 0, 2, 0, 0, 0, 0, 0}, 0, ThreadPlacement::topology) == 2);
+  // simple has no threshold.
+  CHECK(steal_from(tree, {0, 1, 2, 1, 1, 1, 0, 1}, {0, 0, 1, 0, 0, 0, 0, 0}, 0, ThreadPlacement::simple) == 2);
+}
+
+TEST_CASE("placement: affinity expires level by level with the ticks since the thread ran", "[placement]") {
+  // SCHED_AFFINITY: a level sharing cache k (2 a core's L2, 3 a package's L3) while fewer than
+  // k ticks have passed; the widest such level is searched.
+  CHECK(affinity_level(0) == CpuTree::kPackage);
+  CHECK(affinity_level(2) == CpuTree::kPackage);
+  CHECK(affinity_level(3) == kNoAffinity);
+  CHECK(affinity_level(1000) == kNoAffinity);
+  const CpuTree tree = machine();
+  // Package 0 busy but CPU 1 idle; package 1 entirely idle.
+  const Loads loads{1, 0, 0, 0, 1, 1, 0, 0};
+  CHECK(pick_affine(tree, loads, 0, affinity_level(1)) == 1);  // still affine: its package's idle CPU
+  CHECK(pick_affine(tree, loads, 0, affinity_level(5)) == 2);  // expired: the least loaded path (package 1)
+}
+
+TEST_CASE("placement: the periodic balancer evens out the machine, then each package", "[placement]") {
+  const CpuTree tree = machine();
+  // Nothing queued: nothing to move, however uneven.
+  CHECK(balance_moves(tree, {1, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}).empty());
+  // CPU 2 (package 1) runs one and has one queued, package 0 is idle: at the machine level the
+  // most loaded path's CPU (2) gives one to the least loaded path's (package 0, CPU 0).
+  CHECK(balance_moves(tree, {0, 0, 2, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0}) ==
+        std::vector<BalanceMove>{{2, 0}});
+  // A difference of one moves nothing (it would only move the extra thread).
+  CHECK(balance_moves(tree, {1, 1, 2, 1, 1, 1, 1, 1}, {0, 0, 1, 0, 0, 0, 0, 0}).empty());
+  // Four on CPU 0 (three queued), the rest idle: half the difference, rounded up, goes to the
+  // other package (CPU 2); then package 0 gives one of its two queued to CPU 1, and package 1
+  // one of its queued to CPU 3. Each level in turn, top down, as sched_balance_group does.
+  const auto moves = balance_moves(tree, {4, 0, 0, 0, 0, 0, 0, 0}, {3, 0, 0, 0, 0, 0, 0, 0});
+  CHECK(moves == std::vector<BalanceMove>{{0, 2}, {0, 2}, {0, 1}, {2, 3}});
 }

@@ -109,6 +109,9 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
   idle_stats_ = {};
   migrations_ = 0;
+  balancer_moves_ = 0;
+  balances_ = 0;
+  next_balance_ns_ = UINT64_MAX;
   destroy_fibers();
   ready_.clear();
   schedule_.clear();
@@ -207,6 +210,8 @@ void Engine::yield_for(PendingOp op) {
   }
   ThreadId next = kHostId;
   if (mode_ == EngineMode::timed) {
+    if (t.clock_ns >= next_balance_ns_) [[unlikely]]
+      balance(t.clock_ns);
     maybe_preempt(t);
     if (t.state != ThreadRunState::running) {
       next = pick_next();

@@ -48,6 +48,9 @@ struct MachineShape {
   IdlePolicy idle = IdlePolicy::none;
   // Where threads run (sim/exec/placement.hpp); pinned: on the CPU their workload gave them.
   ThreadPlacement placement = ThreadPlacement::pinned;
+  // Topology placement: ULE's periodic balancer runs every 0.5 to 1.5 times this (drawn
+  // afresh each time, as sched_balance does); 0, never.
+  std::uint64_t balance_interval_ns = kUleBalanceIntervalNs;
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
   int nodes() const;
 };
@@ -204,6 +207,8 @@ class Engine {
   const IdleStats& idle_stats() const { return idle_stats_; }
   // Threads moved to another CPU in the last execution (MachineShape::placement not pinned).
   std::uint64_t migrations() const { return migrations_; }
+  // Of those, the periodic balancer's moves.
+  std::uint64_t balancer_moves() const { return balancer_moves_; }
   void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node) {
     if (trace_ != nullptr && !on_host()) trace_futex_queue(what, bucket, key_address, waiter_node);
   }
@@ -348,10 +353,16 @@ class Engine {
   // Placement (sim/exec/placement.hpp): the machine's tree, and the moves made.
   std::optional<CpuTree> cpu_tree_;
   std::uint64_t migrations_ = 0;
+  std::uint64_t balancer_moves_ = 0;
+  std::uint64_t balances_ = 0;  // periodic balancer runs this execution: its draws' counter
+  std::uint64_t next_balance_ns_ = UINT64_MAX;  // when it runs next (never: UINT64_MAX)
+  // ULE's sched_balance at `at_ns`: move queued threads as balance_moves says, and draw the
+  // next time.
+  void balance(std::uint64_t at_ns);
   // Each CPU's load (1 while running, plus its queue), or its queue alone.
   Loads cpu_loads(bool queued_only) const;
   // Timed mode, a placement policy: the CPU for a starting (`waking` false) or waking thread.
-  CpuId place(const SimThread& t, bool waking) const;
+  CpuId place(const SimThread& t, bool waking, std::uint64_t at_ns) const;
   std::vector<std::vector<CpuId>> siblings_;  // per CPU, the other hardware threads of its core
   std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
   std::vector<SanitizerStack> sanitizer_stacks_;  // the same slots' stacks, in ASan builds

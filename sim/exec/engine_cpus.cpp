@@ -29,7 +29,7 @@ void Engine::start_cpus() {
     }
     // A placement policy places a starting thread by its own rule (ULE's fork placement).
     if (shape_.placement != ThreadPlacement::pinned) {
-      const CpuId to = place(t, false);
+      const CpuId to = place(t, false, 0);
       if (to != t.cpu) ++migrations_;
       t.cpu = to;
     }
@@ -45,6 +45,32 @@ void Engine::start_cpus() {
       cpu.queue.push_back(id);
     }
   }
+  // ULE balances once at start-up (sched_setup_smp), then every interval or so.
+  if (mode_ == EngineMode::timed && shape_.placement == ThreadPlacement::topology && shape_.balance_interval_ns > 0)
+    next_balance_ns_ = 0;
+}
+
+void Engine::balance(std::uint64_t at_ns) {
+  for (const BalanceMove& m : balance_moves(*cpu_tree_, cpu_loads(false), cpu_loads(true))) {
+    SimCpu& from = cpus_[static_cast<std::size_t>(m.from)];
+    SimCpu& to = cpus_[static_cast<std::size_t>(m.to)];
+    if (from.queue.empty()) throw std::logic_error("balance: a move from a CPU with nothing queued");
+    const ThreadId id = from.queue.back();
+    from.queue.pop_back();
+    threads_[id].cpu = m.to;
+    ++migrations_;
+    ++balancer_moves_;
+    to.queue.push_back(id);
+    if (to.running == kNoThread) dispatch(to, std::max(at_ns, to.idle_since_ns));  // ULE IPIs it to switch
+  }
+  // sched_balance: the next run between half and one and a half intervals on (ULE draws with
+  // random(); here a fixed hash of the run's count, so runs stay reproducible).
+  std::uint64_t z = ++balances_ * 0x9E3779B97F4A7C15ULL;  // splitmix64's finaliser
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  const std::uint64_t interval = shape_.balance_interval_ns;
+  next_balance_ns_ = at_ns + std::max<std::uint64_t>(interval / 2, 1) + z % interval;
 }
 
 std::uint64_t Engine::now() const {
@@ -68,6 +94,7 @@ void Engine::exceed_step_bound() {
 
 // The end of `t`'s slice, with another thread waiting for its CPU: round robin.
 void Engine::preempt(SimThread& t, SimCpu& cpu) {
+  t.left_cpu_ns = t.clock_ns;
   set_state(t, ThreadRunState::ready, t.clock_ns);
   cpu.queue.push_back(current_);
   cpu.running = kNoThread;
@@ -77,9 +104,10 @@ void Engine::preempt(SimThread& t, SimCpu& cpu) {
 void Engine::leave_cpu(SimThread& t) {
   SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
   cpu.running = kNoThread;
+  t.left_cpu_ns = t.clock_ns;
   if (cpu.queue.empty() && shape_.placement != ThreadPlacement::pinned) {
-    // The idle-time balancer: steal a waiting thread from the nearest CPU with one.
-    if (const auto victim = steal_from(*cpu_tree_, cpu_loads(true), t.cpu, shape_.placement)) {
+    // The idle-time balancer: steal a waiting thread from the nearest CPU loaded enough.
+    if (const auto victim = steal_from(*cpu_tree_, cpu_loads(false), cpu_loads(true), t.cpu, shape_.placement)) {
       SimCpu& from = cpus_[static_cast<std::size_t>(*victim)];
       const ThreadId id = from.queue.back();
       from.queue.pop_back();
@@ -126,7 +154,7 @@ std::uint64_t Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId wak
     return 0;
   }
   if (shape_.placement != ThreadPlacement::pinned) {
-    const CpuId to = place(t, true);
+    const CpuId to = place(t, true, at_ns);
     if (to != t.cpu) {
       t.cpu = to;
       ++migrations_;
@@ -173,10 +201,15 @@ Loads Engine::cpu_loads(bool queued_only) const {
   return loads;
 }
 
-CpuId Engine::place(const SimThread& t, bool waking) const {
+CpuId Engine::place(const SimThread& t, bool waking, std::uint64_t at_ns) const {
   const Loads loads = cpu_loads(false);
   if (shape_.placement == ThreadPlacement::simple) return most_idle(loads);
-  return waking ? pick_affine(*cpu_tree_, loads, t.cpu, CpuTree::kPackage) : least_loaded_path(*cpu_tree_, loads);
+  if (!waking) return least_loaded_path(*cpu_tree_, loads);
+  // Ticks, as ULE counts them: whole ticks between the one it left in and now.
+  const std::uint64_t tick = costs_.idle_costs().tick_ns;
+  const std::uint64_t left_tick = t.left_cpu_ns / tick;
+  const std::uint64_t now_tick = at_ns / tick;
+  return pick_affine(*cpu_tree_, loads, t.cpu, affinity_level(now_tick > left_tick ? now_tick - left_tick : 0));
 }
 
 CpuId Engine::this_cpu() const { return on_host() ? 0 : threads_[current_].cpu; }

@@ -35,6 +35,7 @@ struct BufferedStore {
 struct Engine::SimThread {
   std::string name;
   CpuId cpu = 0;
+  std::uint64_t left_cpu_ns = 0;  // timed mode: when it last left a CPU (ULE's ts_rltick)
   std::function<void()> body;
   ThreadRunState state = ThreadRunState::ready;
   bool started = false;

@@ -1,6 +1,7 @@
 #include "sim/exec/placement.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -91,17 +92,110 @@ CpuId pick_affine(const CpuTree& tree, const Loads& loads, CpuId last, int affin
   return least_loaded_path(tree, loads);
 }
 
-std::optional<CpuId> steal_from(const CpuTree& tree, const Loads& queued, CpuId idle, ThreadPlacement policy) {
-  const int first = policy == ThreadPlacement::topology ? CpuTree::kCore : CpuTree::kMachine;
+int affinity_level(std::uint64_t ticks_since_ran) {
+  constexpr std::uint64_t kAffinityTicks = 1;  // SCHED_AFFINITY_DEFAULT at hz = 1000
+  constexpr std::uint64_t kShareL3 = 3;        // CG_SHARE_L3: a package
+  constexpr std::uint64_t kShareL2 = 2;        // CG_SHARE_L2: a core
+  if (ticks_since_ran < kShareL3 * kAffinityTicks) return CpuTree::kPackage;
+  if (ticks_since_ran < kShareL2 * kAffinityTicks) return CpuTree::kCore;  // never wider than L3's window
+  return kNoAffinity;
+}
+
+std::uint32_t steal_threshold(int cpus) {
+  const int fls = std::bit_width(static_cast<unsigned>(std::max(cpus, 1)));  // fls(): the highest set bit, from 1
+  return static_cast<std::uint32_t>(std::min(fls - 1, 3));
+}
+
+std::optional<CpuId> steal_from(const CpuTree& tree, const Loads& loads, const Loads& queued, CpuId idle,
+                                ThreadPlacement policy) {
+  const bool topology = policy == ThreadPlacement::topology;
+  const int first = topology ? CpuTree::kCore : CpuTree::kMachine;
   for (int level = first; level < CpuTree::kLevels; ++level) {
+    // ULE's threshold counts the running thread too; a hardware thread steals any queued one.
+    const std::uint32_t thresh = !topology || level == CpuTree::kCore ? 1 : steal_threshold(tree.cpus());
     std::optional<CpuId> victim;
     for (CpuId c : tree.group(level, idle)) {
-      if (c == idle || queued[static_cast<std::size_t>(c)] == 0) continue;
-      if (!victim || queued[static_cast<std::size_t>(c)] > queued[static_cast<std::size_t>(*victim)]) victim = c;
+      const auto i = static_cast<std::size_t>(c);
+      if (c == idle || queued[i] == 0 || loads[i] < thresh) continue;
+      const Loads& by = topology ? loads : queued;
+      if (!victim || by[i] > by[static_cast<std::size_t>(*victim)]) victim = c;
     }
     if (victim) return victim;
   }
   return std::nullopt;
+}
+
+namespace {
+
+// The groups one level down inside `group` (at `level` above the hardware threads), in the
+// order of their first CPUs.
+std::vector<const std::vector<CpuId>*> children(const CpuTree& tree, int level, const std::vector<CpuId>& group) {
+  std::vector<const std::vector<CpuId>*> out;
+  for (CpuId cpu : group) {
+    const std::vector<CpuId>& child = tree.group(level - 1, cpu);
+    if (std::find(out.begin(), out.end(), &child) == out.end()) out.push_back(&child);
+  }
+  std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->front() < b->front(); });
+  return out;
+}
+
+// ULE's cpu_search: down the least (or most) loaded path of `group` to its least (most)
+// loaded CPU that `eligible` admits; a child with no eligible CPU is passed over. Ties go to
+// the first group and CPU.
+template <typename Eligible>
+std::optional<CpuId> search_path(const CpuTree& tree, int level, const std::vector<CpuId>& group, const Loads& loads,
+                                 bool highest, const Eligible& eligible) {
+  const auto better = [highest](std::uint64_t a, std::uint64_t b) { return highest ? a > b : a < b; };
+  if (level == CpuTree::kCore) {
+    std::optional<CpuId> best;
+    for (CpuId c : group)
+      if (eligible(c) && (!best || better(loads[static_cast<std::size_t>(c)], loads[static_cast<std::size_t>(*best)])))
+        best = c;
+    return best;
+  }
+  std::optional<CpuId> best;
+  std::uint64_t best_load = 0;
+  for (const std::vector<CpuId>* child : children(tree, level, group)) {
+    const std::uint64_t l = load_of(*child, loads);
+    if (best && !better(l, best_load)) continue;
+    if (const auto found = search_path(tree, level - 1, *child, loads, highest, eligible)) {
+      best = found;
+      best_load = l;
+    }
+  }
+  return best;
+}
+
+void balance_group(const CpuTree& tree, int level, const std::vector<CpuId>& group, Loads& loads, Loads& queued,
+                   std::vector<BalanceMove>& moves) {
+  const auto high = search_path(tree, level, group, loads, true,
+                                [&queued](CpuId c) { return queued[static_cast<std::size_t>(c)] > 0; });
+  const auto low = search_path(tree, level, group, loads, false, [](CpuId) { return true; });
+  if (high && low && *high != *low) {
+    const auto h = static_cast<std::size_t>(*high);
+    const auto l = static_cast<std::size_t>(*low);
+    if (loads[h] >= loads[l] + 2) {
+      const std::uint32_t diff = loads[h] - loads[l];
+      const std::uint32_t move = std::min(diff / 2 + diff % 2, queued[h]);
+      for (std::uint32_t i = 0; i < move; ++i) {
+        --queued[h];
+        --loads[h];
+        if (loads[l]++ > 0) ++queued[l];  // onto an idle CPU the thread runs at once
+        moves.push_back(BalanceMove{*high, *low});
+      }
+    }
+  }
+  if (level > CpuTree::kCore)
+    for (const std::vector<CpuId>* child : children(tree, level, group))
+      balance_group(tree, level - 1, *child, loads, queued, moves);
+}
+
+}  // namespace
+
+std::vector<BalanceMove> balance_moves(const CpuTree& tree, Loads loads, Loads queued) {
+  std::vector<BalanceMove> moves;
+  balance_group(tree, CpuTree::kMachine, tree.groups(CpuTree::kMachine).front(), loads, queued, moves);
+  return moves;
 }
 
 }  // namespace lockstep::sim

@@ -124,7 +124,20 @@ bal = {(dict(r['params'])['workload.layout'], dict(r['params'])['scheduler.place
 assert bal[('padded', 'simple')] * 3 < bal[('padded', 'pinned')] and bal[('padded', 'topology')] * 3 < bal[('padded', 'pinned')], bal
 assert bal[('shared', 'pinned')] * 10 < bal[('shared', 'simple')] < bal[('shared', 'topology')], bal
 PY
-    then pass; else fail "scenarios/os/placement-*.yaml do not show what docs/os.md says"; fi ;;
+    then pass; else fail "scenarios/os/placement-*.yaml do not show what docs/os.md says"; fi
+    # The periodic balancer: 24 never-sleeping threads on 16 CPUs. Off or at ULE's 1 s it
+    # moves nothing (idle CPUs may not steal from a load of 2 on 16 CPUs); every 100 us and
+    # every 20 us it moves the 8 queued threads and the run ends sooner, sooner at 20 us.
+    if python3 - "$work/results/scenarios_os_placement-periodic.yaml.json" <<'PY'
+import json, sys
+rows = {dict(r['params'])['scheduler.balance_interval_us']: r for r in json.load(open(sys.argv[1]))['rows']}
+assert rows['0']['balancer_moves'] == 0 and rows['1000000']['balancer_moves'] == 0, rows
+assert rows['0']['virtual_time_ns'] == rows['1000000']['virtual_time_ns'], rows
+assert rows['100']['balancer_moves'] == 8 and rows['20']['balancer_moves'] == 8, rows
+assert rows['20']['virtual_time_ns'] < rows['100']['virtual_time_ns'] < rows['0']['virtual_time_ns'], rows
+assert rows['20']['virtual_time_ns'] * 1.3 < rows['0']['virtual_time_ns'], rows
+PY
+    then pass; else fail "scenarios/os/placement-periodic.yaml does not show what docs/os.md says"; fi ;;
   scenarios/litmus)
     # SB under SC: three executions, one per equivalence class (GenMC's count).
     [[ $(json_field "$work/results/scenarios_litmus_sb-sc.yaml.json" "['executions']") == 3 ]] && pass \
