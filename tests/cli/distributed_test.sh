@@ -147,10 +147,15 @@ if [[ $have_mpi == 1 ]]; then
         cmp -s "$s" "$work/m$np-$b/$(basename "$s")" && pass || fail "mpirun -np $np $f: the schedule file differs"
       done
     done
-    # Work went to the other ranks (the JSON says how many units).
-    units=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(r.get('remote_units',0) for r in d.get('rows',[d])))" "$work/m4-$b.json")
-    [[ $units -gt 0 || $b == racy-counter-pct ]] && pass || fail "mpirun -np 4 $f: no unit went to another rank"
+    # Work went to the other ranks (the JSON says how many units). Whether a small search
+    # hands any out depends on timing (rank 0 may finish first on a loaded machine), so the
+    # check is over all these searches on 2 and 4 ranks together.
+    for np in 2 4; do
+      n=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(r.get('remote_units',0) for r in d.get('rows',[d])))" "$work/m$np-$b.json")
+      remote_units=$((${remote_units:-0} + n))
+    done
   done
+  [[ ${remote_units:-0} -gt 0 ]] && pass || fail "mpirun -np 2 and 4: no unit of any search went to another rank"
   # Sweeps: `lockstep run` hands whole rows to the ranks; the CSV, the JSON (but for host
   # times) and the saved traces are one process's.
   strip_host_times() {
