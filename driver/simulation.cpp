@@ -26,7 +26,10 @@ sim::MachineShape machine_shape(const Scenario& s) {
   sim::MachineShape shape{s.machine.node_of_cpu, s.machine.memory_policy};
   if (s.machine.model) {
     const sim::machine::Topology topology(*s.machine.model);
-    for (CpuId cpu = 0; cpu < topology.cpus(); ++cpu) shape.core_of_cpu.push_back(topology.core_of(cpu));
+    for (CpuId cpu = 0; cpu < topology.cpus(); ++cpu) {
+      shape.core_of_cpu.push_back(topology.core_of(cpu));
+      shape.board_of_cpu.push_back(topology.board_of(topology.package_of(cpu)));
+    }
     shape.smt_work_factor = s.machine.model->smt_work_factor;
   }
   shape.idle = s.idle;

@@ -115,3 +115,22 @@ TEST_CASE("placement: the periodic balancer evens out the machine, then each pac
   const auto moves = balance_moves(tree, {4, 0, 0, 0, 0, 0, 0, 0}, {3, 0, 0, 0, 0, 0, 0, 0});
   CHECK(moves == std::vector<BalanceMove>{{0, 2}, {0, 2}, {0, 1}, {2, 3}});
 }
+
+TEST_CASE("placement: boards are a level between packages and the machine", "[placement]") {
+  // Two boards of two packages of two cores (no SMT), as barcelona-8s's halves.
+  const std::vector<NodeId> node_of_cpu{0, 0, 1, 1, 2, 2, 3, 3};
+  const std::vector<int> board_of_cpu{0, 0, 0, 0, 1, 1, 1, 1};
+  const CpuTree tree({}, node_of_cpu, board_of_cpu);
+  CHECK(tree.group(CpuTree::kBoard, 3) == std::vector<CpuId>{0, 1, 2, 3});
+  CHECK(tree.groups(CpuTree::kBoard).size() == 2);
+  // The least loaded path goes through the boards first: a second thread to the other board,
+  // a third to the first board's other package.
+  CHECK(least_loaded_path(tree, {1, 0, 0, 0, 0, 0, 0, 0}) == 4);
+  CHECK(least_loaded_path(tree, {1, 0, 0, 0, 1, 0, 0, 0}) == 2);
+  // An idle CPU steals within its package, then its board, then across boards: CPU 2 (its
+  // board) before CPU 4 (the other board), though CPU 4 is busier.
+  CHECK(steal_from(tree, {1, 0, 3, 1, 4, 1, 1, 1}, {0, 0, 2, 0, 3, 0, 0, 0}, 1, ThreadPlacement::topology) == 2);
+  CHECK(steal_from(tree, {1, 0, 1, 1, 4, 1, 1, 1}, {0, 0, 0, 0, 3, 0, 0, 0}, 1, ThreadPlacement::topology) == 4);
+  // A package across two boards is not a tree.
+  CHECK_THROWS_AS(CpuTree({}, {0, 0, 1, 1}, {0, 1, 1, 1}), std::invalid_argument);
+}

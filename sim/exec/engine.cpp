@@ -74,7 +74,7 @@ Engine::Engine(MachineShape shape, CostModel& costs, EngineLimits limits)
         if (a != b && shape_.core_of_cpu[static_cast<std::size_t>(a)] == shape_.core_of_cpu[static_cast<std::size_t>(b)])
           siblings_[static_cast<std::size_t>(a)].push_back(b);
   }
-  if (shape_.placement != ThreadPlacement::pinned) cpu_tree_.emplace(shape_.core_of_cpu, shape_.node_of_cpu);
+  if (shape_.placement != ThreadPlacement::pinned) cpu_tree_.emplace(shape_.core_of_cpu, shape_.node_of_cpu, shape_.board_of_cpu);
 }
 
 Engine::~Engine() = default;

@@ -43,6 +43,8 @@ struct MachineShape {
   // every CPU is a core of its own), and how much slower a thread's work runs while a
   // sibling is busy too.
   std::vector<int> core_of_cpu{};
+  // The board of each CPU (empty: one board), a level of the placement tree.
+  std::vector<int> board_of_cpu{};
   double smt_work_factor = 1.0;
   // What idle CPUs do while they wait (sim/exec/idle_model.hpp); none: a flat wake_ns.
   IdlePolicy idle = IdlePolicy::none;

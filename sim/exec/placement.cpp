@@ -8,10 +8,11 @@
 
 namespace lockstep::sim {
 
-CpuTree::CpuTree(const std::vector<int>& core_of_cpu, const std::vector<NodeId>& node_of_cpu) {
+CpuTree::CpuTree(const std::vector<int>& core_of_cpu, const std::vector<NodeId>& node_of_cpu,
+                 const std::vector<int>& board_of_cpu) {
   const std::size_t n = node_of_cpu.size();
-  if (n == 0 || (!core_of_cpu.empty() && core_of_cpu.size() != n))
-    throw std::invalid_argument("CpuTree: one core and one node per CPU");
+  if (n == 0 || (!core_of_cpu.empty() && core_of_cpu.size() != n) || (!board_of_cpu.empty() && board_of_cpu.size() != n))
+    throw std::invalid_argument("CpuTree: one core, one node and one board per CPU");
   auto build = [this, n](int level, auto key_of) {
     std::map<long long, std::size_t> index;  // key -> group, groups in order of their first CPU
     auto& groups = groups_[static_cast<std::size_t>(level)];
@@ -28,7 +29,16 @@ CpuTree::CpuTree(const std::vector<int>& core_of_cpu, const std::vector<NodeId>&
     return core_of_cpu.empty() ? static_cast<long long>(cpu) : static_cast<long long>(core_of_cpu[cpu]);
   });
   build(kPackage, [&node_of_cpu](std::size_t cpu) { return static_cast<long long>(node_of_cpu[cpu]); });
+  build(kBoard, [&board_of_cpu](std::size_t cpu) {
+    return board_of_cpu.empty() ? 0LL : static_cast<long long>(board_of_cpu[cpu]);
+  });
   build(kMachine, [](std::size_t) { return 0LL; });
+  // Each level's groups must nest in the next one's: a package on two boards is no tree.
+  for (int level = kCore; level + 1 < kLevels; ++level)
+    for (const auto& g : groups_[static_cast<std::size_t>(level)])
+      for (CpuId cpu : g)
+        if (&group(level + 1, cpu) != &group(level + 1, g.front()))
+          throw std::invalid_argument("CpuTree: a group straddles two groups of the level above");
 }
 
 const std::vector<CpuId>& CpuTree::group(int level, CpuId cpu) const {
@@ -44,38 +54,10 @@ std::uint64_t load_of(const std::vector<CpuId>& group, const Loads& loads) {
   return sum;
 }
 
-// The least loaded CPU of `group`, the first on ties.
-CpuId least_of(const std::vector<CpuId>& group, const Loads& loads) {
-  return *std::min_element(group.begin(), group.end(), [&loads](CpuId a, CpuId b) {
-    return loads[static_cast<std::size_t>(a)] < loads[static_cast<std::size_t>(b)];
-  });
-}
-
 }  // namespace
 
 CpuId most_idle(const Loads& loads) {
   return static_cast<CpuId>(std::min_element(loads.begin(), loads.end()) - loads.begin());
-}
-
-CpuId least_loaded_path(const CpuTree& tree, const Loads& loads) {
-  // Packages by load (the least loaded path's first step below the machine), then, inside
-  // the package, its cores by load, then the core's least loaded hardware thread.
-  const auto& packages = tree.groups(CpuTree::kPackage);
-  const std::vector<CpuId>* best = &packages.front();
-  for (const auto& p : packages)
-    if (load_of(p, loads) < load_of(*best, loads)) best = &p;
-  const std::vector<CpuId>* best_core = nullptr;
-  std::uint64_t best_core_load = 0;
-  for (CpuId cpu : *best) {
-    const std::vector<CpuId>& core = tree.group(CpuTree::kCore, cpu);
-    if (core.front() != cpu) continue;  // each core once, by its first CPU
-    const std::uint64_t l = load_of(core, loads);
-    if (best_core == nullptr || l < best_core_load) {
-      best_core = &core;
-      best_core_load = l;
-    }
-  }
-  return least_of(*best_core, loads);
 }
 
 CpuId pick_affine(const CpuTree& tree, const Loads& loads, CpuId last, int affinity) {
@@ -191,6 +173,13 @@ void balance_group(const CpuTree& tree, int level, const std::vector<CpuId>& gro
 }
 
 }  // namespace
+
+CpuId least_loaded_path(const CpuTree& tree, const Loads& loads) {
+  // ULE's sched_lowest over the whole tree: boards, packages, cores by load, then the core's
+  // least loaded hardware thread (the first on ties at every level).
+  return *search_path(tree, CpuTree::kMachine, tree.groups(CpuTree::kMachine).front(), loads, false,
+                      [](CpuId) { return true; });
+}
 
 std::vector<BalanceMove> balance_moves(const CpuTree& tree, Loads loads, Loads queued) {
   std::vector<BalanceMove> moves;

@@ -3,7 +3,7 @@
 // pinned threads and the "most idle CPU" rule it replaced.
 //
 // The machine as a tree of sharing levels: hardware threads of a core, the cores of a
-// package (its L3 and memory controller), the machine. Policies:
+// package (its L3 and memory controller), the packages of a board, the machine. Policies:
 //
 //   pinned    a thread runs on the CPU its workload gave it (every result before this)
 //   simple    a thread starting or waking goes to the CPU with the least load (running plus
@@ -37,13 +37,16 @@ inline constexpr std::array<std::string_view, 3> kPlacementNames{"pinned", "simp
 
 class CpuTree {
  public:
-  // Levels, narrowest first: 0 the hardware threads of a core, 1 a package (a node), 2 the
-  // machine. `core_of_cpu` may be empty (every CPU a core of its own).
-  CpuTree(const std::vector<int>& core_of_cpu, const std::vector<NodeId>& node_of_cpu);
-  static constexpr int kLevels = 3;
+  // Levels, narrowest first: 0 the hardware threads of a core, 1 a package (a node), 2 a
+  // board (barcelona-8s has two: "basically two 4 socket boards"), 3 the machine.
+  // `core_of_cpu` may be empty (every CPU a core of its own), `board_of_cpu` too (one board).
+  CpuTree(const std::vector<int>& core_of_cpu, const std::vector<NodeId>& node_of_cpu,
+          const std::vector<int>& board_of_cpu = {});
+  static constexpr int kLevels = 4;
   static constexpr int kCore = 0;
   static constexpr int kPackage = 1;
-  static constexpr int kMachine = 2;
+  static constexpr int kBoard = 2;
+  static constexpr int kMachine = 3;
   int cpus() const { return static_cast<int>(group_.front().size()); }
   // The CPUs of `cpu`'s group at `level`, in CPU order.
   const std::vector<CpuId>& group(int level, CpuId cpu) const;
