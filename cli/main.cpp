@@ -428,7 +428,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   check_cmd->add_option("--checkpoint", run.checkpoints.write_path,
-                        "Save a dfs or bounded search's state here as it goes, on any number of workers or ranks (docs/distributed.md)");
+                        "Save a dfs, bounded, random or pct search's state here as it goes, on any number of workers or ranks (docs/distributed.md)");
   check_cmd->add_option("--checkpoint-every", run.checkpoints.every_s, "Seconds between checkpoints")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 1e7));

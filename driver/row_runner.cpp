@@ -220,10 +220,11 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
   setup.remote = options_.lanes != nullptr ? options_.lanes->for_row(file_, row_) : nullptr;
   model::CheckpointPolicy checkpoint;
   if (options_.checkpoints.any()) {
-    // dfs and bounded, on any number of workers and ranks (model/checkpoint.hpp). A sampling
-    // search restarts cheaply with the same seed and fewer executions; timed runs are one.
-    if (s_.strategy.kind != StrategyKind::dfs && s_.strategy.kind != StrategyKind::bounded)
-      throw std::runtime_error("--checkpoint and --resume take a dfs or bounded search "
+    // The exploring searches, on any number of workers and ranks (model/checkpoint.hpp): not
+    // naive (the reference enumerator stays one plain loop), smt (one solver call) or a replay.
+    const StrategyKind k = s_.strategy.kind;
+    if (k != StrategyKind::dfs && k != StrategyKind::bounded && k != StrategyKind::random && k != StrategyKind::pct)
+      throw std::runtime_error("--checkpoint and --resume take a dfs, bounded, random or pct search "
                                "(docs/distributed.md, \"Checkpoints\")");
     checkpoint = checkpoint_policy(options_.checkpoints, file_, row_, max_runs);
     setup.checkpoint = &checkpoint;

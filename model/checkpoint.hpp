@@ -2,7 +2,9 @@
 // on where it stopped. Two kinds:
 // - one-worker dfs: a stateless search's whole state is its stack (each node's enabled,
 //   backtrack and sleep sets) and the counts so far; both are saved after an execution, and
-//   a resumed search runs execution `next` on with the same stack;
+//   a resumed search runs execution `next` on with the same stack. Sampling searches
+//   (random, pct) on any number of workers save this kind too: their "stack" is their
+//   parameters (SamplingStrategy), the counts those of executions 0 .. next-1;
 // - parallel or distributed dfs and bounded: the answers of the work units finished so far
 //   (model/unit_cache.hpp) and how the search was split; a resumed search splits the same
 //   way and takes those answers instead of running their units again.

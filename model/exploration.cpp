@@ -96,13 +96,15 @@ Exploration explore(const ExplorationSetup& setup) {
   const bool splittable = spec.kind != StrategyKind::timed && spec.kind != StrategyKind::naive;
   RemoteLanes* const remote = splittable ? setup.remote : nullptr;
   // Checkpoints: a one-worker dfs saves its stack; a parallel, distributed or bounded search
-  // its finished units. A checkpoint resumes as the kind of search that wrote it.
+  // its finished units; random and pct the counts below an index and their parameters, on
+  // any number of workers. A checkpoint resumes as the kind of search that wrote it.
   const CheckpointPolicy* checkpoint = setup.checkpoint;
   const bool resume_stack = checkpoint != nullptr && checkpoint->resume && !checkpoint->resume->units;
   const bool resume_units = checkpoint != nullptr && checkpoint->resume && checkpoint->resume->units;
-  const bool parallel = splittable && !resume_stack &&
-                        (setup.workers > 1 || remote != nullptr || resume_units ||
-                         (checkpoint != nullptr && spec.kind == StrategyKind::bounded));
+  if (resume_units && sampling) throw std::invalid_argument("explore: a checkpoint of units is a dfs or bounded search's");
+  const bool parallel = splittable && (sampling ? setup.workers > 1 || remote != nullptr
+                                                : !resume_stack && (setup.workers > 1 || remote != nullptr || resume_units ||
+                                                                    (checkpoint != nullptr && spec.kind == StrategyKind::bounded)));
   if (parallel) {
     std::vector<std::unique_ptr<Executor>> extra;
     std::vector<Executor*> executors{setup.executor};
@@ -116,7 +118,7 @@ Exploration explore(const ExplorationSetup& setup) {
         const nlohmann::json unit = {{"kind", "sampling"}, {"strategy", sampling_unit}, {"lo", lo}, {"hi", hi}};
         return decode_chunk(from_bytes(lanes.call(lane, to_bytes(unit))));
       };
-      e.outcome = search_sampling(make, executors, setup.verdict, limits, remote, remote_chunk);
+      e.outcome = search_sampling(make, executors, setup.verdict, limits, remote, remote_chunk, checkpoint);
     } else if (spec.kind == StrategyKind::dfs) {
       // Each remote lane's thread here merges what its rank sends back, with an executor of its own.
       std::vector<Executor*> lane_executors;
@@ -129,8 +131,8 @@ Exploration explore(const ExplorationSetup& setup) {
       e.outcome = search_bounded(bound_kind, bound, executors, setup.verdict, limits, remote, checkpoint);
     }
   } else {
-    if (resume_stack && spec.kind != StrategyKind::dfs)
-      throw std::invalid_argument("explore: a one-worker checkpoint is a dfs search's");
+    if (resume_stack && spec.kind != StrategyKind::dfs && !sampling)
+      throw std::invalid_argument("explore: a one-worker checkpoint is a dfs, random or pct search's");
     e.outcome = search(*strategy, *setup.executor, setup.verdict, limits, checkpoint);
   }
   e.search_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -40,4 +40,21 @@ class ExplorationStrategy : public sim::Scheduler {
   }
 };
 
+// A sampling strategy (random, pct): execution i depends on i and the strategy's parameters
+// alone, so the state a checkpoint needs is those parameters; one written with others (say,
+// another seed) is refused rather than resumed into a different search.
+class SamplingStrategy : public ExplorationStrategy {
+ public:
+  bool next(const sim::ExecutionResult&) override { return true; }
+  std::optional<nlohmann::json> save_state() const override { return parameters(); }
+  void restore_state(const nlohmann::json& saved) override {
+    if (saved != parameters())
+      throw std::runtime_error("checkpoint: written by the search " + saved.dump() + ", not this one " + parameters().dump());
+  }
+
+ protected:
+  // What decides every execution, with the strategy's name.
+  virtual nlohmann::json parameters() const = 0;
+};
+
 }  // namespace lockstep::model

@@ -19,19 +19,23 @@
 
 namespace lockstep::model {
 
-class PctStrategy final : public ExplorationStrategy {
+class PctStrategy final : public SamplingStrategy {
  public:
   // `depth` d >= 1; `choice_points` k >= 1 (an estimate of the choice points per execution).
   PctStrategy(std::uint64_t seed, unsigned depth, std::uint64_t choice_points);
   std::string name() const override { return "pct"; }
   void begin_execution(std::uint64_t index) override;
   std::size_t pick(std::span<const sim::Candidate> candidates) override;
-  bool next(const sim::ExecutionResult&) override { return true; }
   std::string bounds() const override;
   // The lower bound on the chance that one execution finds a bug of depth d among n
   // processes, and what `executions` of them guarantee.
   static double per_execution_probability(unsigned depth, std::size_t processes, std::uint64_t choice_points);
   std::string guarantee_for(std::size_t processes, std::uint64_t executions) const;
+
+ protected:
+  nlohmann::json parameters() const override {
+    return {{"kind", "pct"}, {"seed", seed_}, {"depth", depth_}, {"choice_points", choice_points_}};
+  }
 
  private:
   std::uint64_t& priority_of(std::uint32_t process);

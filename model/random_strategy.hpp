@@ -8,13 +8,15 @@
 
 namespace lockstep::model {
 
-class RandomStrategy final : public ExplorationStrategy {
+class RandomStrategy final : public SamplingStrategy {
  public:
   explicit RandomStrategy(std::uint64_t seed) : seed_(seed), rng_(seed) {}
   void begin_execution(std::uint64_t index) override { rng_.reseed(sim::Rng::derive(seed_, index)); }
   std::size_t pick(std::span<const sim::Candidate> candidates) override { return rng_.below(candidates.size()); }
-  bool next(const sim::ExecutionResult&) override { return true; }
   std::string name() const override { return "random"; }
+
+ protected:
+  nlohmann::json parameters() const override { return {{"kind", "random"}, {"seed", seed_}}; }
 
  private:
   std::uint64_t seed_;

@@ -80,11 +80,11 @@ SamplingChunk run_sampling_chunk(ExplorationStrategy& strategy, Executor& execut
 
 SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::vector<Executor*>& executors,
                               const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes,
-                              const RemoteSampling& remote_chunk) {
+                              const RemoteSampling& remote_chunk, const CheckpointPolicy* checkpoint) {
   const std::size_t remote = lanes == nullptr ? 0 : lanes->size();
   if (executors.size() <= 1 && remote == 0) {
     const auto strategy = make_strategy();
-    return search(*strategy, *executors.front(), verdict, limits);
+    return search(*strategy, *executors.front(), verdict, limits, checkpoint);
   }
   // Batches of consecutive executions, shared out among the workers; after each batch the
   // results are read in index order, so the counts and the violation reported are the ones
@@ -103,7 +103,15 @@ SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::v
   for (std::size_t w = 0; w < executors.size(); ++w) strategies.push_back(make_strategy());
   std::vector<Slot> slots(kBatch);
   SearchOutcome o;
-  for (std::uint64_t lo = 0; lo < limits.max_runs; lo += kBatch) {
+  std::uint64_t first = 0;
+  if (checkpoint != nullptr && checkpoint->resume) {
+    strategies.front()->restore_state(checkpoint->resume->strategy);  // refuses another search's
+    o = checkpoint->resume->so_far;
+    first = checkpoint->resume->next;
+  }
+  using Clock = std::chrono::steady_clock;
+  auto last_saved = Clock::now();
+  for (std::uint64_t lo = first; lo < limits.max_runs; lo += kBatch) {
     const std::uint64_t hi = std::min(limits.max_runs, lo + kBatch);
     std::atomic<std::uint64_t> next{lo};
     std::atomic<std::uint64_t> lowest{hi};  // lowest violating index in this batch
@@ -167,6 +175,17 @@ SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::v
         o.violating_steps = slot.steps;
         return o;
       }
+    }
+    if (checkpoint != nullptr && checkpoint->every_s > 0 &&
+        std::chrono::duration<double>(Clock::now() - last_saved).count() >= checkpoint->every_s) {
+      if (auto state = strategies.front()->save_state()) {
+        SearchCheckpoint c;  // executions below hi all read, none violating
+        c.so_far = o;
+        c.next = hi;
+        c.strategy = std::move(*state);
+        checkpoint->save(c);
+      }
+      last_saved = Clock::now();
     }
   }
   return o;

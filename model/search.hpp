@@ -73,8 +73,11 @@ SamplingChunk run_sampling_chunk(ExplorationStrategy& strategy, Executor& execut
 // How the search gets executions [lo, hi) run on a remote lane.
 using RemoteSampling = std::function<SamplingChunk(RemoteLanes&, std::size_t lane, std::uint64_t lo, std::uint64_t hi)>;
 
+// With `checkpoint`, it saves (between batches, once the period has passed) the counts of
+// the executions below the batch's end, every one of them read, and resumes from such a
+// checkpoint at its next index, on any number of workers or lanes.
 SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::vector<Executor*>& executors,
                               const Verdict& verdict, const SearchLimits& limits, RemoteLanes* lanes = nullptr,
-                              const RemoteSampling& remote_chunk = {});
+                              const RemoteSampling& remote_chunk = {}, const CheckpointPolicy* checkpoint = nullptr);
 
 }  // namespace lockstep::model

@@ -691,3 +691,79 @@ TEST_CASE("a checkpoint's units that are not a search's are refused", "[model][c
                     Catch::Contains("MessagePack"));
   CHECK_THROWS(model::decode_checkpoint(nlohmann::json::parse(R"({"units": [], "split": 0})")));
 }
+
+TEST_CASE("a sampling search resumed from its checkpoint reports what the uninterrupted one does",
+          "[model][checkpoint]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  model::SearchLimits limits;
+  limits.max_runs = 20'000;
+  const std::vector<std::pair<std::string, model::StrategyFactory>> strategies{
+      {"random", [] { return std::make_unique<model::RandomStrategy>(7); }},
+      {"pct", [] { return std::make_unique<model::PctStrategy>(3, 2, 12); }},
+  };
+  int violations_resumed = 0;  // searches that found a violation after a checkpoint
+  for (const bool with_violation : {false, true}) {
+    // Five threads, and for the violation the one order of them that reads 0, 1, 2, 3, 4: rare
+    // enough under random that searches checkpoint before finding it.
+    const Build build = [with_violation](Program& p) {
+      racy_increments(p, 5);
+      if (with_violation)
+        p.bad = [](const Outcome& o) { return o == Outcome{0, 1, 2, 3, 4, 5}; };
+    };
+    Fleet fleet(build, 0, 3);
+    for (const auto& [name, make] : strategies) {
+      INFO(name << (with_violation ? ", with a rare violation" : ", passing"));
+      const model::SearchOutcome one = model::search_sampling(make, {fleet.runners[0].get()}, verdict, limits);
+      for (std::size_t writers : {1U, 2U}) {
+        Recorder recorder;
+        const model::CheckpointPolicy writing = recorder.policy();
+        std::vector<model::Executor*> writing_executors;
+        for (std::size_t w = 0; w < writers; ++w) writing_executors.push_back(fleet.runners[w].get());
+        require_same(model::search_sampling(make, writing_executors, verdict, limits, nullptr, {}, &writing), one);
+        // The search wrote checkpoints: one worker after any execution, several after a batch
+        // (none when the violation falls in the first batch).
+        if (recorder.saved.empty()) {
+          CHECK((writers > 1 && one.violation && one.violating_index < 4096));
+          continue;
+        }
+        if (with_violation) ++violations_resumed;
+        // The last one and the first, through the file's encoding, on 1, 2 and 3 workers.
+        for (const model::SearchCheckpoint* from : {&recorder.saved.back(), &recorder.saved.front()}) {
+          model::CheckpointPolicy resuming;
+          resuming.resume = model::decode_checkpoint(nlohmann::json::parse(model::encode_checkpoint(*from).dump()));
+          REQUIRE(from->next > 0);
+          for (std::size_t workers : {1U, 2U, 3U}) {
+            INFO("written on " << writers << ", resumed at execution " << from->next << " on " << workers);
+            std::vector<std::unique_ptr<CountingExecutor>> counting;
+            std::vector<model::Executor*> executors;
+            for (std::size_t w = 0; w < workers; ++w) {
+              counting.push_back(std::make_unique<CountingExecutor>(*fleet.runners[w]));
+              executors.push_back(counting.back().get());
+            }
+            require_same(model::search_sampling(make, executors, verdict, limits, nullptr, {}, &resuming), one);
+            std::uint64_t ran = 0;
+            for (const auto& x : counting) ran += x->runs;
+            // It ran none of the executions the checkpoint counted (more workers run past a
+            // violation to the end of their batch).
+            CHECK(ran <= limits.max_runs - from->next);
+            if (!with_violation && workers == 1) CHECK(ran == limits.max_runs - from->next);
+          }
+        }
+      }
+    }
+  }
+  CHECK(violations_resumed >= 3);  // random's, written on one worker and on two; pct's on one
+  // A checkpoint of one sampling search does not resume another (another seed, depth or kind).
+  Fleet fleet([](Program& p) { racy_increments(p, 3); }, 0, 1);
+  model::SearchCheckpoint c;
+  c.next = 0;
+  c.strategy = *model::RandomStrategy(3).save_state();
+  model::CheckpointPolicy other;
+  other.resume = c;
+  for (const model::StrategyFactory& make : std::vector<model::StrategyFactory>{
+           [] { return std::make_unique<model::RandomStrategy>(4); },
+           [] { return std::make_unique<model::PctStrategy>(3, 2, 12); }}) {
+    CHECK_THROWS_WITH(model::search_sampling(make, {fleet.runners[0].get()}, verdict, limits, nullptr, {}, &other),
+                      Catch::Contains("not this one"));
+  }
+}

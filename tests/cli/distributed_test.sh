@@ -20,18 +20,25 @@ for r in d.get('rows', [d]):
 " "$1"
 }
 
+# Kills process $1 with SIGKILL 0.2 s after its checkpoint $2 first appears; fails if it had
+# written its result $3 by then (the test would prove nothing). $4 names the run.
+kill_midway() {
+  for _ in $(seq 1 200); do [[ -s "$2" ]] && break; sleep 0.01; done
+  sleep 0.2
+  kill -9 "$1" 2>/dev/null
+  wait "$1" 2>/dev/null
+  if [[ -s "$3" ]]; then fail "$4 finished before it was killed: the test proved nothing"; fi
+}
+# The next execution a one-worker or sampling checkpoint goes on from.
+next_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['search']['next'])" "$1"; }
+
 # --- Checkpoints: killed midway, resumed, same counts as uninterrupted.
 f=scenarios/bench/mc-four-threads.yaml
 "$lockstep" check "$f" --quiet --out-dir "$work/plain" --json "$work/plain.json" || fail "plain run of $f"
 "$lockstep" check "$f" --quiet --out-dir "$work/ck" --checkpoint "$work/run.ckpt" --checkpoint-every 0.05 \
   --json "$work/killed.json" &
-pid=$!
-for _ in $(seq 1 200); do [[ -s "$work/run.ckpt" ]] && break; sleep 0.01; done
-sleep 0.2
-kill -9 "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
-if [[ -s "$work/killed.json" ]]; then fail "the run finished before it was killed: the test proved nothing"; fi
-next=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['search']['next'])" "$work/run.ckpt")
+kill_midway "$!" "$work/run.ckpt" "$work/killed.json" "the run"
+next=$(next_of "$work/run.ckpt")
 [[ $next -gt 0 ]] && pass || fail "the checkpoint holds no progress (next=$next)"
 "$lockstep" check "$f" --quiet --out-dir "$work/ck" --resume "$work/run.ckpt" --json "$work/resumed.json"; code=$?
 [[ $code -eq 0 ]] && pass || fail "resume: exit $code"
@@ -50,8 +57,35 @@ out=$("$lockstep" check scenarios/bench/mc-fib.yaml --resume "$work/run.ckpt" 2>
 [[ $code -eq 2 && $out =~ other\ bytes ]] && pass || fail "another scenario's checkpoint: exit $code, '$out'"
 out=$("$lockstep" check "$f" --executions 1000 --resume "$work/run.ckpt" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ same\ --executions ]] && pass || fail "another cap: exit $code, '$out'"
-out=$("$lockstep" check scenarios/basics/racy-counter-pct.yaml --checkpoint "$work/pct.ckpt" 2>&1); code=$?
-[[ $code -eq 2 && $out =~ dfs\ or\ bounded ]] && pass || fail "checkpoint of a pct search: exit $code, '$out'"
+sed 's/^strategy: {kind: dfs}/strategy: {kind: naive}/' "$f" >"$work/naive.yaml"
+out=$("$lockstep" check "$work/naive.yaml" --checkpoint "$work/naive.ckpt" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ dfs,\ bounded,\ random\ or\ pct ]] && pass || fail "checkpoint of a naive search: exit $code, '$out'"
+
+# --- A sampling search's checkpoint (random, pct: the counts below an execution index):
+# random on two workers killed midway, resumed on one and on two; pct on one, resumed on two.
+sed 's/^strategy: {kind: dfs}/strategy: {kind: random, seed: 5}/' "$f" >"$work/random.yaml"
+sed 's/^strategy: {kind: dfs}/strategy: {kind: pct, depth: 3, seed: 5}/' "$f" >"$work/pct.yaml"
+for kind in random pct; do
+  s="$work/$kind.yaml"
+  writers=$([[ $kind == random ]] && echo 2 || echo 1)
+  "$lockstep" check "$s" --quiet --executions 1000000 --out-dir "$work/$kind" --json "$work/$kind-plain.json" \
+    || fail "plain run of the $kind search"
+  "$lockstep" check "$s" --quiet --executions 1000000 --workers "$writers" --out-dir "$work/$kind" \
+    --checkpoint "$work/$kind.ckpt" --checkpoint-every 0.05 --json "$work/$kind-killed.json" &
+  kill_midway "$!" "$work/$kind.ckpt" "$work/$kind-killed.json" "the $kind run"
+  next=$(next_of "$work/$kind.ckpt")
+  [[ $next -gt 0 && $next -lt 1000000 ]] && pass || fail "the $kind checkpoint holds no progress (next=$next)"
+  for w in 1 2; do
+    "$lockstep" check "$s" --quiet --executions 1000000 --workers $w --out-dir "$work/$kind" --resume "$work/$kind.ckpt" \
+      --json "$work/$kind-resumed-$w.json"; code=$?
+    [[ $code -eq 0 ]] && pass || fail "resume of the $kind checkpoint on $w workers: exit $code"
+    if [[ "$(summary "$work/$kind-resumed-$w.json")" == "$(summary "$work/$kind-plain.json")" ]]; then pass
+    else fail "$kind resumed at $next on $w: $(summary "$work/$kind-resumed-$w.json"), uninterrupted: $(summary "$work/$kind-plain.json")"; fi
+  done
+done
+# A sampling checkpoint resumed with another seed would be another search: refused.
+out=$("$lockstep" check "$work/random.yaml" --executions 1000000 --seed 6 --resume "$work/random.ckpt" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ not\ this\ one ]] && pass || fail "a random checkpoint resumed with another seed: exit $code, '$out'"
 
 # How many finished units a parallel search's checkpoint holds (0 if none can be read yet).
 units_in() { python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['search']['units']))" "$1" 2>/dev/null || echo 0; }
