@@ -78,21 +78,27 @@ struct RingRow {
   double spin = 0, mwait = 0, hlt = 0;  // wake-ups by the state they found
 };
 
-// A four-thread ring on the flat machine (whose idle costs are IdleCosts' defaults), one row
-// per policy: hlt, mwait, adaptive, none.
-std::vector<RingRow> ring_rows(const testing::ScratchDir& scratch) {
-  const auto path = scratch.path() / "ring.yaml";
-  std::ofstream(path) << "name: ring\n"
-                         "machine: {preset: flat, cpus: 4}\n"
-                         "design: {futex: linux-3.14}\n"
-                         "scheduler: {idle: hlt}\n"
-                         "workload: {kind: ring, threads: 4, laps: 100}\n"
-                         "sweep: {scheduler.idle: [hlt, mwait, adaptive, none]}\n"
-                         "expect: pass\n";
+// Runs the scenario `yaml` (written into `scratch`) as `lockstep run` does.
+scenario::ScenarioReport run_scenario(const testing::ScratchDir& scratch, const std::string& yaml) {
+  const auto path = scratch.path() / "scenario.yaml";
+  std::ofstream(path) << yaml;
   driver::RunOptions o;
   o.command = driver::Command::run;
   o.out_dir = scratch.path().string();
-  const scenario::ScenarioReport report = driver::run_scenario_file(scenario::load_scenario_file(path.string()), o);
+  return driver::run_scenario_file(scenario::load_scenario_file(path.string()), o);
+}
+
+// A four-thread ring on the flat machine (whose idle costs are IdleCosts' defaults), one row
+// per policy: hlt, mwait, adaptive, none.
+std::vector<RingRow> ring_rows(const testing::ScratchDir& scratch) {
+  const scenario::ScenarioReport report = run_scenario(scratch,
+                                                       "name: ring\n"
+                                                       "machine: {preset: flat, cpus: 4}\n"
+                                                       "design: {futex: linux-3.14}\n"
+                                                       "scheduler: {idle: hlt}\n"
+                                                       "workload: {kind: ring, threads: 4, laps: 100}\n"
+                                                       "sweep: {scheduler.idle: [hlt, mwait, adaptive, none]}\n"
+                                                       "expect: pass\n");
   std::vector<RingRow> rows;
   for (const auto& row : report.rows) {
     REQUIRE(row.result == "pass");
@@ -134,4 +140,28 @@ TEST_CASE("idle: a ring's run time differs between policies by exactly their wak
   CHECK(hlt.virtual_ns - adaptive.virtual_ns == cost(hlt) - cost(adaptive));
   // none keeps the engine's flat wake_ns: today's results, another figure.
   CHECK(rows[3].virtual_ns != hlt.virtual_ns);
+}
+
+TEST_CASE("idle: the periodic balancer wakes the idle CPU it hands a thread to, with an IPI", "[idle][placement]") {
+  // scenarios/os/placement-periodic.yaml, shorter: the balancer moves 8 queued threads onto
+  // 8 CPUs whose threads finished; under hlt each move is an IPI and a halted CPU's wake-up.
+  const testing::ScratchDir scratch("lockstep-balance-ipi");
+  const scenario::ScenarioReport report =
+      run_scenario(scratch,
+                   "name: balancer ipis\n"
+                   "machine: {preset: barcelona-4s, time_slice_ns: 10000}\n"
+                   "scheduler: {placement: topology, idle: hlt}\n"
+                   "workload: {kind: counter-sharing, layout: padded, threads: 24, iterations: 30000, cpus: 1}\n"
+                   "sweep: {scheduler.balance_interval_us: [0, 20]}\n"
+                   "strategy: {kind: timed, seed: 1, max_steps: 20000000}\n"
+                   "expect: pass\n");
+  REQUIRE(report.rows.size() == 2);
+  const auto& off = report.rows[0].workload;
+  const auto& on = report.rows[1].workload;
+  CHECK(off.value("balancer_moves") == 0);
+  CHECK(off.value("ipis") == 0);  // nothing sleeps: no other wake-up
+  CHECK(on.value("balancer_moves") == 8);
+  CHECK(on.value("ipis") == on.value("balancer_moves"));
+  CHECK(on.value("idle_wakes_hlt") == on.value("balancer_moves"));
+  CHECK(report.rows[1].virtual_time_ns < report.rows[0].virtual_time_ns);  // it still pays
 }

@@ -211,7 +211,7 @@ void Engine::yield_for(PendingOp op) {
   ThreadId next = kHostId;
   if (mode_ == EngineMode::timed) {
     if (t.clock_ns >= next_balance_ns_) [[unlikely]]
-      balance(t.clock_ns);
+      balance(t, t.clock_ns);
     maybe_preempt(t);
     if (t.state != ThreadRunState::running) {
       next = pick_next();

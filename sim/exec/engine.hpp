@@ -271,6 +271,9 @@ class Engine {
   void dispatch(SimCpu& cpu, std::uint64_t at_ns);
   // Returns what the wake-up adds to the waker's own time (an IPI it sends).
   std::uint64_t make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu);
+  // Under an idle policy: what waking idle CPU `to` at `at_ns` from `waker_cpu` costs, by the
+  // state its idle loop reached (counted in the idle statistics).
+  IdleWake wake_idle_cpu(CpuId to, std::uint64_t at_ns, CpuId waker_cpu);
   // maybe_preempt, start_time and finish_step run at every operation: inline, in
   // engine_state.hpp, with their rare paths here.
   void maybe_preempt(SimThread& t);
@@ -358,9 +361,9 @@ class Engine {
   std::uint64_t balancer_moves_ = 0;
   std::uint64_t balances_ = 0;  // periodic balancer runs this execution: its draws' counter
   std::uint64_t next_balance_ns_ = UINT64_MAX;  // when it runs next (never: UINT64_MAX)
-  // ULE's sched_balance at `at_ns`: move queued threads as balance_moves says, and draw the
-  // next time.
-  void balance(std::uint64_t at_ns);
+  // ULE's sched_balance at `at_ns`, in the tick of the thread `ticking` (it pays the IPIs to
+  // idle CPUs): move queued threads as balance_moves says, and draw the next time.
+  void balance(SimThread& ticking, std::uint64_t at_ns);
   // Each CPU's load (1 while running, plus its queue), or its queue alone.
   Loads cpu_loads(bool queued_only) const;
   // Timed mode, a placement policy: the CPU for a starting (`waking` false) or waking thread.

@@ -50,7 +50,7 @@ void Engine::start_cpus() {
     next_balance_ns_ = 0;
 }
 
-void Engine::balance(std::uint64_t at_ns) {
+void Engine::balance(SimThread& ticking, std::uint64_t at_ns) {
   for (const BalanceMove& m : balance_moves(*cpu_tree_, cpu_loads(false), cpu_loads(true))) {
     SimCpu& from = cpus_[static_cast<std::size_t>(m.from)];
     SimCpu& to = cpus_[static_cast<std::size_t>(m.to)];
@@ -61,7 +61,20 @@ void Engine::balance(std::uint64_t at_ns) {
     ++migrations_;
     ++balancer_moves_;
     to.queue.push_back(id);
-    if (to.running == kNoThread) dispatch(to, std::max(at_ns, to.idle_since_ns));  // ULE IPIs it to switch
+    if (to.running != kNoThread) continue;  // a busy CPU takes it at its next switch
+    // An idle one: ULE's tdq_notify sends it an IPI (sched_ule.c). Under an idle policy the
+    // state its idle loop reached decides the wake-up, and the balancing CPU pays the IPI
+    // [approximation: ULE balances in one CPU's tick; here the tick of the thread whose clock
+    // passed the balance time first]; without one, the flat wake-up of any other wake.
+    std::uint64_t start = at_ns;
+    if (shape_.idle == IdlePolicy::none) {
+      start += costs_.wake_ns(m.from, m.to);
+    } else {
+      const IdleWake w = wake_idle_cpu(m.to, at_ns, m.from);
+      start += w.wakee_ns;
+      ticking.clock_ns += w.waker_ns;
+    }
+    dispatch(to, std::max(start, to.idle_since_ns));
   }
   // sched_balance: the next run between half and one and a half intervals on (ULE draws with
   // random(); here a fixed hash of the run's count, so runs stay reproducible).
@@ -165,17 +178,9 @@ std::uint64_t Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId wak
   if (shape_.idle == IdlePolicy::none) {
     t.clock_ns = std::max(t.clock_ns, at_ns + costs_.wake_ns(waker_cpu, t.cpu));
   } else if (cpu.running == kNoThread) {
-    // The idle loop: the state the CPU reached decides the wake-up's cost. A waker behind
-    // the CPU's clock (threads run ahead of each other between scheduling points) finds it
-    // just gone idle.
-    const std::uint64_t idle_ns = at_ns > cpu.idle_since_ns ? at_ns - cpu.idle_since_ns : 0;
-    const IdleWake w = idle_wake(shape_.idle, costs_.idle_costs(), cpu.idle_switches,
-                                 !siblings_[static_cast<std::size_t>(t.cpu)].empty(), idle_ns, costs_.pause_ns(t.cpu),
-                                 costs_.path_ns(waker_cpu, t.cpu));
+    const IdleWake w = wake_idle_cpu(t.cpu, at_ns, waker_cpu);
     t.clock_ns = std::max(t.clock_ns, at_ns + w.wakee_ns);
     waker_ns = w.waker_ns;
-    ++idle_stats_.wakes[static_cast<std::size_t>(w.state)];
-    if (w.state == IdleState::hlt) ++idle_stats_.ipis;
   } else {
     // A busy CPU: the thread waits in its run queue; the CPU takes it at its next switch.
     t.clock_ns = std::max(t.clock_ns, at_ns);
@@ -192,6 +197,20 @@ std::uint64_t Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId wak
     if (running.state == ThreadRunState::spinning) wake_spinner(running, t.clock_ns);
   }
   return waker_ns;
+}
+
+IdleWake Engine::wake_idle_cpu(CpuId to, std::uint64_t at_ns, CpuId waker_cpu) {
+  // The idle loop: the state the CPU reached decides the wake-up's cost. A waker behind the
+  // CPU's clock (threads run ahead of each other between scheduling points) finds it just
+  // gone idle.
+  const SimCpu& cpu = cpus_[static_cast<std::size_t>(to)];
+  const std::uint64_t idle_ns = at_ns > cpu.idle_since_ns ? at_ns - cpu.idle_since_ns : 0;
+  const IdleWake w = idle_wake(shape_.idle, costs_.idle_costs(), cpu.idle_switches,
+                               !siblings_[static_cast<std::size_t>(to)].empty(), idle_ns, costs_.pause_ns(to),
+                               costs_.path_ns(waker_cpu, to));
+  ++idle_stats_.wakes[static_cast<std::size_t>(w.state)];
+  if (w.state == IdleState::hlt) ++idle_stats_.ipis;
+  return w;
 }
 
 Loads Engine::cpu_loads(bool queued_only) const {
