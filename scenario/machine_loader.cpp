@@ -81,8 +81,42 @@ std::uint64_t& cost_of(sim::FlatCosts& costs, const CostField& field) {
   return costs.work_ns[static_cast<std::size_t>(field.work)];
 }
 
+// The idle loop's costs (docs/os.md, "Adaptive idle"), named as the IdleCosts members: each
+// preset's are a source or a [guess], and an experiment may change them.
+struct IdleField {
+  std::string_view name;
+  std::uint64_t sim::IdleCosts::*ns;    // or
+  std::uint32_t sim::IdleCosts::*count;
+  std::uint64_t min;
+  std::uint64_t max;
+};
+constexpr std::array<IdleField, 8> kIdleFields{{
+    {"ipi_send_ns", &sim::IdleCosts::ipi_send_ns, nullptr, 0, static_cast<std::uint64_t>(kMaxNs)},
+    {"hlt_exit_ns", &sim::IdleCosts::hlt_exit_ns, nullptr, 0, static_cast<std::uint64_t>(kMaxNs)},
+    {"mwait_exit_ns", &sim::IdleCosts::mwait_exit_ns, nullptr, 0, static_cast<std::uint64_t>(kMaxNs)},
+    {"spin_detect_ns", &sim::IdleCosts::spin_detect_ns, nullptr, 0, static_cast<std::uint64_t>(kMaxNs)},
+    {"tick_ns", &sim::IdleCosts::tick_ns, nullptr, 1, static_cast<std::uint64_t>(kMaxNs)},  // ticks divide time
+    {"spin_iterations", nullptr, &sim::IdleCosts::spin_iterations, 0, std::numeric_limits<std::uint32_t>::max()},
+    {"spin_switches", nullptr, &sim::IdleCosts::spin_switches, 0, std::numeric_limits<std::uint32_t>::max()},
+    {"mwait_switches", nullptr, &sim::IdleCosts::mwait_switches, 0, std::numeric_limits<std::uint32_t>::max()},
+}};
+
+void load_idle_costs(const yaml::Source& src, const YAML::Node& node, sim::IdleCosts& idle) {
+  std::vector<std::string_view> keys;
+  for (const IdleField& f : kIdleFields) keys.push_back(f.name);
+  const yaml::Map m(src, node, "idle_costs", keys);
+  for (const IdleField& f : kIdleFields) {
+    if (f.ns != nullptr) {
+      idle.*f.ns = m.unsigned_or(f.name, f.min, f.max, idle.*f.ns);
+    } else {
+      idle.*f.count = static_cast<std::uint32_t>(m.unsigned_or(f.name, f.min, f.max, idle.*f.count));
+    }
+  }
+}
+
 void load_costs(const yaml::Map& m, sim::FlatCosts& costs) {
   for (const CostField& f : kCostFields) cost_of(costs, f) = m.unsigned_or(f.name, f.min, kNoLimit, cost_of(costs, f));
+  if (const auto idle = m.get("idle_costs")) load_idle_costs(m.source(), *idle, costs.idle);
 }
 
 // --- keys
@@ -143,6 +177,7 @@ std::vector<std::string_view> machine_keys() {
   const std::vector<std::string_view> model = model_keys();
   keys.insert(keys.end(), model.begin(), model.end());
   for (const CostField& f : kCostFields) keys.push_back(f.name);
+  keys.emplace_back("idle_costs");
   return keys;
 }
 

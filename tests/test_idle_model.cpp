@@ -165,3 +165,22 @@ TEST_CASE("idle: the periodic balancer wakes the idle CPU it hands a thread to, 
   CHECK(on.value("idle_wakes_hlt") == on.value("balancer_moves"));
   CHECK(report.rows[1].virtual_time_ns < report.rows[0].virtual_time_ns);  // it still pays
 }
+
+TEST_CASE("idle: a scenario overrides the machine's idle costs", "[idle]") {
+  // The flat ring under hlt: every hop wakes a halted CPU on the token's critical path, so a
+  // hlt exit 3 us shorter shortens the run by 3 us per halted wake-up.
+  const testing::ScratchDir scratch("lockstep-idle-costs");
+  const scenario::ScenarioReport report = run_scenario(scratch,
+                                                       "name: ring\n"
+                                                       "machine: {preset: flat, cpus: 4, idle_costs: {hlt_exit_ns: 4000}}\n"
+                                                       "design: {futex: linux-3.14}\n"
+                                                       "scheduler: {idle: hlt}\n"
+                                                       "workload: {kind: ring, threads: 4, laps: 100}\n"
+                                                       "sweep: {machine.idle_costs.hlt_exit_ns: [4000, 1000]}\n"
+                                                       "expect: pass\n");
+  REQUIRE(report.rows.size() == 2);
+  const double halts = report.rows[0].workload.value("idle_wakes_hlt");
+  CHECK(halts > 400);
+  CHECK(report.rows[1].workload.value("idle_wakes_hlt") == halts);
+  CHECK(static_cast<double>(report.rows[0].virtual_time_ns - report.rows[1].virtual_time_ns) == 3000 * halts);
+}
