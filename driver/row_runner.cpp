@@ -129,8 +129,10 @@ RowReport RowRunner::timed() {
     report.workload.labels.emplace_back("placement",
                                         std::string(sim::kPlacementNames[static_cast<std::size_t>(s_.placement)]));
     report.workload.values.emplace_back("migrations", static_cast<double>(engine_.migrations()));
-    if (s_.placement == sim::ThreadPlacement::topology)
+    if (sim::uses_topology(s_.placement))
       report.workload.values.emplace_back("balancer_moves", static_cast<double>(engine_.balancer_moves()));
+    if (s_.placement == sim::ThreadPlacement::sharing)
+      report.workload.values.emplace_back("near_placements", static_cast<double>(engine_.near_placements()));
   }
   report.executions = 1;
   report.sim_ops = r.memory_ops;

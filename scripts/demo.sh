@@ -46,8 +46,9 @@ build/bin/lockstep run scenarios/os/header-scan-colour.yaml --out-dir out --csv 
 echo
 echo "Topology-aware placement (docs/os.md): two threads whose data fit one L3 each, placed on one"
 echo "package (pinned, simple) or two (ULE's topology tree), on barcelona-4s; then ULE's periodic"
-echo "balancer moving threads that its idle CPUs may not steal:"
-build/bin/lockstep run scenarios/os/placement-cache.yaml scenarios/os/placement-periodic.yaml --out-dir out || status=1
+echo "balancer moving threads that its idle CPUs may not steal; then a futex ring that topology"
+echo "spreads over packages and the seed's sharing rule gathers into one:"
+build/bin/lockstep run scenarios/os/placement-cache.yaml scenarios/os/placement-periodic.yaml scenarios/os/placement-sharing.yaml --out-dir out || status=1
 echo
 echo "Simulated against measured: this host's calibration (kept for later runs), then the futex"
 echo "hash designs natively and on the calibrated model (docs/compare.md):"

@@ -4,6 +4,7 @@
 // cores 0-1 on package 0, 2-3 on package 1).
 #include <catch2/catch.hpp>
 
+#include "sim/exec/cache_overlap.hpp"
 #include "sim/exec/placement.hpp"
 
 using namespace lockstep;       // NOLINT(google-build-using-namespace)
@@ -133,4 +134,42 @@ TEST_CASE("placement: boards are a level between packages and the machine", "[pl
   CHECK(steal_from(tree, {1, 0, 1, 1, 4, 1, 1, 1}, {0, 0, 0, 0, 3, 0, 0, 0}, 1, ThreadPlacement::topology) == 4);
   // A package across two boards is not a tree.
   CHECK_THROWS_AS(CpuTree({}, {0, 0, 1, 1}, {0, 1, 1, 1}), std::invalid_argument);
+}
+
+TEST_CASE("placement: sharing wakes a thread in its partner's package", "[placement]") {
+  const CpuTree tree = machine();
+  // Partner on CPU 2 (package 1); the thread last ran on CPU 0 (package 0), now idle: it
+  // goes to package 1, to a wholly idle core there (core 3: CPUs 3 and 7), not to CPU 6,
+  // CPU 2's SMT sibling.
+  CHECK(pick_near(tree, {0, 0, 1, 0, 0, 0, 0, 0}, 0, 2) == 3);
+  // Its last CPU, when idle and in the partner's package, first.
+  CHECK(pick_near(tree, {0, 0, 1, 0, 0, 0, 0, 0}, 7, 2) == 7);
+  // No whole core idle there: the sibling (significant overlap is the seed's exception).
+  CHECK(pick_near(tree, {0, 0, 1, 1, 0, 0, 0, 0}, 0, 2) == 6);
+  // The partner's package full: no opinion (ULE's own choice follows).
+  CHECK_FALSE(pick_near(tree, {0, 0, 1, 1, 0, 0, 1, 1}, 0, 2));
+}
+
+TEST_CASE("placement: cache overlap counts hand-overs of lines between threads", "[placement]") {
+  CacheOverlap o;
+  // Thread 1 writes a line; thread 0 reads it three times: one hand-over, not three.
+  o.record(1, 0x1000, OpKind::store);
+  for (int i = 0; i < 3; ++i) o.record(0, 0x1008, OpKind::load);  // the same 64-byte line
+  CHECK(o.between(0, 1) == 1);
+  CHECK(o.between(1, 0) == 1);
+  CHECK_FALSE(o.partner(0));  // below CacheOverlap::kSignificant
+  // Lines only read by several threads hand nothing over.
+  o.record(2, 0x2000, OpKind::load);
+  o.record(3, 0x2000, OpKind::load);
+  CHECK(o.between(2, 3) == 0);
+  // A token passed back and forth between 0 and 2: each write then read by the other.
+  for (int i = 0; i < 4; ++i) {
+    o.record(0, 0x3000, OpKind::rmw);
+    o.record(2, 0x3000, OpKind::load);
+    o.record(2, 0x3000, OpKind::store);
+  }
+  CHECK(o.between(0, 2) == 7);  // 2 read 0's write 4 times, 0 met 2's write 3 times
+  CHECK(o.partner(0) == 2);     // 7 with 2 against 1 with 1
+  CHECK(o.partner(2) == 0);
+  CHECK_FALSE(o.partner(3));
 }

@@ -110,6 +110,8 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   idle_stats_ = {};
   migrations_ = 0;
   balancer_moves_ = 0;
+  near_placements_ = 0;
+  overlap_.reset();
   balances_ = 0;
   next_balance_ns_ = UINT64_MAX;
   destroy_fibers();
@@ -120,6 +122,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   oracle_ = &oracle;
   trace_ = trace;
   mode_ = oracle.mode();
+  if (mode_ == EngineMode::timed && shape_.placement == ThreadPlacement::sharing) overlap_.emplace();
   current_ = previous_ = kHostId;
   now_ns_ = 0;
   steps_ = 0;
@@ -201,7 +204,11 @@ void Engine::yield_for(PendingOp op) {
   SimThread& t = threads_[current_];
   t.last_op = t.pending;
   t.pending = op;
-  if (is_memory_access(op.kind)) costs_.prefetch(t.cpu, op.addr);
+  if (is_memory_access(op.kind)) {
+    costs_.prefetch(t.cpu, op.addr);
+    if (overlap_) [[unlikely]]
+      overlap_->record(current_, op.addr, op.kind);
+  }
   if (t.resuming) {  // explore mode: this operation belongs to the step that resumed it
     t.resuming = false;
     // ... unless it must wait for the thread's store buffer to drain: then it is a step of

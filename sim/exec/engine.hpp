@@ -24,6 +24,7 @@
 #include "core/platform.hpp"
 #include "core/workloads/metrics.hpp"
 #include "profile/lock_profile.hpp"
+#include "sim/exec/cache_overlap.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/exec/fiber_sanitizer.hpp"
 #include "sim/exec/memory.hpp"
@@ -211,6 +212,8 @@ class Engine {
   std::uint64_t migrations() const { return migrations_; }
   // Of those, the periodic balancer's moves.
   std::uint64_t balancer_moves() const { return balancer_moves_; }
+  // Of those, wake-ups the "sharing" placement sent to a partner's package.
+  std::uint64_t near_placements() const { return near_placements_; }
   void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node) {
     if (trace_ != nullptr && !on_host()) trace_futex_queue(what, bucket, key_address, waiter_node);
   }
@@ -359,6 +362,8 @@ class Engine {
   std::optional<CpuTree> cpu_tree_;
   std::uint64_t migrations_ = 0;
   std::uint64_t balancer_moves_ = 0;
+  std::uint64_t near_placements_ = 0;
+  std::optional<CacheOverlap> overlap_;  // "sharing" placement, timed mode: who shares lines
   std::uint64_t balances_ = 0;  // periodic balancer runs this execution: its draws' counter
   std::uint64_t next_balance_ns_ = UINT64_MAX;  // when it runs next (never: UINT64_MAX)
   // ULE's sched_balance at `at_ns`, in the tick of the thread `ticking` (it pays the IPIs to
@@ -367,7 +372,7 @@ class Engine {
   // Each CPU's load (1 while running, plus its queue), or its queue alone.
   Loads cpu_loads(bool queued_only) const;
   // Timed mode, a placement policy: the CPU for a starting (`waking` false) or waking thread.
-  CpuId place(const SimThread& t, bool waking, std::uint64_t at_ns) const;
+  CpuId place(const SimThread& t, bool waking, std::uint64_t at_ns);
   std::vector<std::vector<CpuId>> siblings_;  // per CPU, the other hardware threads of its core
   std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
   std::vector<SanitizerStack> sanitizer_stacks_;  // the same slots' stacks, in ASan builds

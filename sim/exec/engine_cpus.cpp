@@ -46,7 +46,7 @@ void Engine::start_cpus() {
     }
   }
   // ULE balances once at start-up (sched_setup_smp), then every interval or so.
-  if (mode_ == EngineMode::timed && shape_.placement == ThreadPlacement::topology && shape_.balance_interval_ns > 0)
+  if (mode_ == EngineMode::timed && uses_topology(shape_.placement) && shape_.balance_interval_ns > 0)
     next_balance_ns_ = 0;
 }
 
@@ -220,10 +220,18 @@ Loads Engine::cpu_loads(bool queued_only) const {
   return loads;
 }
 
-CpuId Engine::place(const SimThread& t, bool waking, std::uint64_t at_ns) const {
+CpuId Engine::place(const SimThread& t, bool waking, std::uint64_t at_ns) {
   const Loads loads = cpu_loads(false);
   if (shape_.placement == ThreadPlacement::simple) return most_idle(loads);
   if (!waking) return least_loaded_path(*cpu_tree_, loads);
+  if (overlap_) {
+    // "sharing": near the thread it shares most with, if that package has an idle CPU.
+    if (const auto partner = overlap_->partner(static_cast<ThreadId>(&t - threads_.data())))
+      if (const auto near = pick_near(*cpu_tree_, loads, t.cpu, threads_[*partner].cpu)) {
+        ++near_placements_;
+        return *near;
+      }
+  }
   // Ticks, as ULE counts them: whole ticks between the one it left in and now.
   const std::uint64_t tick = costs_.idle_costs().tick_ns;
   const std::uint64_t left_tick = t.left_cpu_ns / tick;

@@ -74,6 +74,16 @@ CpuId pick_affine(const CpuTree& tree, const Loads& loads, CpuId last, int affin
   return least_loaded_path(tree, loads);
 }
 
+std::optional<CpuId> pick_near(const CpuTree& tree, const Loads& loads, CpuId last, CpuId partner_cpu) {
+  const std::vector<CpuId>& package = tree.group(CpuTree::kPackage, partner_cpu);
+  auto idle = [&loads](CpuId c) { return loads[static_cast<std::size_t>(c)] == 0; };
+  if (idle(last) && &tree.group(CpuTree::kPackage, last) == &package) return last;
+  for (const bool whole_core : {true, false})
+    for (CpuId c : package)
+      if (idle(c) && (!whole_core || load_of(tree.group(CpuTree::kCore, c), loads) == 0)) return c;
+  return std::nullopt;
+}
+
 int affinity_level(std::uint64_t ticks_since_ran) {
   constexpr std::uint64_t kAffinityTicks = 1;  // SCHED_AFFINITY_DEFAULT at hz = 1000
   constexpr std::uint64_t kShareL3 = 3;        // CG_SHARE_L3: a package
@@ -90,7 +100,7 @@ std::uint32_t steal_threshold(int cpus) {
 
 std::optional<CpuId> steal_from(const CpuTree& tree, const Loads& loads, const Loads& queued, CpuId idle,
                                 ThreadPlacement policy) {
-  const bool topology = policy == ThreadPlacement::topology;
+  const bool topology = uses_topology(policy);
   const int first = topology ? CpuTree::kCore : CpuTree::kMachine;
   for (int level = first; level < CpuTree::kLevels; ++level) {
     // ULE's threshold counts the running thread too; a hardware thread steals any queued one.

@@ -16,6 +16,12 @@
 //             work steals from the nearest CPU outward loaded past ULE's steal threshold
 //             (the idle-time balancer); a periodic balancer evens out every level
 //             (balance_moves), top down
+//   sharing   topology, plus the seed's "when there is cache overlap between threads the
+//             scheduler can now place them near-by each other in the topology": a waking
+//             thread with a partner it shares lines with (CacheOverlap, measured in the
+//             simulation) takes an idle CPU in its partner's package (pick_near) before
+//             ULE's choice. ULE of 2008 measures no overlap: this is the rule the seed says
+//             the tree makes possible, not one FreeBSD shipped
 //
 // Each decision is a pure function of the tree and the CPUs' loads, so tests check them on
 // hand-made machines (tests/test_placement.cpp). The engine applies them in timed mode; a
@@ -32,8 +38,10 @@
 
 namespace lockstep::sim {
 
-enum class ThreadPlacement : std::uint8_t { pinned, simple, topology };
-inline constexpr std::array<std::string_view, 3> kPlacementNames{"pinned", "simple", "topology"};
+enum class ThreadPlacement : std::uint8_t { pinned, simple, topology, sharing };
+inline constexpr std::array<std::string_view, 4> kPlacementNames{"pinned", "simple", "topology", "sharing"};
+// ULE's tree, affinity and balancers: topology and sharing.
+constexpr bool uses_topology(ThreadPlacement p) { return p == ThreadPlacement::topology || p == ThreadPlacement::sharing; }
 
 class CpuTree {
  public:
@@ -89,6 +97,11 @@ CpuId least_loaded_path(const CpuTree& tree, const Loads& loads);
 // around `last` up to the level `affinity` (affinity_level; kNoAffinity, none) that has
 // one, else least_loaded_path ("topology").
 CpuId pick_affine(const CpuTree& tree, const Loads& loads, CpuId last, int affinity);
+// "sharing": a waking thread last on `last` whose partner (the thread it shares most lines
+// with) is on `partner_cpu`: an idle CPU in the partner's package, `last` first, then one on
+// a wholly idle core, then any (an SMT sibling: the seed's exception "unless there is
+// significant cache overlap between threads"); none if the package has no idle CPU.
+std::optional<CpuId> pick_near(const CpuTree& tree, const Loads& loads, CpuId last, CpuId partner_cpu);
 // The CPU that `idle` steals a queued thread from, if any: "topology", the nearest level
 // outward holding a CPU with queued threads and a load of at least the level's steal
 // threshold, the most loaded there; "simple", the most queued anywhere. `queued` counts

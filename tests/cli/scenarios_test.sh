@@ -137,7 +137,21 @@ assert rows['100']['balancer_moves'] == 8 and rows['20']['balancer_moves'] == 8,
 assert rows['20']['virtual_time_ns'] < rows['100']['virtual_time_ns'] < rows['0']['virtual_time_ns'], rows
 assert rows['20']['virtual_time_ns'] * 1.3 < rows['0']['virtual_time_ns'], rows
 PY
-    then pass; else fail "scenarios/os/placement-periodic.yaml does not show what docs/os.md says"; fi ;;
+    then pass; else fail "scenarios/os/placement-periodic.yaml does not show what docs/os.md says"; fi
+    # Sharing: a four-thread ring that topology spreads over packages (over both boards on
+    # barcelona-8s) hops slower than pinned's one package; sharing places every woken thread
+    # by its partner's package and gets pinned's hop back on every machine.
+    if python3 - "$work/results/scenarios_os_placement-sharing.yaml.json" <<'PY'
+import json, sys
+rows = {(dict(r['params'])['machine.preset'], dict(r['params'])['scheduler.placement']): r for r in json.load(open(sys.argv[1]))['rows']}
+for m in ('nehalem-2s', 'barcelona-4s', 'barcelona-8s'):
+    pinned, topology, sharing = (rows[(m, p)] for p in ('pinned', 'topology', 'sharing'))
+    assert topology['hop_ns'] > 1.1 * pinned['hop_ns'], (m, topology, pinned)
+    assert sharing['hop_ns'] < 1.01 * pinned['hop_ns'], (m, sharing, pinned)
+    assert sharing['near_placements'] >= sharing['hops'], (m, sharing)
+assert rows[('barcelona-8s', 'topology')]['hop_ns'] > 1.3 * rows[('barcelona-8s', 'sharing')]['hop_ns']
+PY
+    then pass; else fail "scenarios/os/placement-sharing.yaml does not show what docs/os.md says"; fi ;;
   scenarios/litmus)
     # SB under SC: three executions, one per equivalence class (GenMC's count).
     [[ $(json_field "$work/results/scenarios_litmus_sb-sc.yaml.json" "['executions']") == 3 ]] && pass \
