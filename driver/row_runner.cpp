@@ -124,6 +124,14 @@ RowReport RowRunner::timed() {
     report.workload.values.emplace_back("idle_wakes_mwait", static_cast<double>(idle.wakes[1]));
     report.workload.values.emplace_back("idle_wakes_hlt", static_cast<double>(idle.wakes[2]));
     report.workload.values.emplace_back("ipis", static_cast<double>(idle.ipis));
+    // Idle time before wake-ups by the state it was spent in; the seed: "in most cases we're
+    // still idling in hlt as well, so there should be no negative effect on power".
+    const auto& spent = idle.residency_ns;
+    const double idle_total = static_cast<double>(spent[0] + spent[1] + spent[2]);
+    report.workload.values.emplace_back("idle_us", idle_total / 1000.0);
+    report.workload.values.emplace_back("idle_spin_share", idle_total > 0 ? static_cast<double>(spent[0]) / idle_total : 0);
+    report.workload.values.emplace_back("idle_mwait_share", idle_total > 0 ? static_cast<double>(spent[1]) / idle_total : 0);
+    report.workload.values.emplace_back("idle_hlt_share", idle_total > 0 ? static_cast<double>(spent[2]) / idle_total : 0);
   }
   if (s_.placement != sim::ThreadPlacement::pinned) {
     report.workload.labels.emplace_back("placement",

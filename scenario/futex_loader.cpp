@@ -20,6 +20,7 @@ constexpr std::int64_t kMaxRounds = 1'000'000;
 constexpr std::uint64_t kMaxSettleUs = 10'000'000;  // 10 s: perf settles 100 ms
 constexpr std::uint64_t kMaxPingpongRounds = 1'000'000'000;
 constexpr std::int64_t kMaxRingSpin = 100'000'000;  // reads before sleeping: seconds of spinning
+constexpr std::int64_t kMaxRingWork = 1'000'000'000;  // compute units a hop: about a second
 
 // The table designs, then the host's futexes (FutexBackendKind after `table`), which only
 // `lockstep native` runs.
@@ -173,6 +174,7 @@ FutexRingParams load_futex_ring(const yaml::Map& m, const MachineSpec& machine, 
     m.source().fail(*m.get("threads"), fmt::format("ring: a ring needs at least 2 threads, not {}", p.threads));
   p.cpu_stride = static_cast<int>(m.integer_or("cpu_stride", 1, machine.cpus(), 1));
   p.spin = static_cast<std::uint32_t>(m.integer_or("spin", 0, kMaxRingSpin, 0));
+  p.work = static_cast<std::uint32_t>(m.integer_or("work", 0, kMaxRingWork, 0));
   p.laps = m.unsigned_or("laps", 0, kMaxPingpongRounds, p.laps);
   return p;
 }

@@ -135,6 +135,14 @@ void table_backend_only(const Scenario& s) {
                                   s.workload.name(), s.design.futex->name));
 }
 
+// A ring's `work` is charged to the simulated CPU; the host's CPUs do no such work.
+void ring_native_check(const Scenario& s) {
+  if (s.workload.get<FutexRingParams>().work == 0) return;
+  throw ScenarioError(fmt::format("{}: ring's work is simulated compute (Work::compute); natively it would cost nothing: "
+                                  "leave it out of a native ring",
+                                  s.path));
+}
+
 std::vector<std::string> futex_properties() { return {"futex_semantics", "deadlock", "lost_wakeup", "bound_exceeded"}; }
 
 std::vector<std::string> fileio_properties() {
@@ -239,12 +247,12 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .native = native_on_backend<FutexPingpong, FutexPingpongParams>,
        .properties = futex_properties()},
       {.name = "ring",
-       .keys = {"threads", "cpus", "cpu_stride", "spin", "runtime_us", "laps"},
+       .keys = {"threads", "cpus", "cpu_stride", "spin", "work", "runtime_us", "laps"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return load_futex_ring(m, machine, design);
        },
        .simulate = simulate<FutexRing<SimPlatform>, FutexRingParams>,
-       .check_native = nullptr,
+       .check_native = ring_native_check,
        .native = native_on_backend<FutexRing, FutexRingParams>,
        .properties = futex_properties()},
       futex_wake_row<FutexWakeMode::wake>("futex-wake"),

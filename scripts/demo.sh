@@ -39,6 +39,7 @@ echo
 echo "Adaptive idle (docs/os.md): a token around a ring of threads, each hop waking an idle CPU,"
 echo "under the old idle loop (hlt, woken by an IPI), mwait, and FreeBSD's adaptive loop:"
 build/bin/lockstep run scenarios/os/ring-idle.yaml --out-dir out --csv out/ring-idle.csv || status=1
+build/bin/lockstep run scenarios/os/ring-idle-load.yaml --out-dir out || status=1
 echo
 echo "Coloured allocation (docs/os.md): 2 KiB network buffers from a UMA-style zone, their headers"
 echo "read over and over, uncoloured and coloured, on nehalem-2s:"

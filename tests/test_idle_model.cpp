@@ -4,6 +4,7 @@
 // by exactly the difference of their wake-up costs, computed here from the costs alone.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <fstream>
 #include <string>
 
@@ -56,6 +57,15 @@ TEST_CASE("idle: each policy's wake-up, by hand", "[idle]") {
   CHECK(state(5, true, 0) == IdleState::mwait);  // SMT: no spinning
   CHECK(state(1, true, 0) == IdleState::hlt);
   CHECK(idle_wake(IdlePolicy::adaptive, c, 0, false, 0, pause, path).waker_ns == 600);
+  // Where the idle time went (spin, mwait, hlt), for the same decisions.
+  using Spent = std::array<std::uint64_t, 3>;
+  CHECK(sim::idle_residency(IdlePolicy::hlt, c, 100, false, 1000, pause) == Spent{0, 0, 1000});
+  CHECK(sim::idle_residency(IdlePolicy::mwait, c, 0, false, 1000, pause) == Spent{0, 1000, 0});
+  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 5, false, 300, pause) == Spent{300, 0, 0});    // woken spinning
+  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 5, false, 1000, pause) == Spent{400, 600, 0}); // the window, then mwait
+  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 5, true, 1000, pause) == Spent{0, 1000, 0});   // SMT: no spin
+  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 2, false, 1000, pause) == Spent{0, 1000, 0});
+  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 1, false, 1000, pause) == Spent{0, 0, 1000});
 }
 
 TEST_CASE("idle: the switch counter keeps this tick's and the last tick's switches", "[idle]") {

@@ -40,6 +40,8 @@ struct FutexRingParams {
   int cpus = 4;                   // thread i runs on CPU (i * cpu_stride) % cpus
   int cpu_stride = 1;
   std::uint32_t spin = 0;         // reads of its word (with a pause between) before sleeping
+  std::uint32_t work = 0;         // compute units (Work::compute) a thread spends holding the
+                                  // token before passing it on: a lighter load per CPU
   futex::FutexMachine machine;    // what a table is sized for
   std::uint64_t runtime_ns = 1'000'000;  // thread 0's window
   std::uint64_t laps = 0;                // stop after this many laps (0: the window decides)
@@ -81,6 +83,7 @@ class FutexRing {
     m.labels.emplace_back("futex", futex::describe_backend(*futex_));
     m.values.emplace_back("threads", p_.threads);
     m.values.emplace_back("spin", static_cast<double>(p_.spin));
+    m.values.emplace_back("work", static_cast<double>(p_.work));
     m.values.emplace_back("laps", static_cast<double>(laps_));
     const std::uint64_t hops = laps_ * static_cast<std::uint64_t>(p_.threads);
     m.values.emplace_back("hops", static_cast<double>(hops));
@@ -99,6 +102,7 @@ class FutexRing {
   int next(int i) const { return i + 1 == p_.threads ? 0 : i + 1; }
 
   void pass(int to, std::uint32_t token) {
+    if (p_.work > 0 && token != kStop) P::charge(Work::compute, p_.work);
     Word& w = *word(to);
     w.store(token, std::memory_order_release);
     futex_->wake(w, 1);

@@ -206,6 +206,9 @@ class Engine {
   struct IdleStats {
     std::array<std::uint64_t, 3> wakes{};  // by IdleState: spin, mwait, hlt
     std::uint64_t ipis = 0;
+    // Idle time that ended in a wake-up, summed over CPUs, by the state it was spent in
+    // (idle_residency): what the seed's power argument is about.
+    std::array<std::uint64_t, 3> residency_ns{};
   };
   const IdleStats& idle_stats() const { return idle_stats_; }
   // Threads moved to another CPU in the last execution (MachineShape::placement not pinned).

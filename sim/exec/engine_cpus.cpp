@@ -210,6 +210,10 @@ IdleWake Engine::wake_idle_cpu(CpuId to, std::uint64_t at_ns, CpuId waker_cpu) {
                                costs_.path_ns(waker_cpu, to));
   ++idle_stats_.wakes[static_cast<std::size_t>(w.state)];
   if (w.state == IdleState::hlt) ++idle_stats_.ipis;
+  const std::array<std::uint64_t, 3> spent = idle_residency(shape_.idle, costs_.idle_costs(), cpu.idle_switches,
+                                                            !siblings_[static_cast<std::size_t>(to)].empty(), idle_ns,
+                                                            costs_.pause_ns(to));
+  for (std::size_t s = 0; s < spent.size(); ++s) idle_stats_.residency_ns[s] += spent[s];
   return w;
 }
 

@@ -23,6 +23,7 @@
 // (tests/test_idle_model.cpp).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -114,6 +115,27 @@ inline IdleWake idle_wake(IdlePolicy policy, const IdleCosts& c, std::uint32_t s
     case IdleState::hlt: break;
   }
   return {state, c.ipi_send_ns + path_ns + c.hlt_exit_ns, c.ipi_send_ns};
+}
+
+// Where a CPU idle for `idle_ns` before a wake-up spent that time, by IdleState (spin,
+// mwait, hlt), under `policy` (not none), as idle_wake decides the state it is found in:
+// adaptive spins first (if it spins at all), then sleeps in mwait when busy, else hlt.
+inline std::array<std::uint64_t, 3> idle_residency(IdlePolicy policy, const IdleCosts& c, std::uint32_t switches,
+                                                   bool smt, std::uint64_t idle_ns, std::uint64_t pause_ns) {
+  std::array<std::uint64_t, 3> ns{};
+  auto at = [&ns](IdleState s) -> std::uint64_t& { return ns[static_cast<std::size_t>(s)]; };
+  switch (policy) {
+    case IdlePolicy::hlt: at(IdleState::hlt) = idle_ns; break;
+    case IdlePolicy::mwait: at(IdleState::mwait) = idle_ns; break;
+    case IdlePolicy::adaptive: {
+      const std::uint64_t spin = adaptive_spins(c, switches, smt) ? std::min(idle_ns, spin_window_ns(c, pause_ns)) : 0;
+      at(IdleState::spin) = spin;
+      at(switches > c.mwait_switches ? IdleState::mwait : IdleState::hlt) = idle_ns - spin;
+      break;
+    }
+    case IdlePolicy::none: break;
+  }
+  return ns;
 }
 
 }  // namespace lockstep::sim

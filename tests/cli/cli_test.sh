@@ -124,6 +124,10 @@ out=$("$lockstep" check "$work/native.yaml" --quiet 2>&1); code=$?
 [[ $code -eq 2 && $out =~ native.yaml:2:11:.*lockstep\ native ]] && pass || fail "check of a native scenario: exit $code, '$out'"
 "$lockstep" native "$work/native.yaml" --quiet --json "$work/native.json"; code=$?
 [[ $code -eq 0 && $(json_field "$work/native.json" "['round_trips']") != 0.0 ]] && pass || fail "native ping-pong: exit $code"
+# A ring's `work` is simulated compute: a native ring refuses it (exit 2, naming the file).
+printf 'name: r\ndesign: {futex: kernel}\nworkload: {kind: ring, threads: 2, laps: 10, work: 1000}\nexpect: pass\n' >"$work/ring-work.yaml"
+out=$("$lockstep" native "$work/ring-work.yaml" --quiet 2>&1); code=$?
+[[ $code -eq 2 && $out =~ ring-work.yaml:.*simulated\ compute ]] && pass || fail "native ring with work: exit $code, '$out'"
 # Thread programs run natively as litmus tests (issue 22): on x86 SB's relaxed outcome shows
 # within a second, consistent with the checker under tso; elsewhere the histogram alone.
 out=$("$lockstep" native scenarios/litmus/sb-tso.yaml --seconds 1 --json "$work/sb.json" 2>&1); code=$?

@@ -151,7 +151,22 @@ for m in ('nehalem-2s', 'barcelona-4s', 'barcelona-8s'):
     assert sharing['near_placements'] >= sharing['hops'], (m, sharing)
 assert rows[('barcelona-8s', 'topology')]['hop_ns'] > 1.3 * rows[('barcelona-8s', 'sharing')]['hop_ns']
 PY
-    then pass; else fail "scenarios/os/placement-sharing.yaml does not show what docs/os.md says"; fi ;;
+    then pass; else fail "scenarios/os/placement-sharing.yaml does not show what docs/os.md says"; fi
+    # Idle residency by load: without work the adaptive loop's idle time is mostly spinning;
+    # at 3 ms a hop (under one switch a tick) it is all hlt and the hop is the old loop's.
+    if python3 - "$work/results/scenarios_os_ring-idle-load.yaml.json" <<'PY'
+import json, sys
+rows = {(dict(r['params'])['workload.work'], dict(r['params'])['scheduler.idle']): r for r in json.load(open(sys.argv[1]))['rows']}
+for work in ('0', '10000', '1000000', '3000000'):
+    assert rows[(work, 'hlt')]['idle_hlt_share'] == 1, work
+    assert abs(sum(rows[(work, 'adaptive')]['idle_' + s + '_share'] for s in ('spin', 'mwait', 'hlt')) - 1) < 0.005, work  # shares printed to 3 places
+busy, light = rows[('0', 'adaptive')], rows[('3000000', 'adaptive')]
+assert busy['idle_spin_share'] > 0.5 and busy['idle_hlt_share'] < 0.1, busy
+assert light['idle_hlt_share'] == 1 and light['hop_ns'] == rows[('3000000', 'hlt')]['hop_ns'], light
+assert rows[('1000000', 'adaptive')]['idle_mwait_share'] > 0.9
+assert rows[('0', 'hlt')]['hop_ns'] > 2 * busy['hop_ns']
+PY
+    then pass; else fail "scenarios/os/ring-idle-load.yaml does not show what docs/os.md says"; fi ;;
   scenarios/litmus)
     # SB under SC: three executions, one per equivalence class (GenMC's count).
     [[ $(json_field "$work/results/scenarios_litmus_sb-sc.yaml.json" "['executions']") == 3 ]] && pass \
