@@ -716,12 +716,15 @@ TEST_CASE("a sampling search resumed from its checkpoint reports what the uninte
       const model::SearchOutcome one = model::search_sampling(make, {fleet.runners[0].get()}, verdict, limits);
       for (std::size_t writers : {1U, 2U}) {
         Recorder recorder;
-        const model::CheckpointPolicy writing = recorder.policy();
+        // Saving at every chance (after each execution on one worker, each batch on more),
+        // so which checkpoints exist does not depend on the host's speed.
+        model::CheckpointPolicy writing = recorder.policy();
+        writing.every_s = 1e-9;
         std::vector<model::Executor*> writing_executors;
         for (std::size_t w = 0; w < writers; ++w) writing_executors.push_back(fleet.runners[w].get());
         require_same(model::search_sampling(make, writing_executors, verdict, limits, nullptr, {}, &writing), one);
-        // The search wrote checkpoints: one worker after any execution, several after a batch
-        // (none when the violation falls in the first batch).
+        // The search wrote checkpoints: one worker after every execution, several after every
+        // batch (none when the violation falls in the first batch).
         if (recorder.saved.empty()) {
           CHECK((writers > 1 && one.violation && one.violating_index < 4096));
           continue;
