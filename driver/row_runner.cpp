@@ -1,6 +1,7 @@
 #include "driver/row_runner.hpp"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -129,9 +130,10 @@ RowReport RowRunner::timed() {
     const auto& spent = idle.residency_ns;
     const double idle_total = static_cast<double>(spent[0] + spent[1] + spent[2]);
     report.workload.values.emplace_back("idle_us", idle_total / 1000.0);
-    report.workload.values.emplace_back("idle_spin_share", idle_total > 0 ? static_cast<double>(spent[0]) / idle_total : 0);
-    report.workload.values.emplace_back("idle_mwait_share", idle_total > 0 ? static_cast<double>(spent[1]) / idle_total : 0);
-    report.workload.values.emplace_back("idle_hlt_share", idle_total > 0 ? static_cast<double>(spent[2]) / idle_total : 0);
+    for (std::size_t s = 0; s < spent.size(); ++s)  // by IdleState
+      report.workload.values.emplace_back(
+          std::array{"idle_spin_share", "idle_mwait_share", "idle_hlt_share"}[s],
+          idle_total > 0 ? static_cast<double>(spent[s]) / idle_total : 0);
   }
   if (s_.placement != sim::ThreadPlacement::pinned) {
     report.workload.labels.emplace_back("placement",

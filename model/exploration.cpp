@@ -102,9 +102,12 @@ Exploration explore(const ExplorationSetup& setup) {
   const bool resume_stack = checkpoint != nullptr && checkpoint->resume && !checkpoint->resume->units;
   const bool resume_units = checkpoint != nullptr && checkpoint->resume && checkpoint->resume->units;
   if (resume_units && sampling) throw std::invalid_argument("explore: a checkpoint of units is a dfs or bounded search's");
-  const bool parallel = splittable && (sampling ? setup.workers > 1 || remote != nullptr
-                                                : !resume_stack && (setup.workers > 1 || remote != nullptr || resume_units ||
-                                                                    (checkpoint != nullptr && spec.kind == StrategyKind::bounded)));
+  const bool many = setup.workers > 1 || remote != nullptr;
+  // A sampling checkpoint resumes on any number of workers; a stack one on one worker.
+  const bool parallel =
+      sampling ? many
+               : splittable && !resume_stack &&
+                     (many || resume_units || (checkpoint != nullptr && spec.kind == StrategyKind::bounded));
   if (parallel) {
     std::vector<std::unique_ptr<Executor>> extra;
     std::vector<Executor*> executors{setup.executor};

@@ -19,18 +19,42 @@ void count(SearchOutcome& o, const sim::ExecutionResult& r) {
   o.max_depth = std::max(o.max_depth, r.steps);
   o.sim_ops += r.memory_ops;
 }
+
+using Clock = std::chrono::steady_clock;
+
+// A one-worker or sampling checkpoint (model/checkpoint.hpp): takes its counts into `o` and
+// its state into `strategy` (which refuses another search's), and returns the next index.
+std::uint64_t resume_counts(const CheckpointPolicy* checkpoint, ExplorationStrategy& strategy, SearchOutcome& o) {
+  if (checkpoint == nullptr || !checkpoint->resume) return 0;
+  strategy.restore_state(checkpoint->resume->strategy);
+  o = checkpoint->resume->so_far;
+  return checkpoint->resume->next;
+}
+
+// Once the policy's period has passed since `last_saved`: saves `o` as the counts of the
+// executions below `next`, with `strategy`'s state after them.
+void save_counts_if_due(const CheckpointPolicy* checkpoint, Clock::time_point& last_saved, const SearchOutcome& o,
+                        std::uint64_t next, const ExplorationStrategy& strategy) {
+  if (checkpoint == nullptr || checkpoint->every_s <= 0 ||
+      std::chrono::duration<double>(Clock::now() - last_saved).count() < checkpoint->every_s)
+    return;
+  if (auto state = strategy.save_state()) {
+    SearchCheckpoint c;
+    c.so_far = o;
+    c.so_far.internal_errors = strategy.internal_errors();
+    c.next = next;
+    c.strategy = std::move(*state);
+    checkpoint->save(c);
+  }
+  last_saved = Clock::now();
+}
+
 }  // namespace
 
 SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Verdict& verdict,
                      const SearchLimits& limits, const CheckpointPolicy* checkpoint) {
   SearchOutcome o;
-  std::uint64_t first = 0;
-  if (checkpoint != nullptr && checkpoint->resume) {
-    strategy.restore_state(checkpoint->resume->strategy);
-    o = checkpoint->resume->so_far;
-    first = checkpoint->resume->next;
-  }
-  using Clock = std::chrono::steady_clock;
+  const std::uint64_t first = resume_counts(checkpoint, strategy, o);
   auto last_saved = Clock::now();
   for (std::uint64_t index = first; index < limits.max_runs; ++index) {
     sim::ExecutionResult r = executor.run(strategy, index);
@@ -46,18 +70,7 @@ SearchOutcome search(ExplorationStrategy& strategy, Executor& executor, const Ve
       o.exhaustive = strategy.exhaustive();
       break;
     }
-    if (checkpoint != nullptr && checkpoint->every_s > 0 &&
-        std::chrono::duration<double>(Clock::now() - last_saved).count() >= checkpoint->every_s) {
-      o.internal_errors = strategy.internal_errors();
-      if (auto state = strategy.save_state()) {
-        SearchCheckpoint c;
-        c.so_far = o;
-        c.next = index + 1;
-        c.strategy = std::move(*state);
-        checkpoint->save(c);
-      }
-      last_saved = Clock::now();
-    }
+    save_counts_if_due(checkpoint, last_saved, o, index + 1, strategy);
   }
   o.internal_errors = strategy.internal_errors();
   return o;
@@ -103,13 +116,7 @@ SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::v
   for (std::size_t w = 0; w < executors.size(); ++w) strategies.push_back(make_strategy());
   std::vector<Slot> slots(kBatch);
   SearchOutcome o;
-  std::uint64_t first = 0;
-  if (checkpoint != nullptr && checkpoint->resume) {
-    strategies.front()->restore_state(checkpoint->resume->strategy);  // refuses another search's
-    o = checkpoint->resume->so_far;
-    first = checkpoint->resume->next;
-  }
-  using Clock = std::chrono::steady_clock;
+  const std::uint64_t first = resume_counts(checkpoint, *strategies.front(), o);
   auto last_saved = Clock::now();
   for (std::uint64_t lo = first; lo < limits.max_runs; lo += kBatch) {
     const std::uint64_t hi = std::min(limits.max_runs, lo + kBatch);
@@ -176,17 +183,7 @@ SearchOutcome search_sampling(const StrategyFactory& make_strategy, const std::v
         return o;
       }
     }
-    if (checkpoint != nullptr && checkpoint->every_s > 0 &&
-        std::chrono::duration<double>(Clock::now() - last_saved).count() >= checkpoint->every_s) {
-      if (auto state = strategies.front()->save_state()) {
-        SearchCheckpoint c;  // executions below hi all read, none violating
-        c.so_far = o;
-        c.next = hi;
-        c.strategy = std::move(*state);
-        checkpoint->save(c);
-      }
-      last_saved = Clock::now();
-    }
+    save_counts_if_due(checkpoint, last_saved, o, hi, *strategies.front());  // all below hi read, none violating
   }
   return o;
 }

@@ -14,6 +14,7 @@
 
 #include "sim/exec/engine.hpp"
 #include "sim/exec/engine_state.hpp"
+#include "sim/rng.hpp"
 
 namespace lockstep::sim {
 
@@ -77,11 +78,9 @@ void Engine::balance(SimThread& ticking, std::uint64_t at_ns) {
     dispatch(to, std::max(start, to.idle_since_ns));
   }
   // sched_balance: the next run between half and one and a half intervals on (ULE draws with
-  // random(); here a fixed hash of the run's count, so runs stay reproducible).
-  std::uint64_t z = ++balances_ * 0x9E3779B97F4A7C15ULL;  // splitmix64's finaliser
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
+  // random(); here the run's count hashed as Rng derives sub-streams, so runs stay
+  // reproducible and need no seed).
+  const std::uint64_t z = Rng::derive(0, ++balances_);
   const std::uint64_t interval = shape_.balance_interval_ns;
   next_balance_ns_ = at_ns + std::max<std::uint64_t>(interval / 2, 1) + z % interval;
 }
@@ -205,14 +204,13 @@ IdleWake Engine::wake_idle_cpu(CpuId to, std::uint64_t at_ns, CpuId waker_cpu) {
   // gone idle.
   const SimCpu& cpu = cpus_[static_cast<std::size_t>(to)];
   const std::uint64_t idle_ns = at_ns > cpu.idle_since_ns ? at_ns - cpu.idle_since_ns : 0;
-  const IdleWake w = idle_wake(shape_.idle, costs_.idle_costs(), cpu.idle_switches,
-                               !siblings_[static_cast<std::size_t>(to)].empty(), idle_ns, costs_.pause_ns(to),
-                               costs_.path_ns(waker_cpu, to));
+  const IdleCosts& c = costs_.idle_costs();
+  const bool smt = !siblings_[static_cast<std::size_t>(to)].empty();
+  const std::uint64_t pause_ns = costs_.pause_ns(to);
+  const IdleWake w = idle_wake(shape_.idle, c, cpu.idle_switches, smt, idle_ns, pause_ns, costs_.path_ns(waker_cpu, to));
   ++idle_stats_.wakes[static_cast<std::size_t>(w.state)];
   if (w.state == IdleState::hlt) ++idle_stats_.ipis;
-  const std::array<std::uint64_t, 3> spent = idle_residency(shape_.idle, costs_.idle_costs(), cpu.idle_switches,
-                                                            !siblings_[static_cast<std::size_t>(to)].empty(), idle_ns,
-                                                            costs_.pause_ns(to));
+  const std::array<std::uint64_t, 3> spent = idle_residency(shape_.idle, c, cpu.idle_switches, smt, idle_ns, pause_ns);
   for (std::size_t s = 0; s < spent.size(); ++s) idle_stats_.residency_ns[s] += spent[s];
   return w;
 }

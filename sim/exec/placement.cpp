@@ -60,27 +60,35 @@ CpuId most_idle(const Loads& loads) {
   return static_cast<CpuId>(std::min_element(loads.begin(), loads.end()) - loads.begin());
 }
 
+namespace {
+
+// The first idle CPU of `group` on a wholly idle core, or with `whole_core` false any idle one.
+std::optional<CpuId> idle_in(const CpuTree& tree, const Loads& loads, const std::vector<CpuId>& group, bool whole_core) {
+  for (CpuId c : group) {
+    if (loads[static_cast<std::size_t>(c)] != 0) continue;
+    if (whole_core && load_of(tree.group(CpuTree::kCore, c), loads) != 0) continue;
+    return c;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 CpuId pick_affine(const CpuTree& tree, const Loads& loads, CpuId last, int affinity) {
   if (loads[static_cast<std::size_t>(last)] == 0) return last;
   // An idle CPU on a wholly idle core within reach first, then any idle CPU within reach: an
   // SMT sibling of a busy thread shares its pipeline, the seed's "much stronger disincentive".
   for (const bool whole_core : {true, false})
     for (int level = CpuTree::kCore; level <= affinity; ++level)
-      for (CpuId c : tree.group(level, last)) {
-        if (loads[static_cast<std::size_t>(c)] != 0) continue;
-        if (whole_core && load_of(tree.group(CpuTree::kCore, c), loads) != 0) continue;
-        return c;
-      }
+      if (const auto c = idle_in(tree, loads, tree.group(level, last), whole_core)) return *c;
   return least_loaded_path(tree, loads);
 }
 
 std::optional<CpuId> pick_near(const CpuTree& tree, const Loads& loads, CpuId last, CpuId partner_cpu) {
   const std::vector<CpuId>& package = tree.group(CpuTree::kPackage, partner_cpu);
-  auto idle = [&loads](CpuId c) { return loads[static_cast<std::size_t>(c)] == 0; };
-  if (idle(last) && &tree.group(CpuTree::kPackage, last) == &package) return last;
+  if (loads[static_cast<std::size_t>(last)] == 0 && &tree.group(CpuTree::kPackage, last) == &package) return last;
   for (const bool whole_core : {true, false})
-    for (CpuId c : package)
-      if (idle(c) && (!whole_core || load_of(tree.group(CpuTree::kCore, c), loads) == 0)) return c;
+    if (const auto c = idle_in(tree, loads, package, whole_core)) return c;
   return std::nullopt;
 }
 
