@@ -24,6 +24,12 @@ bool DporStrategy::asleep(const Node& n, const sim::Choice& c) {
   return std::any_of(n.sleep.begin(), n.sleep.end(), [&c](const Asleep& a) { return a.choice == c; });
 }
 
+// Taken at n already: the branch being explored, asleep, or handed out early.
+bool DporStrategy::handed_out(const Node& n, const sim::Choice& c) {
+  return (n.has_chosen && c == n.chosen) || asleep(n, c) ||
+         std::any_of(n.early.begin(), n.early.end(), [&c](const Asleep& a) { return a.choice == c; });
+}
+
 // A sleeping choice stays asleep across a step it does not depend on.
 void DporStrategy::wake_up(const Node& parent, const sim::StepRecord& step, Node& child) const {
   const auto done = log_.accesses_of(step);
@@ -228,25 +234,14 @@ DporStrategy::Next DporStrategy::backtrack() {
 }
 
 std::optional<DporStrategy::Subtree> DporStrategy::take_early(std::size_t i, const FirstStep& first_step) {
+  if (i < frozen_ || i >= size_ || i >= spawn_above_ || !stack_[i].has_chosen) return std::nullopt;
   Node& n = stack_[i];
-  if (i < frozen_ || i >= size_ || i >= spawn_above_ || !n.has_chosen) return std::nullopt;
-  const auto taken = [&n](const sim::Choice& c) {
-    return c == n.chosen || asleep(n, c) ||
-           std::any_of(n.early.begin(), n.early.end(), [&c](const Asleep& a) { return a.choice == c; });
-  };
   // Entries once taken stay taken (the sleep set at i does not change while its chosen branch
   // is explored), so each entry is looked at once.
   for (; n.scanned < n.backtrack.size(); ++n.scanned) {
     const sim::Choice c = n.backtrack[n.scanned];
-    if (taken(c)) continue;
-    Subtree t{std::vector<Node>(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(i + 1))};
-    Node& root = t.nodes.back();
-    const auto chosen = log_.accesses_of(log_.steps[i]);
-    root.sleep.push_back(Asleep{n.chosen, Small<sim::StepAccess>(chosen.begin(), chosen.end())});
-    for (const Asleep& a : n.early) root.sleep.push_back(a);
-    for (Node& above : t.nodes) above.early.clear();
-    root.chosen = c;
-    root.has_chosen = true;
+    if (handed_out(n, c)) continue;
+    Subtree t = branch_at(i, c);
     const std::vector<sim::StepAccess> acc = first_step(t);
     n.early.push_back(Asleep{c, Small<sim::StepAccess>(acc.begin(), acc.end())});
     return t;
@@ -254,11 +249,44 @@ std::optional<DporStrategy::Subtree> DporStrategy::take_early(std::size_t i, con
   return std::nullopt;
 }
 
+// The subtree of branch c at node i of the current branch, as take_early hands it out: the
+// root path's choices, and at i the sleep set the search gives c when it backtracks there
+// (what sleeps at i, the branch being explored through i, the branches handed out before c).
+// Nothing else of the root path: a subtree's search reads its nodes' choices and its root's
+// sleep set only, and its encoding names its work unit (model/unit_cache.hpp), so it must not
+// depend on what the owner's search had found when it was handed out.
+DporStrategy::Subtree DporStrategy::branch_at(std::size_t i, const sim::Choice& c) const {
+  Subtree t = prefix(i + 1);
+  const Node& n = stack_[i];
+  Node& root = t.nodes.back();
+  if (n.has_chosen) {
+    const auto chosen = log_.accesses_of(log_.steps[i]);
+    root.sleep.push_back(Asleep{n.chosen, Small<sim::StepAccess>(chosen.begin(), chosen.end())});
+  }
+  for (const Asleep& a : n.early) root.sleep.push_back(a);
+  root.chosen = c;
+  root.has_chosen = true;
+  return t;
+}
+
+// The first n nodes of the current branch as a subtree's root path: their choices, and the
+// last one's sleep set.
+DporStrategy::Subtree DporStrategy::prefix(std::size_t n) const {
+  Subtree t;
+  t.nodes.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    t.nodes[k].chosen = stack_[k].chosen;
+    t.nodes[k].has_chosen = stack_[k].has_chosen;
+  }
+  if (n > 0) t.nodes.back().sleep = stack_[n - 1].sleep;
+  return t;
+}
+
 std::optional<DporStrategy::Subtree> DporStrategy::take_branch(const FirstStep& first_step) {
   Node& n = stack_[size_ - 1];
   for (const sim::Choice& c : n.backtrack) {
     if (asleep(n, c)) continue;
-    Subtree t{std::vector<Node>(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(size_))};
+    Subtree t = prefix(size_);  // backtrack() put the chosen branch and the early ones to sleep
     t.nodes.back().chosen = c;
     t.nodes.back().has_chosen = true;
     const std::vector<sim::StepAccess> acc = first_step(t);

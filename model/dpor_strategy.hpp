@@ -131,11 +131,14 @@ class DporStrategy final : public ExplorationStrategy {
 
  private:
   static bool asleep(const Node& n, const sim::Choice& c);
+  static bool handed_out(const Node& n, const sim::Choice& c);
+  Subtree branch_at(std::size_t i, const sim::Choice& c) const;
   void wake_up(const Node& parent, const sim::StepRecord& step, Node& child) const;
   void reverse(const CausalOrder& order, const Race& race);
   void add_initial(Node& n, std::span<const sim::Choice> initials);
   void internal_error(const char* what);
   bool first_request(std::uint32_t node, std::span<const sim::Choice> initials);
+  Subtree prefix(std::size_t n) const;
 
   // Nodes 0 .. depth of the current branch; nodes past size_ are kept only for their
   // storage, so a search allocates little after its first executions.
