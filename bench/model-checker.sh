@@ -41,13 +41,20 @@ seconds() {  # wall seconds of a command
   end=$(date +%s.%N)
   python3 -c "print($end - $start)"
 }
+# Two workers against one, and against what this machine gives two independent processes:
+# "pair" runs two one-worker searches at once, one pinned to each of the first two CPUs. On a
+# VM whose CPUs slow each other down (a busy host, shared caches), a pair runs slower than one
+# alone, and no parallel search beats the pair's throughput: "ceiling" is 2 x alone / pair.
+# A two-worker speed-up is only comparable with the ceiling measured minutes around it.
 speedup() {
-  local f=$1 t1 t2
+  local f=$1 t1 t2 pair
   for run in 1 2 3; do
-    t1=$(seconds build/bin/lockstep check "$f" --quiet --workers 1 --out-dir "$out")
+    t1=$(seconds taskset -c 0 build/bin/lockstep check "$f" --quiet --workers 1 --out-dir "$out")
     t2=$(seconds build/bin/lockstep check "$f" --quiet --workers 2 --out-dir "$out")
-    printf '%-34s pair %d: 1 worker %6.2f s, 2 workers %6.2f s, speed-up %.2fx\n' "$(basename "$f")" "$run" "$t1" "$t2" \
-      "$(python3 -c "print($t1 / $t2)")"
+    pair=$(seconds bash -c "taskset -c 0 build/bin/lockstep check '$f' --quiet --workers 1 --out-dir '$out/a' &
+                            taskset -c 1 build/bin/lockstep check '$f' --quiet --workers 1 --out-dir '$out/b'; wait")
+    printf '%-34s run %d: 1 worker %6.2f s, 2 workers %6.2f s, speed-up %.2fx; pair %6.2f s, ceiling %.2fx\n' \
+      "$(basename "$f")" "$run" "$t1" "$t2" "$(python3 -c "print($t1 / $t2)")" "$pair" "$(python3 -c "print(2 * $t1 / $pair)")"
   done
 }
 one_row() {  # a sweep's row as a scenario of its own

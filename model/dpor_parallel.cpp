@@ -11,6 +11,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <span>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -130,12 +131,13 @@ class Pool {
   std::vector<std::thread> threads_;
 };
 
-// Runs a subtree's root path and its first step, then stops: what that step touched.
+// Runs a subtree's root path and its first step, then stops: what that step touched. With
+// `into`, the steps are logged there (a resumed search's log, DporStrategy::event_log).
 class FirstStepProbe final : public sim::Scheduler {
  public:
-  explicit FirstStepProbe(const DporStrategy::Subtree& t) : t_(t) {}
+  explicit FirstStepProbe(const DporStrategy::Subtree& t, sim::EventLog* into = nullptr) : t_(t), into_(into) {}
   sim::EngineMode mode() const override { return sim::EngineMode::explore; }
-  sim::EventLog* event_log() override { return &log_; }
+  sim::EventLog* event_log() override { return into_ != nullptr ? into_ : &log_; }
   void begin_execution(std::uint64_t) override { depth_ = 0; }
   std::size_t pick(std::span<const sim::Candidate> candidates) override {
     const std::size_t i = depth_++;
@@ -154,6 +156,7 @@ class FirstStepProbe final : public sim::Scheduler {
 
  private:
   const DporStrategy::Subtree& t_;
+  sim::EventLog* into_;
   sim::EventLog log_;
   std::size_t depth_ = 0;
 };
@@ -235,9 +238,13 @@ TaskResult decode_result(const nlohmann::json& j) {
 
 struct Frame;
 
+// A search's branches handed out early and not merged yet: by node, in the order handed out.
+using EarlyBranches = std::vector<std::pair<std::size_t, std::vector<DporStrategy::Subtree>>>;
+
 // A subtree's task as its parent's frame sees it. Guarded by that frame's mutex.
 struct ChildTask {
   std::shared_ptr<Pool::Job> job;
+  std::string unit;  // its unit's encoding, with a unit cache (a running parent's state names it)
   std::vector<DporStrategy::Request> published;  // its requests so far: a prefix of result.requests
   std::size_t applied = 0;                       // of them, merged into the parent
   bool finished = false;
@@ -283,8 +290,33 @@ class ParallelDfs {
 
   // The root call passes spawn_above = 0 and has it set from its first execution; subtrees
   // inherit the absolute depth.
-  TaskResult explore(DporStrategy strategy, Executor& ex, std::size_t spawn_above, Upward& up) {
-    TaskResult out = search_subtree(strategy, ex, spawn_above, up);
+  // `so_far`: what a running unit had done when its state was saved (resumed from there).
+  // Before a checkpoint, on the saving thread: every search waiting at a spawn node leaves its
+  // state (explore_spawn_node).
+  void leave_waiting_states() {
+    const std::lock_guard lock(waiting_mutex_);
+    for (const auto& [frame, leave] : waiting_) leave();
+  }
+
+  // The whole search. With a unit cache, the root leaves its state as running units do, and
+  // goes on from a state found there (a checkpoint's).
+  TaskResult explore_root(Executor& ex) {
+    Upward root;
+    if (cache_ == nullptr) return explore(DporStrategy(), ex, 0, root);
+    root.unit = &root_key_;
+    if (const std::optional<std::string> state = cache_->find_running(root_key_)) {
+      Resumed r = resume_state(from_bytes(*state));
+      spawn_above_ = r.spawn_above;
+      return explore(std::move(r.strategy), ex, r.spawn_above, root, std::move(r.so_far), &r.early, r.at_spawn_node);
+    }
+    return explore(DporStrategy(), ex, 0, root);
+  }
+
+  // `early`: its branches handed out early then, by node, to hand out again first.
+  // `at_spawn_node`: it was merging its last node's subtrees, and goes on doing so.
+  TaskResult explore(DporStrategy strategy, Executor& ex, std::size_t spawn_above, Upward& up, TaskResult so_far = {},
+                     const EarlyBranches* early = nullptr, bool at_spawn_node = false) {
+    TaskResult out = search_subtree(strategy, ex, spawn_above, up, std::move(so_far), early, at_spawn_node);
     out.internal_errors += strategy.internal_errors();
     return out;
   }
@@ -292,34 +324,47 @@ class ParallelDfs {
  private:
   using Frames = std::map<std::size_t, std::unique_ptr<Frame>>;  // by node
 
-  TaskResult search_subtree(DporStrategy& strategy, Executor& ex, std::size_t spawn_above, Upward& up) {
-    TaskResult out;
+  TaskResult search_subtree(DporStrategy& strategy, Executor& ex, std::size_t spawn_above, Upward& up, TaskResult so_far,
+                            const EarlyBranches* early, bool at_spawn_node) {
+    TaskResult out = std::move(so_far);
     Frames frames;
+    std::uint64_t generation = cache_ != nullptr ? cache_->generation() : 0;
+    // Leaves this search's state for the checkpoint when a save has been made since the last
+    // time (while it waits at a spawn node, the saving thread does, explore_spawn_node).
+    const auto leave_if_due = [&] {
+      if (up.unit == nullptr || cache_->generation() == generation) return;
+      generation = cache_->generation();
+      leave_state(strategy, out, up, frames, spawn_above, nullptr);
+    };
+    if (early != nullptr) {  // in the order they were handed out: merged in that order
+      for (const auto& [node, subtrees] : *early) {
+        Frame& f = frame_at(frames, node, strategy, out, up);
+        const std::lock_guard lock(f.mutex);
+        for (const DporStrategy::Subtree& t : subtrees) submit(f, t);
+      }
+    }
     const bool root = spawn_above == 0;
+    strategy.spawn_above(spawn_above);
+    if (at_spawn_node) {
+      // Backtracking reads what each step of the current branch touched, from the log of the
+      // last execution: none ran in this process yet, so the branch runs once to log them.
+      const DporStrategy::Subtree branch = strategy.branch();
+      FirstStepProbe replay(branch, strategy.event_log());
+      ex.run(replay, 0);
+    }
     for (std::uint64_t index = 0;; ++index) {
-      sim::ExecutionResult r = ex.run(strategy, index);
-      out.runs.push(RunRecord{r.steps, r.memory_ops, r.abandoned});
-      if (auto v = verdict_(r)) {
-        out.violation = std::move(v);
-        out.schedule = std::move(r.schedule);
-        drain(frames, ex);
-        return out;
-      }
-      strategy.analyse();
-      if (root && index == 0) {
-        // Nodes above the split depth spawn. Not below half the first execution's length: a
-        // program whose first execution raced only near its end (fib_bench's) would otherwise
-        // hand out subtrees of a few executions each, costing more than they run.
-        spawn_above = std::min(strategy.pending_depth(split_branchings_), strategy.depth() / 2) + 1;
-        spawn_above_ = spawn_above;
-      }
-      strategy.spawn_above(spawn_above);
-      spawn_early(strategy, frames, out, up, ex);
-      DporStrategy::Next next = strategy.backtrack();
-      publish(up, strategy, ex);
+      // A search resumed at a spawn node goes on merging there, before any execution.
+      DporStrategy::Next next = std::exchange(at_spawn_node, false) ? DporStrategy::Next::spawn : run_one(strategy, ex, index, out, frames, up, root, spawn_above);
+      if (next == DporStrategy::Next::done && out.violation) return out;
       while (next == DporStrategy::Next::spawn) {
         Frame& f = frame_at(frames, strategy.spawn_node(), strategy, out, up);
-        if (!explore_spawn_node(f, ex)) {
+        std::function<void()> leave;
+        if (up.unit != nullptr)
+          leave = [&, open = &f] {
+            const std::lock_guard lock(open->mutex);
+            if (!open->stopped && !open->children.empty()) leave_state(strategy, out, up, frames, spawn_above, open);
+          };
+        if (!explore_spawn_node(f, ex, std::move(leave))) {
           drain(frames, ex);
           return out;
         }
@@ -336,7 +381,92 @@ class ParallelDfs {
         drain(frames, ex);
         return out;
       }
+      leave_if_due();
     }
+  }
+
+  // One execution of a search and its analysis: what to do next. A violation ends the search
+  // (`done`, with out.violation set, every subtree it started finished).
+  DporStrategy::Next run_one(DporStrategy& strategy, Executor& ex, std::uint64_t index, TaskResult& out, Frames& frames,
+                             Upward& up, bool root, std::size_t& spawn_above) {
+    {
+      sim::ExecutionResult r = ex.run(strategy, index);
+      out.runs.push(RunRecord{r.steps, r.memory_ops, r.abandoned});
+      if (auto v = verdict_(r)) {
+        out.violation = std::move(v);
+        out.schedule = std::move(r.schedule);
+        drain(frames, ex);
+        return DporStrategy::Next::done;
+      }
+    }
+    strategy.analyse();
+    if (root && index == 0) {
+      // Nodes above the split depth spawn. Not below half the first execution's length: a
+      // program whose first execution raced only near its end (fib_bench's) would otherwise
+      // hand out subtrees of a few executions each, costing more than they run.
+      spawn_above = std::min(strategy.pending_depth(split_branchings_), strategy.depth() / 2) + 1;
+      spawn_above_ = spawn_above;
+    }
+    strategy.spawn_above(spawn_above);
+    spawn_early(strategy, frames, out, up, ex);
+    const DporStrategy::Next next = strategy.backtrack();
+    publish(up, strategy, ex);
+    return next;
+  }
+
+  // A running unit's (or the root's) state for the checkpoint, between two executions: its
+  // search's, ready for the next one; its runs so far; and the branches it has handed out
+  // early (DporStrategy::take_early) and not merged yet, by node, which a resumed search hands
+  // out again before it goes on (they are units: finished ones are answered from the cache).
+  // The frames in `frames` are those of such branches only: a spawn node's own frame is
+  // opened and closed inside one iteration of search_subtree.
+  void leave_state(const DporStrategy& strategy, const TaskResult& out, const Upward& up, Frames& frames,
+                   std::size_t spawn_above, const Frame* open) {
+    // Lock every frame of this search (the open one's mutex the caller holds): their children
+    // would merge into `out` and `strategy` meanwhile. Nothing locks an early frame and then
+    // another (a closed frame's pump returns at once), so the order is safe.
+    std::vector<std::unique_lock<std::mutex>> locks;
+    for (auto& [node, f] : frames)
+      if (f.get() != open) locks.emplace_back(f->mutex);
+    PackedRuns runs;
+    out.runs.for_first(out.runs.size(), [&runs](const RunRecord& x) { runs.add(x.steps, x.memory_ops, x.abandoned); });
+    nlohmann::json early = nlohmann::json::array();
+    std::set<std::string> unmerged;
+    for (auto& [node, f] : frames) {
+      nlohmann::json units = nlohmann::json::array();
+      for (const auto& c : f->children) {
+        units.push_back(nlohmann::json::binary(std::vector<std::uint8_t>(c->unit.begin(), c->unit.end())));
+        unmerged.insert(c->unit);
+      }
+      early.push_back({node, std::move(units)});
+    }
+    const nlohmann::json state = {{"strategy", strategy.save_subtree_state()}, {"runs", to_json(std::move(runs))},
+                                  {"internal_errors", out.internal_errors}, {"spawn_above", spawn_above},
+                                  {"early", std::move(early)}, {"at_spawn_node", open != nullptr}};
+    cache_->put_running(*up.unit, to_bytes(state), up.frame != nullptr ? up.frame->up.unit : nullptr, unmerged);
+  }
+
+  struct Resumed {
+    DporStrategy strategy;
+    TaskResult so_far;
+    EarlyBranches early;
+    std::size_t spawn_above = 0;
+    bool at_spawn_node = false;  // its last node spawns, and its frame was being merged
+  };
+  // A running unit resumed: its search, what it had done, its early branches.
+  static Resumed resume_state(const nlohmann::json& state) {
+    Resumed r{DporStrategy::restore_subtree_state(state.at("strategy")), {}, {}, state.at("spawn_above").get<std::size_t>()};
+    for_each_run(state.at("runs"), [&r](const RunFigures& x) { r.so_far.runs.push(RunRecord{x.steps, x.memory_ops, x.abandoned}); });
+    r.so_far.internal_errors = state.at("internal_errors").get<std::uint64_t>();
+    r.at_spawn_node = state.at("at_spawn_node").get<bool>();
+    for (const auto& e : state.at("early")) {
+      auto& subtrees = r.early.emplace_back(e.at(0).get<std::size_t>(), std::vector<DporStrategy::Subtree>{}).second;
+      for (const auto& u : e.at(1)) {
+        const std::vector<std::uint8_t>& bytes = u.get_binary();
+        subtrees.push_back(decode_dpor_subtree(from_bytes(std::string(bytes.begin(), bytes.end())).at("subtree")));
+      }
+    }
+    return r;
   }
 
   static Frame& frame_at(Frames& frames, std::size_t node, DporStrategy& strategy, TaskResult& out, Upward& up) {
@@ -406,10 +536,19 @@ class ParallelDfs {
   // the sequential search gives it: every branch taken here before it and no later one
   // (backtrack sets only grow at their end, and whether a request is covered depends on the
   // backtrack set, which taking a branch early does not change).
-  bool explore_spawn_node(Frame& f, Executor& ex) {
+  //
+  // Meanwhile this thread helps: it may run other units for a long time. So while it waits
+  // here, with a unit cache, the saving thread leaves this search's state (`leave`, under
+  // f.mutex) before each checkpoint: nothing but merging, under f.mutex, changes the search
+  // until it leaves (waiting_ registers it).
+  bool explore_spawn_node(Frame& f, Executor& ex, std::function<void()> leave) {
     {
       const std::lock_guard lock(f.mutex);
       f.open = true;
+    }
+    if (leave) {
+      const std::lock_guard lock(waiting_mutex_);
+      waiting_.emplace(&f, std::move(leave));
     }
     for (;;) {
       {
@@ -418,6 +557,10 @@ class ParallelDfs {
         if (f.stopped || f.children.empty()) break;
       }
       pool_.help(ex);
+    }
+    {
+      const std::lock_guard lock(waiting_mutex_);
+      waiting_.erase(&f);
     }
     // Children past the end of the search still run (they were started): wait for them, so
     // nothing outlives the frame they merge into.
@@ -483,19 +626,25 @@ class ParallelDfs {
   // Under f.mutex: `t` as a task, the last of f's children.
   void submit(Frame& f, DporStrategy::Subtree t) {
     auto child = std::make_shared<ChildTask>();
+    if (cache_ != nullptr) child->unit = to_bytes(encode_unit(t));
     f.children.push_back(child);
     child->job = pool_.submit([this, &f, child, t = std::move(t)](Executor& e, const Pool::Remote* remote) mutable {
       TaskResult r;
       std::exception_ptr error;
       try {
-        const std::string unit = cache_ != nullptr || remote != nullptr ? to_bytes(encode_unit(t)) : std::string();
+        const std::string unit = cache_ != nullptr ? child->unit : remote != nullptr ? to_bytes(encode_unit(t)) : std::string();
         Upward up{&f, child.get(), 0, cache_ != nullptr ? &unit : nullptr};
         const std::optional<std::string> known = cache_ != nullptr ? cache_->find(unit) : std::nullopt;
+        const std::optional<std::string> running = cache_ != nullptr && !known && remote == nullptr ? cache_->find_running(unit) : std::nullopt;
         // On a remote lane, or from the cache, the subtree's requests come with its result,
         // not as it runs: merged in the same order, only later (the frame waits for its
         // first child anyway).
         if (known) {
           r = decode_result(from_bytes(*known));
+        } else if (running) {
+          Resumed resumed = resume_state(from_bytes(*running));
+          r = explore(std::move(resumed.strategy), e, spawn_above_, up, std::move(resumed.so_far), &resumed.early,
+                      resumed.at_spawn_node);
         } else if (remote != nullptr) {
           r = decode_result(from_bytes((*remote)(unit)));
         } else {
@@ -524,6 +673,9 @@ class ParallelDfs {
   unsigned split_branchings_;
   std::size_t spawn_above_ = 0;
   UnitCache* cache_ = nullptr;
+  std::mutex waiting_mutex_;
+  std::map<const Frame*, std::function<void()>> waiting_;  // searches waiting at a spawn node
+  const std::string root_key_ = to_bytes(nlohmann::json{{"kind", "dfs"}, {"root", true}});  // a MessagePack map
 };
 
 }  // namespace
@@ -561,15 +713,15 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
                          : 1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size() + remote))));
   UnitCache cache;
   if (resume != nullptr) UnitCache::load(*resume->units, cache);
-  const std::unique_ptr<PeriodicSave> saver = save_periodically(checkpoint, cache, split);
   TaskResult root;
   {
     Pool pool(executors, lanes, lane_executors);
     ParallelDfs dfs(pool, verdict, limits.max_runs, split, 0, checkpoint != nullptr ? &cache : nullptr);
-    Upward no_parent;
-    root = dfs.explore(DporStrategy(), *executors.front(), 0, no_parent);
+    const std::unique_ptr<PeriodicSave> saver =
+        save_periodically(checkpoint, cache, split, [&dfs] { dfs.leave_waiting_states(); });
+    root = dfs.explore_root(*executors.front());
+    if (saver) saver->finish();  // no checkpoint is written after the search ends
   }
-  if (saver) saver->finish();  // no checkpoint is written after the search ends
 
   SearchOutcome o;
   const std::size_t n = std::min<std::size_t>(root.runs.size(), limits.max_runs);

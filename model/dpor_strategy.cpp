@@ -86,6 +86,25 @@ void DporStrategy::restore_state(const nlohmann::json& state) {
   exhausted_ = false;
 }
 
+nlohmann::json DporStrategy::save_subtree_state() const {
+  Subtree branch;
+  branch.nodes.assign(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(size_));
+  nlohmann::json requests = nlohmann::json::array();
+  for (const Request& r : requests_) requests.push_back({r.node, encode_choices(r.initials)});
+  return {{"stack", encode_subtree(branch)}, {"frozen", frozen_}, {"requests", std::move(requests)},
+          {"internal_errors", internal_errors_}};
+}
+
+DporStrategy DporStrategy::restore_subtree_state(const nlohmann::json& state) {
+  DporStrategy s(decode_dpor_subtree(state.at("stack")));
+  s.frozen_ = state.at("frozen").get<std::size_t>();
+  if (s.frozen_ > s.size_) throw std::runtime_error("checkpoint: a running unit's root path is longer than its stack");
+  for (const auto& r : state.at("requests"))
+    s.requests_.push_back(Request{r.at(0).get<std::uint32_t>(), decode_choices(r.at(1))});
+  s.internal_errors_ = state.at("internal_errors").get<std::uint64_t>();
+  return s;
+}
+
 DporStrategy::DporStrategy(Subtree subtree)
     : stack_(std::move(subtree.nodes)), size_(stack_.size()), frozen_(stack_.size()) {}
 

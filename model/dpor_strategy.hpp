@@ -112,6 +112,13 @@ class DporStrategy final : public ExplorationStrategy {
   // Requests for nodes above this strategy's subtree, in the order a sequential search
   // would have met them.
   std::vector<Request>& requests() { return requests_; }
+  // A subtree's search between executions, ready to run the next (a checkpoint of a running
+  // unit, model/unit_cache.hpp): its stack, root path and requests so far. Which requests
+  // were made is not kept: a resumed search may make one again, a no-op wherever applied.
+  nlohmann::json save_subtree_state() const;
+  // The current branch's choices, as a subtree's root path (to replay it).
+  Subtree branch() const { return prefix(size_); }
+  static DporStrategy restore_subtree_state(const nlohmann::json& state);
 
   struct Asleep {
     sim::Choice choice;

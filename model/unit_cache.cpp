@@ -29,7 +29,23 @@ void UnitCache::put(const std::string& unit, std::string answer, const std::stri
   const std::lock_guard lock(mutex_);
   // A unit finishes after every unit it made: those are here now, and subsumed.
   std::erase_if(entries_, [&unit](const auto& e) { return e.second.parent == unit; });
+  std::erase_if(running_, [&unit](const auto& e) { return e.first == unit || e.second.parent == unit; });
   entries_[unit] = Entry{std::move(answer), parent != nullptr ? std::optional<std::string>(*parent) : std::nullopt};
+}
+
+void UnitCache::put_running(const std::string& unit, std::string state, const std::string* parent,
+                            const std::set<std::string>& unmerged) {
+  const std::lock_guard lock(mutex_);
+  if (entries_.contains(unit)) return;  // finished meanwhile (a resumed unit's old state)
+  std::erase_if(entries_, [&](const auto& e) { return e.second.parent == unit && !unmerged.contains(e.first); });
+  running_[unit] = Entry{std::move(state), parent != nullptr ? std::optional<std::string>(*parent) : std::nullopt};
+}
+
+std::optional<std::string> UnitCache::find_running(const std::string& unit) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = running_.find(unit);
+  if (it == running_.end()) return std::nullopt;
+  return it->second.answer;
 }
 
 std::size_t UnitCache::size() const {
@@ -42,6 +58,9 @@ nlohmann::json UnitCache::save() const {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [unit, e] : entries_)
     out.push_back({binary(unit), binary(e.answer), e.parent ? binary(*e.parent) : nlohmann::json()});
+  for (const auto& [unit, e] : running_)  // a fourth member: "running"
+    out.push_back({binary(unit), binary(e.answer), e.parent ? binary(*e.parent) : nlohmann::json(), "running"});
+  generation_.fetch_add(1, std::memory_order_relaxed);
   return out;
 }
 
@@ -50,14 +69,16 @@ void UnitCache::load(const nlohmann::json& j, UnitCache& into) {
     if (!j.is_array()) throw std::runtime_error("its units are not a list");
     const std::lock_guard lock(into.mutex_);
     for (const auto& e : j) {
-      if (!e.is_array() || e.size() != 3 || !e.at(0).is_string() || !e.at(1).is_string())
-        throw std::runtime_error("a unit is not (unit, answer, parent)");
+      if (!e.is_array() || (e.size() != 3 && e.size() != 4) || !e.at(0).is_string() || !e.at(1).is_string())
+        throw std::runtime_error("a unit is not (unit, answer, parent) or (unit, state, parent, \"running\")");
+      const bool running = e.size() == 4;
+      if (running && e.at(3) != "running") throw std::runtime_error("a unit's fourth member is not \"running\"");
       const nlohmann::json& parent = e.at(2);
       // Both must be MessagePack maps (what a search sends and answers); what is inside them
       // is checked when the search reads the answer.
       if (!from_bytes(text(e.at(0))).is_object() || !from_bytes(text(e.at(1))).is_object())
         throw std::runtime_error("a unit or an answer is not a MessagePack map");
-      into.entries_[text(e.at(0))] =
+      (running ? into.running_ : into.entries_)[text(e.at(0))] =
           Entry{text(e.at(1)), parent.is_null() ? std::nullopt : std::optional<std::string>(text(parent))};
     }
   } catch (const nlohmann::json::exception& e) {
@@ -65,9 +86,11 @@ void UnitCache::load(const nlohmann::json& j, UnitCache& into) {
   }
 }
 
-std::unique_ptr<PeriodicSave> save_periodically(const CheckpointPolicy* policy, const UnitCache& cache, unsigned split) {
+std::unique_ptr<PeriodicSave> save_periodically(const CheckpointPolicy* policy, const UnitCache& cache, unsigned split,
+                                                std::function<void()> before) {
   if (policy == nullptr || !policy->save || policy->every_s <= 0) return nullptr;
-  return std::make_unique<PeriodicSave>(policy->every_s, [policy, &cache, split] {
+  return std::make_unique<PeriodicSave>(policy->every_s, [policy, &cache, split, before = std::move(before)] {
+    if (before) before();
     SearchCheckpoint c;
     c.units = cache.save();
     c.split = split;

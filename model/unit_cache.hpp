@@ -11,11 +11,14 @@
 // re-running only the units that were unfinished (and the splitting executions above them).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +37,18 @@ class UnitCache {
   void put(const std::string& unit, std::string answer, const std::string* parent);
   std::size_t size() const;
 
+  // Running units (docs/distributed.md, "Checkpoints"): a unit's state between two of its
+  // executions, kept until the unit finishes (put() drops it, and its children's). A resumed
+  // search that meets the unit goes on from there instead of from its root.
+  // The units it made that are not in `unmerged` are merged into it, and so into its state:
+  // their answers are dropped (the state's runs hold theirs).
+  void put_running(const std::string& unit, std::string state, const std::string* parent,
+                   const std::set<std::string>& unmerged);
+  std::optional<std::string> find_running(const std::string& unit) const;
+  // Bumped by each save(): a running unit leaves its state when it sees a new generation, so
+  // each checkpoint holds the states left since the one before (one period behind at most).
+  std::uint64_t generation() const { return generation_.load(std::memory_order_relaxed); }
+
   // For the checkpoint file: every unit, answer and parent, their bytes in base64.
   nlohmann::json save() const;
   // Throws std::runtime_error on anything save() did not write.
@@ -41,15 +56,20 @@ class UnitCache {
 
  private:
   struct Entry {
-    std::string answer;
+    std::string answer;  // or, for a running unit, its state
     std::optional<std::string> parent;
   };
   mutable std::mutex mutex_;
   std::map<std::string, Entry> entries_;
+  std::map<std::string, Entry> running_;
+  mutable std::atomic<std::uint64_t> generation_{0};
 };
 
 // Saves `cache` as a checkpoint of a search split at `split`, every policy->every_s seconds;
 // null when the policy saves nothing. The caller calls finish() when its search ends.
-std::unique_ptr<PeriodicSave> save_periodically(const CheckpointPolicy* policy, const UnitCache& cache, unsigned split);
+// `before`, if any, runs before each save (on the saving thread): the searches that wait for
+// their subtrees leave their states then (model/dpor_parallel.cpp).
+std::unique_ptr<PeriodicSave> save_periodically(const CheckpointPolicy* policy, const UnitCache& cache, unsigned split,
+                                                std::function<void()> before = {});
 
 }  // namespace lockstep::model

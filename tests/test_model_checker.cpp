@@ -608,9 +608,19 @@ struct Recorder {
 
 using Search = std::function<model::SearchOutcome(const std::vector<model::Executor*>&, const model::CheckpointPolicy*)>;
 
+// How many running units' states (UnitCache::put_running) a checkpoint holds.
+std::size_t running_units(const model::SearchCheckpoint& c) {
+  if (!c.units) return 0;
+  return static_cast<std::size_t>(
+      std::count_if(c.units->begin(), c.units->end(), [](const nlohmann::json& e) { return e.size() == 4; }));
+}
+
 // Runs `search` checkpointed on two slow workers, then resumes its fullest checkpoint (and
-// its first) on one, two and three workers.
-void check_resumes(const Fleet& fleet, const Search& search, const model::SearchOutcome& one, bool& resumed_any) {
+// its first, and the one with most running units) on one, two and three workers.
+// `resumed_running`: some checkpoint held running units, and resuming it ran fewer
+// executions than a fresh search.
+void check_resumes(const Fleet& fleet, const Search& search, const model::SearchOutcome& one, bool& resumed_any,
+                   bool* resumed_running = nullptr) {
   Recorder recorder;
   const model::CheckpointPolicy writing = recorder.policy();
   SlowExecutor slow0(*fleet.runners[0]);
@@ -620,13 +630,20 @@ void check_resumes(const Fleet& fleet, const Search& search, const model::Search
   if (!fullest) return;  // finished before any unit did
   resumed_any = true;
   // Through the file's encoding, as --resume reads it.
-  const model::SearchCheckpoint reread = model::decode_checkpoint(nlohmann::json::parse(model::encode_checkpoint(*fullest).dump()));
+  const auto reread = [](const model::SearchCheckpoint& c) {
+    return model::decode_checkpoint(nlohmann::json::parse(model::encode_checkpoint(c).dump()));
+  };
+  const model::SearchCheckpoint full = reread(*fullest);
   const model::SearchCheckpoint* first = &recorder.saved.front();
-  for (const model::SearchCheckpoint* from : {&reread, first}) {
+  const auto most_running = std::max_element(recorder.saved.begin(), recorder.saved.end(),
+                                             [](const auto& a, const auto& b) { return running_units(a) < running_units(b); });
+  const model::SearchCheckpoint running = reread(*most_running);
+  for (const model::SearchCheckpoint* from : {&full, first, &running}) {
     model::CheckpointPolicy resuming;
     resuming.resume = *from;
     for (std::size_t workers : {1U, 2U, 3U}) {
-      INFO("resumed on " << workers << " workers from a checkpoint of " << (from->units ? from->units->size() : 0) << " units");
+      INFO("resumed on " << workers << " workers from a checkpoint of " << (from->units ? from->units->size() : 0)
+                         << " units, " << running_units(*from) << " of them running");
       // Executions run (first-step probes and splitting passes included), fresh and resumed.
       auto count_runs = [&](const model::CheckpointPolicy* c) {
         std::vector<std::unique_ptr<CountingExecutor>> counting;
@@ -646,7 +663,12 @@ void check_resumes(const Fleet& fleet, const Search& search, const model::Search
       fresh.resume->split = from->split;
       const std::uint64_t fresh_runs = count_runs(&fresh);
       const std::uint64_t resumed_runs = count_runs(&resuming);
-      if (from == &reread) CHECK(resumed_runs < fresh_runs);
+      if (from == &full) CHECK(resumed_runs < fresh_runs);
+      // A running unit's state holds at least one execution it does not run again.
+      if (from == &running && running_units(running) > 0) {
+        CHECK(resumed_runs < fresh_runs);
+        if (resumed_running != nullptr) *resumed_running = true;
+      }
     }
   }
 }
@@ -659,6 +681,7 @@ TEST_CASE("a parallel search resumed from its checkpoint reports what the uninte
   model::SearchLimits limits;
   limits.max_runs = 1'000'000;
   bool dfs_resumed = false;
+  bool dfs_running_resumed = false;
   bool bounded_resumed = false;
   for (const auto& [build, store_buffer] : parallel_cases()) {
     Fleet fleet(build, store_buffer, 3);
@@ -668,7 +691,7 @@ TEST_CASE("a parallel search resumed from its checkpoint reports what the uninte
         [&](const std::vector<model::Executor*>& ex, const model::CheckpointPolicy* c) {
           return model::search_dfs(ex, verdict, limits, nullptr, {}, c);
         },
-        dfs, dfs_resumed);
+        dfs, dfs_resumed, &dfs_running_resumed);
     const model::SearchOutcome bounded =
         model::search_bounded(model::BoundKind::preemption, 2, {fleet.runners[0].get()}, verdict, limits);
     check_resumes(
@@ -680,6 +703,7 @@ TEST_CASE("a parallel search resumed from its checkpoint reports what the uninte
   }
   // Some program ran long enough to checkpoint finished units: the test resumed something.
   CHECK(dfs_resumed);
+  CHECK(dfs_running_resumed);
   CHECK(bounded_resumed);
 }
 
