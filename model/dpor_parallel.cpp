@@ -360,10 +360,7 @@ class ParallelDfs {
         Frame& f = frame_at(frames, strategy.spawn_node(), strategy, out, up);
         std::function<void()> leave;
         if (up.unit != nullptr)
-          leave = [&, open = &f] {
-            const std::lock_guard lock(open->mutex);
-            if (!open->stopped && !open->children.empty()) leave_state(strategy, out, up, frames, spawn_above, open);
-          };
+          leave = [&, open = &f] { leave_state(strategy, out, up, frames, spawn_above, open); };
         if (!explore_spawn_node(f, ex, std::move(leave))) {
           drain(frames, ex);
           return out;
@@ -418,16 +415,18 @@ class ParallelDfs {
   // search's, ready for the next one; its runs so far; and the branches it has handed out
   // early (DporStrategy::take_early) and not merged yet, by node, which a resumed search hands
   // out again before it goes on (they are units: finished ones are answered from the cache).
-  // The frames in `frames` are those of such branches only: a spawn node's own frame is
-  // opened and closed inside one iteration of search_subtree.
+  // Left by the search's own thread between executions (no frame open), or by the saving
+  // thread while the search waits at the spawn node of `open`: then that frame's unmerged
+  // subtrees are listed with the early ones, and the resumed search merges there first.
   void leave_state(const DporStrategy& strategy, const TaskResult& out, const Upward& up, Frames& frames,
                    std::size_t spawn_above, const Frame* open) {
-    // Lock every frame of this search (the open one's mutex the caller holds): their children
-    // would merge into `out` and `strategy` meanwhile. Nothing locks an early frame and then
-    // another (a closed frame's pump returns at once), so the order is safe.
+    // Every frame of this search is locked, in the map's order (whoever takes more than one
+    // of them takes them in that order): their children would merge into `out` and `strategy`
+    // meanwhile. `open`: the frame of the spawn node the search waits at (explore_spawn_node),
+    // whose search may have stopped or merged everything since it asked.
     std::vector<std::unique_lock<std::mutex>> locks;
-    for (auto& [node, f] : frames)
-      if (f.get() != open) locks.emplace_back(f->mutex);
+    for (auto& [node, f] : frames) locks.emplace_back(f->mutex);
+    if (open != nullptr && (open->stopped || open->children.empty())) return;
     PackedRuns runs;
     out.runs.for_first(out.runs.size(), [&runs](const RunRecord& x) { runs.add(x.steps, x.memory_ops, x.abandoned); });
     nlohmann::json early = nlohmann::json::array();
@@ -635,7 +634,9 @@ class ParallelDfs {
         const std::string unit = cache_ != nullptr ? child->unit : remote != nullptr ? to_bytes(encode_unit(t)) : std::string();
         Upward up{&f, child.get(), 0, cache_ != nullptr ? &unit : nullptr};
         const std::optional<std::string> known = cache_ != nullptr ? cache_->find(unit) : std::nullopt;
-        const std::optional<std::string> running = cache_ != nullptr && !known && remote == nullptr ? cache_->find_running(unit) : std::nullopt;
+        // A unit resumed from its state runs here even on a remote lane's thread (its executor is
+        // free): the other rank would start it from its root.
+        const std::optional<std::string> running = cache_ != nullptr && !known ? cache_->find_running(unit) : std::nullopt;
         // On a remote lane, or from the cache, the subtree's requests come with its result,
         // not as it runs: merged in the same order, only later (the frame waits for its
         // first child anyway).
