@@ -43,7 +43,7 @@ seconds() {  # wall seconds of a command
 }
 # Two workers against one, and against what this machine gives two independent processes:
 # "pair" runs two one-worker searches at once, one pinned to each of the first two CPUs. On a
-# VM whose CPUs slow each other down (a busy host, shared caches), a pair runs slower than one
+# machine that something else is using (another process, a busy host), a pair runs slower than one
 # alone, and no parallel search beats the pair's throughput: "ceiling" is 2 x alone / pair.
 # A two-worker speed-up is only comparable with the ceiling measured minutes around it.
 speedup() {
