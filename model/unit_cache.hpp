@@ -7,8 +7,10 @@
 // model/work_units.hpp), so a search that meets a unit it has answered before may take the
 // answer instead of running it. A resumed search starts from the top again with the answers
 // of every unit finished before the interruption: it makes the same units, merges the same
-// answers in the same order, and ends with the counts and verdict of an uninterrupted run,
-// re-running only the units that were unfinished (and the splitting executions above them).
+// answers in the same order, and ends with the counts and verdict of an uninterrupted run.
+// Units that were running (on this process: rank 0's) left their states here too
+// (put_running, model/dpor_parallel.cpp), so those go on from where the last save found them
+// instead of from their roots.
 #pragma once
 
 #include <atomic>
