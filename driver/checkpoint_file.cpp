@@ -12,7 +12,10 @@ namespace lockstep::driver {
 namespace {
 
 constexpr const char* kFormat = "lockstep checkpoint";
-constexpr int kVersion = 1;
+// 2: a parallel dfs checkpoint holds running units' states (4-member entries), and a dfs unit
+// is encoded as its root path's choices and its root's sleep set. A version-1 file would
+// resume correctly but meet none of its units, so it is refused instead of silently re-run.
+constexpr int kVersion = 2;
 // A one-worker checkpoint holds one branch of the search: kilobytes. A parallel one holds its
 // finished units' per-run figures, two or three bytes a run: some 30 MB at ten million runs.
 // Anything this large is not one.
