@@ -537,9 +537,9 @@ class ParallelDfs {
   // backtrack set, which taking a branch early does not change).
   //
   // Meanwhile this thread helps: it may run other units for a long time. So while it waits
-  // here, with a unit cache, the saving thread leaves this search's state (`leave`, under
-  // f.mutex) before each checkpoint: nothing but merging, under f.mutex, changes the search
-  // until it leaves (waiting_ registers it).
+  // here, with a unit cache, the saving thread leaves this search's state (`leave`, under its
+  // frames' locks) before each checkpoint: nothing but merging, under f.mutex, changes the
+  // search until it leaves (waiting_ registers it; unregistering waits for a leave under way).
   bool explore_spawn_node(Frame& f, Executor& ex, std::function<void()> leave) {
     {
       const std::lock_guard lock(f.mutex);
