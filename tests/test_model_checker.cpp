@@ -638,7 +638,9 @@ void check_resumes(const Fleet& fleet, const Search& search, const model::Search
   const auto most_running = std::max_element(recorder.saved.begin(), recorder.saved.end(),
                                              [](const auto& a, const auto& b) { return running_units(a) < running_units(b); });
   const model::SearchCheckpoint running = reread(*most_running);
-  for (const model::SearchCheckpoint* from : {&full, first, &running}) {
+  std::vector<const model::SearchCheckpoint*> resumes{&full, first};
+  if (running_units(running) > 0) resumes.push_back(&running);  // bounded searches leave none
+  for (const model::SearchCheckpoint* from : resumes) {
     model::CheckpointPolicy resuming;
     resuming.resume = *from;
     for (std::size_t workers : {1U, 2U, 3U}) {
@@ -665,7 +667,7 @@ void check_resumes(const Fleet& fleet, const Search& search, const model::Search
       const std::uint64_t resumed_runs = count_runs(&resuming);
       if (from == &full) CHECK(resumed_runs < fresh_runs);
       // A running unit's state holds at least one execution it does not run again.
-      if (from == &running && running_units(running) > 0) {
+      if (from == &running) {
         CHECK(resumed_runs < fresh_runs);
         if (resumed_running != nullptr) *resumed_running = true;
       }
