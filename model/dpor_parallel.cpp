@@ -213,24 +213,34 @@ struct TaskResult {
   std::uint64_t internal_errors = 0;  // of this subtree's strategy and its children's
 };
 
+// Runs packed for the wire and for checkpoints (model/work_units.hpp), and back.
+nlohmann::json pack(const Runs& runs) {
+  PackedRuns packed;
+  runs.for_first(runs.size(), [&packed](const RunRecord& x) { packed.add(x.steps, x.memory_ops, x.abandoned); });
+  return to_json(std::move(packed));
+}
+
+Runs unpack(const nlohmann::json& packed) {
+  Runs runs;
+  for_each_run(packed, [&runs](const RunFigures& x) { runs.push(RunRecord{x.steps, x.memory_ops, x.abandoned}); });
+  return runs;
+}
+
 // A subtree's result as a remote lane sends it back (model/work_units.hpp).
 nlohmann::json encode_result(const TaskResult& r) {
-  PackedRuns runs;
-  r.runs.for_first(r.runs.size(), [&runs](const RunRecord& x) { runs.add(x.steps, x.memory_ops, x.abandoned); });
   nlohmann::json requests = nlohmann::json::array();
-  for (const DporStrategy::Request& q : r.requests) requests.push_back({q.node, encode_choices(q.initials)});
-  return {{"runs", to_json(std::move(runs))}, {"violation", encode_violation(r.violation)},
+  for (const DporStrategy::Request& q : r.requests) requests.push_back(encode_request(q));
+  return {{"runs", pack(r.runs)}, {"violation", encode_violation(r.violation)},
           {"schedule", encode_choices(r.schedule)}, {"requests", std::move(requests)},
           {"capped", r.capped},               {"internal_errors", r.internal_errors}};
 }
 
 TaskResult decode_result(const nlohmann::json& j) {
   TaskResult r;
-  for_each_run(j.at("runs"), [&r](const RunFigures& x) { r.runs.push(RunRecord{x.steps, x.memory_ops, x.abandoned}); });
+  r.runs = unpack(j.at("runs"));
   r.violation = decode_violation(j.at("violation"));
   r.schedule = decode_choices(j.at("schedule"));
-  for (const auto& q : j.at("requests"))
-    r.requests.push_back(DporStrategy::Request{q.at(0).get<std::uint32_t>(), decode_choices(q.at(1))});
+  for (const auto& q : j.at("requests")) r.requests.push_back(decode_request(q));
   r.capped = j.at("capped").get<bool>();
   r.internal_errors = j.at("internal_errors").get<std::uint64_t>();
   return r;
@@ -427,8 +437,6 @@ class ParallelDfs {
     std::vector<std::unique_lock<std::mutex>> locks;
     for (auto& [node, f] : frames) locks.emplace_back(f->mutex);
     if (open != nullptr && (open->stopped || open->children.empty())) return;
-    PackedRuns runs;
-    out.runs.for_first(out.runs.size(), [&runs](const RunRecord& x) { runs.add(x.steps, x.memory_ops, x.abandoned); });
     nlohmann::json early = nlohmann::json::array();
     std::set<std::string> unmerged;
     for (auto& [node, f] : frames) {
@@ -439,7 +447,7 @@ class ParallelDfs {
       }
       early.push_back({node, std::move(units)});
     }
-    const nlohmann::json state = {{"strategy", strategy.save_subtree_state()}, {"runs", to_json(std::move(runs))},
+    const nlohmann::json state = {{"strategy", strategy.save_subtree_state()}, {"runs", pack(out.runs)},
                                   {"internal_errors", out.internal_errors}, {"spawn_above", spawn_above},
                                   {"early", std::move(early)}, {"at_spawn_node", open != nullptr}};
     cache_->put_running(*up.unit, to_bytes(state), up.frame != nullptr ? up.frame->up.unit : nullptr, unmerged);
@@ -455,7 +463,7 @@ class ParallelDfs {
   // A running unit resumed: its search, what it had done, its early branches.
   static Resumed resume_state(const nlohmann::json& state) {
     Resumed r{DporStrategy::restore_subtree_state(state.at("strategy")), {}, {}, state.at("spawn_above").get<std::size_t>()};
-    for_each_run(state.at("runs"), [&r](const RunFigures& x) { r.so_far.runs.push(RunRecord{x.steps, x.memory_ops, x.abandoned}); });
+    r.so_far.runs = unpack(state.at("runs"));
     r.so_far.internal_errors = state.at("internal_errors").get<std::uint64_t>();
     r.at_spawn_node = state.at("at_spawn_node").get<bool>();
     for (const auto& e : state.at("early")) {

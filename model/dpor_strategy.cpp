@@ -72,9 +72,7 @@ std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
 
 std::optional<nlohmann::json> DporStrategy::save_state() const {
   if (frozen_ != 0) return std::nullopt;
-  Subtree branch;
-  branch.nodes.assign(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(size_));
-  return nlohmann::json{{"kind", "dfs"}, {"stack", encode_subtree(branch)}, {"internal_errors", internal_errors_}};
+  return nlohmann::json{{"kind", "dfs"}, {"stack", encode_stack()}, {"internal_errors", internal_errors_}};
 }
 
 void DporStrategy::restore_state(const nlohmann::json& state) {
@@ -86,12 +84,15 @@ void DporStrategy::restore_state(const nlohmann::json& state) {
   exhausted_ = false;
 }
 
+// The current branch's nodes, whole (a checkpoint's stack).
+nlohmann::json DporStrategy::encode_stack() const {
+  return encode_subtree(Subtree{std::vector<Node>(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(size_))});
+}
+
 nlohmann::json DporStrategy::save_subtree_state() const {
-  Subtree branch;
-  branch.nodes.assign(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(size_));
   nlohmann::json requests = nlohmann::json::array();
-  for (const Request& r : requests_) requests.push_back({r.node, encode_choices(r.initials)});
-  return {{"stack", encode_subtree(branch)}, {"frozen", frozen_}, {"requests", std::move(requests)},
+  for (const Request& r : requests_) requests.push_back(encode_request(r));
+  return {{"stack", encode_stack()}, {"frozen", frozen_}, {"requests", std::move(requests)},
           {"internal_errors", internal_errors_}};
 }
 
@@ -99,8 +100,7 @@ DporStrategy DporStrategy::restore_subtree_state(const nlohmann::json& state) {
   DporStrategy s(decode_dpor_subtree(state.at("stack")));
   s.frozen_ = state.at("frozen").get<std::size_t>();
   if (s.frozen_ > s.size_) throw std::runtime_error("checkpoint: a running unit's root path is longer than its stack");
-  for (const auto& r : state.at("requests"))
-    s.requests_.push_back(Request{r.at(0).get<std::uint32_t>(), decode_choices(r.at(1))});
+  for (const auto& r : state.at("requests")) s.requests_.push_back(decode_request(r));
   s.internal_errors_ = state.at("internal_errors").get<std::uint64_t>();
   return s;
 }

@@ -146,6 +146,7 @@ class DporStrategy final : public ExplorationStrategy {
   void internal_error(const char* what);
   bool first_request(std::uint32_t node, std::span<const sim::Choice> initials);
   Subtree prefix(std::size_t n) const;
+  nlohmann::json encode_stack() const;
 
   // Nodes 0 .. depth of the current branch; nodes past size_ are kept only for their
   // storage, so a search allocates little after its first executions.

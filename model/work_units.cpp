@@ -87,6 +87,12 @@ DporStrategy::Subtree decode_dpor_subtree(const nlohmann::json& j) {
   return t;
 }
 
+nlohmann::json encode_request(const DporStrategy::Request& r) { return {r.node, encode_choices(r.initials)}; }
+
+DporStrategy::Request decode_request(const nlohmann::json& j) {
+  return DporStrategy::Request{j.at(0).get<std::uint32_t>(), decode_choices(j.at(1))};
+}
+
 nlohmann::json encode_subtree(const BoundedStrategy::Subtree& t) {
   return encode_list(t.nodes, [](const BoundedStrategy::Node& n) {
     return nlohmann::json::array(

@@ -35,6 +35,9 @@ nlohmann::json encode_violation(const std::optional<sim::Violation>& v);
 std::optional<sim::Violation> decode_violation(const nlohmann::json& j);
 nlohmann::json encode_subtree(const DporStrategy::Subtree& t);
 DporStrategy::Subtree decode_dpor_subtree(const nlohmann::json& j);
+// A subtree's request for a node above it: [node, initials].
+nlohmann::json encode_request(const DporStrategy::Request& r);
+DporStrategy::Request decode_request(const nlohmann::json& j);
 nlohmann::json encode_subtree(const BoundedStrategy::Subtree& t);
 BoundedStrategy::Subtree decode_bounded_subtree(const nlohmann::json& j);
 
