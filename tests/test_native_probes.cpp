@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "native/probes/latency_summary.hpp"
 #include "native/probes/memory_probe.hpp"
 #include "native/probes/pinned_threads.hpp"
+#include "native/probes/thread_state.hpp"
 #include "native/runner.hpp"
 #include "scratch_dir.hpp"
 
@@ -283,12 +285,39 @@ TEST_CASE("native probes: futex figures are positive and a syscall is cheaper th
     CHECK(r.syscall_eagain.latency.median_ns < r.wake_to_running.latency.median_ns);
     REQUIRE(r.atomic_wait.measured);
     check_summary(r.atomic_wait.latency);
-    // Most handoffs found the partner asleep, or the figure would not be a wakeup.
+    // The waker waits until the partner sleeps, so few rounds are left out, and the one-way
+    // wakeup is longer than the call that starts it only takes to send (a wakeup includes
+    // the sleeper's return from its wait; a call's median is below it).
     CHECK(r.wake_to_running.not_asleep * 2 < r.wake_to_running.latency.samples);
+    REQUIRE(r.wake_call.measured);
+    CHECK(r.syscall_eagain.latency.median_ns < r.wake_call.latency.median_ns);
   } else {
     CHECK_FALSE(r.wake_to_running.measured);
   }
   CHECK(r.elapsed_s < 2);
+}
+
+TEST_CASE("native probes: a thread blocked in a futex wait shows as asleep, a running one does not", "[native][probes]") {
+  using lockstep::native::probes::this_thread_tid;
+  using lockstep::native::probes::thread_state;
+  CHECK(thread_state(this_thread_tid()) == 'R');  // reading its own state, it runs
+  std::atomic<int> tid{0};
+  std::atomic<std::uint32_t> word{0};
+  std::thread sleeper([&] {
+    tid.store(this_thread_tid());
+    word.wait(0);  // libstdc++ spins briefly, then sleeps in FUTEX_WAIT
+  });
+  while (tid.load() == 0) std::this_thread::yield();
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  std::optional<char> state;
+  while ((state = thread_state(tid.load())) != 'S' && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(state == 'S');
+  word.store(1);
+  word.notify_one();
+  sleeper.join();
+  CHECK_FALSE(thread_state(tid.load()).has_value());  // an ended thread has no entry
+  CHECK_FALSE(thread_state(-1).has_value());
 }
 
 TEST_CASE("native probes: the stop flag ends each probe well inside its budget", "[native][probes]") {

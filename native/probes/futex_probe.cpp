@@ -1,6 +1,8 @@
 #include "native/probes/futex_probe.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
@@ -8,6 +10,7 @@
 
 #include "native/kernel_futex.hpp"
 #include "native/probes/pinned_threads.hpp"
+#include "native/probes/thread_state.hpp"
 #include "native/runner.hpp"
 
 namespace lockstep::native::probes {
@@ -67,12 +70,12 @@ struct alignas(64) PaddedWord {
 
 struct PingPongResult {
   std::vector<double> half_round_trip_ns;
-  std::vector<double> wake_call_ns;  // waker-side calls that woke a sleeper
   std::uint64_t not_asleep = 0;
 };
 
-// `a` on cpu_a raises b's word, wakes it, sleeps until b raises its own; b answers. The
-// waker times each round trip; a stop sets `done` and raises b's word once more.
+// (c): `a` raises b's word, wakes it, sleeps until b raises its own; b answers. With both
+// on one CPU every handoff is a switch. The waker times each round trip; a stop sets `done`
+// and raises b's word once more.
 template <class Signal>
 PingPongResult ping_pong(const Context& c, int cpu_a, int cpu_b, Deadline::Clock::time_point part_end) {
   PaddedWord to_a;
@@ -87,15 +90,11 @@ PingPongResult ping_pong(const Context& c, int cpu_a, int cpu_b, Deadline::Clock
   auto a = [&] {
     do {
       const std::uint64_t t0 = c.clock.start();
-      to_b.word.store(1, std::memory_order_release);
-      const std::uint64_t w0 = c.clock.start();
-      const int woken = Signal::wake(to_b.word);
-      const std::uint64_t w1 = c.clock.stop();
+      const int woken = raise(to_b.word);
       Signal::wait_while_zero(to_a.word);
       to_a.word.store(0, std::memory_order_relaxed);
       const std::uint64_t t1 = c.clock.stop();
       out.half_round_trip_ns.push_back(c.clock.ns(static_cast<double>(t1 - t0)) / 2);
-      if (woken > 0) out.wake_call_ns.push_back(c.clock.ns(static_cast<double>(w1 - w0) - c.overhead_ticks));
       if (woken == 0) ++out.not_asleep;
     } while (!enough(c, out.half_round_trip_ns.size(), part_end));
     done.store(true, std::memory_order_relaxed);
@@ -114,15 +113,121 @@ PingPongResult ping_pong(const Context& c, int cpu_a, int cpu_b, Deadline::Clock
   return out;
 }
 
+// How long the waker waits for its partner to be asleep before it gives the round up: entering
+// FUTEX_WAIT takes microseconds, so 10 ms means the partner was descheduled [guess].
+constexpr auto kAsleepWait = std::chrono::milliseconds(10);
+// Once the partner is asleep its CPU is left this long to go idle, so that the figure is the
+// wakeup of an idle CPU and not of one still on its way out of schedule() [guess: idle entry
+// takes microseconds].
+constexpr auto kSettle = std::chrono::microseconds(20);
+
+// A clock that every CPU reads alike (CLOCK_MONOTONIC is one system-wide clock; the TSCs of
+// two CPUs need not agree), for the one time a probe compares readings of two threads.
+std::int64_t monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void spin_for(std::chrono::microseconds d) {
+  const auto end = std::chrono::steady_clock::now() + d;
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+// True once `tid` is asleep ('S') and its CPU has had kSettle to go idle; false when it was
+// not asleep within kAsleepWait; nothing when the kernel does not say (no /proc).
+std::optional<bool> settle_asleep(int tid) {
+  const auto give_up = std::chrono::steady_clock::now() + kAsleepWait;
+  for (;;) {
+    const std::optional<char> state = thread_state(tid);
+    if (!state) return std::nullopt;
+    if (*state == 'S') break;
+    if (std::chrono::steady_clock::now() >= give_up) return false;
+  }
+  spin_for(kSettle);
+  return thread_state(tid) == 'S';
+}
+
+struct OneWayResult {
+  std::vector<double> wake_to_running_ns;
+  std::vector<double> wake_call_ns;  // waker-side calls that woke a sleeper
+  std::uint64_t not_asleep = 0;      // rounds not timed: the partner was not asleep
+  bool state_unknown = false;        // the kernel did not say whether the partner slept
+};
+
+// (b), (d): one wakeup at a time. `a` waits (untimed) until b sleeps in its wait and its CPU
+// has gone idle, reads the clock, raises b's word and wakes it; b reads the clock the
+// moment its wait returns and answers with a plain store that `a` spins on. A sample is
+// b's reading less a's: the waker's store to the sleeper running, whatever the waker's own
+// call still does meanwhile. Timing a round trip instead (each side sleeping until the
+// other wakes it) measures no wakeup where a wake call is slower than a wakeup (a VM's IPI
+// exit): the partner answers before the waker has gone to sleep.
 template <class Signal>
-FutexFigure handoff_figure(const PingPongResult& r) {
-  FutexFigure f{true, summarize(r.half_round_trip_ns), r.not_asleep, {}};
-  if constexpr (std::is_same_v<Signal, AtomicWaitSignal>)
-    f.note = "libstdc++ spins briefly before it sleeps in a futex; whether a partner slept is not visible";
-  return f;
+OneWayResult one_way_wakeups(const Context& c, int cpu_a, int cpu_b, Deadline::Clock::time_point part_end) {
+  PaddedWord to_a;
+  PaddedWord to_b;
+  std::atomic<int> b_tid{0};
+  std::atomic<bool> done{false};
+  alignas(64) std::atomic<std::int64_t> b_running_ns{0};
+  OneWayResult out;
+  auto a = [&] {
+    while (b_tid.load(std::memory_order_acquire) == 0) {
+    }
+    do {
+      const std::optional<bool> asleep = settle_asleep(b_tid.load(std::memory_order_relaxed));
+      if (!asleep) out.state_unknown = true;
+      const std::int64_t t0 = monotonic_ns();
+      to_b.word.store(1, std::memory_order_release);
+      const std::uint64_t w0 = c.clock.start();
+      const int woken = Signal::wake(to_b.word);
+      const std::uint64_t w1 = c.clock.stop();
+      while (to_a.word.load(std::memory_order_acquire) == 0) {
+      }
+      to_a.word.store(0, std::memory_order_relaxed);
+      if (asleep == false || woken == 0) {
+        ++out.not_asleep;
+        continue;
+      }
+      out.wake_to_running_ns.push_back(static_cast<double>(b_running_ns.load(std::memory_order_relaxed) - t0));
+      if (woken > 0) out.wake_call_ns.push_back(c.clock.ns(static_cast<double>(w1 - w0) - c.overhead_ticks));
+    } while (!enough(c, out.wake_to_running_ns.size() + out.not_asleep, part_end));
+    done.store(true, std::memory_order_relaxed);
+    to_b.word.store(1, std::memory_order_release);
+    Signal::wake(to_b.word);
+  };
+  auto b = [&] {
+    b_tid.store(this_thread_tid(), std::memory_order_release);
+    for (;;) {
+      Signal::wait_while_zero(to_b.word);
+      const std::int64_t running = monotonic_ns();
+      to_b.word.store(0, std::memory_order_relaxed);
+      if (done.load(std::memory_order_relaxed)) return;
+      b_running_ns.store(running, std::memory_order_relaxed);
+      to_a.word.store(1, std::memory_order_release);  // a spins on it: no wake
+    }
+  };
+  run_pinned_pair(cpu_a, a, cpu_b, b);
+  return out;
 }
 
 FutexFigure not_measured(std::string why) { return FutexFigure{false, {}, 0, std::move(why)}; }
+
+FutexFigure switch_figure(const PingPongResult& r) {
+  return FutexFigure{true, summarize(r.half_round_trip_ns), r.not_asleep, {}};
+}
+
+template <class Signal>
+FutexFigure wakeup_figure(const OneWayResult& r) {
+  if (r.wake_to_running_ns.empty()) return not_measured("the partner was never asleep when woken");
+  FutexFigure f{true, summarize(r.wake_to_running_ns), r.not_asleep, {}};
+  if (r.state_unknown)
+    f.note = std::is_same_v<Signal, AtomicWaitSignal>
+                 ? "the kernel did not say whether the partner slept (no /proc): not every sample need be a wakeup"
+                 : "the kernel did not say whether the partner slept (no /proc): a sample is a round whose FUTEX_WAKE woke it";
+  else if constexpr (std::is_same_v<Signal, AtomicWaitSignal>)
+    f.note = "libstdc++ spins briefly before it sleeps in a futex; each timed round waited until the partner slept";
+  return f;
+}
 
 double clamped(double v, const char* what, std::vector<std::string>& notes) {
   if (v >= 0) return v;
@@ -140,16 +245,16 @@ void run_futex_probe(const FutexProbeOptions& options, const Deadline& deadline,
   auto next = [&] { return deadline.next_part_end(parts_left--); };
   result.syscall_eagain = eagain_cost(c, next());
   if (two_cpus && !options.limits.stopped()) {
-    const PingPongResult r = ping_pong<FutexSignal>(c, result.cpu_a, result.cpu_b, next());
-    result.wake_to_running = handoff_figure<FutexSignal>(r);
+    const OneWayResult r = one_way_wakeups<FutexSignal>(c, result.cpu_a, result.cpu_b, next());
+    result.wake_to_running = wakeup_figure<FutexSignal>(r);
     result.wake_call = r.wake_call_ns.empty() ? not_measured("the partner was never asleep when woken")
                                               : FutexFigure{true, summarize(r.wake_call_ns), 0, {}};
   }
   if (!options.limits.stopped())
-    result.context_switch = handoff_figure<FutexSignal>(ping_pong<FutexSignal>(c, result.cpu_a, result.cpu_a, next()));
+    result.context_switch = switch_figure(ping_pong<FutexSignal>(c, result.cpu_a, result.cpu_a, next()));
   if (two_cpus && !options.limits.stopped())
     result.atomic_wait =
-        handoff_figure<AtomicWaitSignal>(ping_pong<AtomicWaitSignal>(c, result.cpu_a, result.cpu_b, next()));
+        wakeup_figure<AtomicWaitSignal>(one_way_wakeups<AtomicWaitSignal>(c, result.cpu_a, result.cpu_b, next()));
   if (!two_cpus) {
     const std::string why = fmt::format("one allowed CPU ({}): no second CPU to wake a thread on", result.cpu_a);
     result.wake_to_running = result.wake_call = result.atomic_wait = not_measured(why);

@@ -4,13 +4,14 @@
 //  (a) FUTEX_WAIT_PRIVATE on a word that does not hold the expected value: the kernel
 //      returns EAGAIN after hashing the address, locking the bucket and reading the word, so
 //      this is a system call's round trip with little work inside;
-//  (b) wake to running: a ping-pong between threads on two CPUs, each sleeping in
-//      FUTEX_WAIT until the other stores and FUTEX_WAKEs it; a wake is half a round trip.
-//      The waker's FUTEX_WAKE call is timed on its own too;
+//  (b) wake to running: threads on two CPUs; once the kernel shows the sleeper asleep in
+//      FUTEX_WAIT and its CPU has had time to go idle, the waker stores and FUTEX_WAKEs it;
+//      one way, from the waker's store to the sleeper's wait returning (CLOCK_MONOTONIC,
+//      one clock for every CPU). The waker's FUTEX_WAKE call is timed on its own too;
 //  (c) context switch: the same ping-pong with both threads on one CPU, where every handoff
 //      is a switch; a switch is half a round trip (including a FUTEX_WAKE and a FUTEX_WAIT);
-//  (d) std::atomic<uint32_t>::wait / notify_one ping-pong on two CPUs (libstdc++ spins a
-//      little before it sleeps in a futex).
+//  (d) (b) with std::atomic<uint32_t>::wait / notify_one (libstdc++ spins a little before
+//      it sleeps in a futex; the waker waits until it has).
 #pragma once
 
 #include <cstdint>
@@ -31,8 +32,9 @@ struct FutexProbeOptions {
 struct FutexFigure {
   bool measured = false;
   LatencySummary latency;
-  // (b), (c), (d): handoffs where the partner was not asleep yet (the FUTEX_WAKE woke
-  // nobody), so no sleep and wakeup happened; the figure is good while this is small.
+  // (c): handoffs where the partner was not asleep yet (the FUTEX_WAKE woke nobody), so no
+  // sleep and wakeup happened; the figure is good while this is small. (b), (d): rounds
+  // left out of the figure because the partner was not asleep when woken.
   std::uint64_t not_asleep = 0;
   std::string note;  // why it was not measured, or what to mind
 };
@@ -59,9 +61,9 @@ struct FutexProbeResult {
   int cpu_b = 0;
   FutexFigure syscall_eagain;    // (a), one sample per call
   FutexFigure wake_call;         // (b)'s FUTEX_WAKE of a sleeping thread, as its caller sees it
-  FutexFigure wake_to_running;   // (b), one sample per round trip, / 2
+  FutexFigure wake_to_running;   // (b), one sample per wakeup, one way
   FutexFigure context_switch;    // (c), one sample per round trip, / 2
-  FutexFigure atomic_wait;       // (d), one sample per round trip, / 2
+  FutexFigure atomic_wait;       // (d), one sample per wakeup, one way
   OsCostEstimate estimate;
   std::vector<std::string> notes;
   double seconds = 0;
