@@ -4,6 +4,8 @@
 # and its counts (which must be the uninterrupted run's).
 #
 #   bench/kill-resume.sh SCENARIO SECONDS [WORKERS [PERIOD_S]]
+#   RANKS=2 bench/kill-resume.sh ...   (under mpirun -np RANKS, every rank killed at once,
+#                                       and resumed on as many ranks)
 #
 # bench/README.md ("Checkpoints of a parallel search") used mc-four-threads-7 under TSO:
 #   sed '/^sweep:/d; s/^memory_model: sc/memory_model: tso/' scenarios/bench/mc-four-threads-7.yaml > /tmp/mc7tso.yaml
@@ -17,13 +19,20 @@ period=${4:-1}
 bin=${LOCKSTEP_BIN:-build/bin/lockstep}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$bin" check "$scenario" --workers "$workers" -q --checkpoint "$out/ckpt.json" --checkpoint-every "$period" &
+launch=()
+if [[ -n ${RANKS:-} ]]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  launch=(mpirun -np "$RANKS" --oversubscribe)
+fi
+# In a session of its own, so that one signal to its group kills mpirun and every rank.
+setsid "${launch[@]}" "$bin" check "$scenario" --workers "$workers" -q --checkpoint "$out/ckpt.json" \
+  --checkpoint-every "$period" &
 pid=$!
 sleep "$at"
-if ! kill -9 "$pid" 2>/dev/null; then echo "the search ended before ${at} s: nothing to resume" >&2; exit 1; fi
+if ! kill -9 -- "-$pid" 2>/dev/null; then echo "the search ended before ${at} s: nothing to resume" >&2; exit 1; fi
 wait "$pid" 2>/dev/null || true
 start=$(date +%s.%N)
-"$bin" check "$scenario" --workers "$workers" -q --resume "$out/ckpt.json" --json "$out/resumed.json" || true
+"${launch[@]}" "$bin" check "$scenario" --workers "$workers" -q --resume "$out/ckpt.json" --json "$out/resumed.json" || true
 end=$(date +%s.%N)
 python3 - "$out/ckpt.json" "$out/resumed.json" "$at" "$start" "$end" <<'PY'
 import json, os, sys

@@ -10,7 +10,7 @@
 namespace lockstep::driver {
 
 std::string UnitServer::serve(const std::string& path, const std::string& sha256, std::size_t row,
-                              const std::string& unit) {
+                              const std::string& unit, const model::RemoteLanes::Progress* progress) {
   if (!file_ || path != path_ || sha256 != file_->sha256) {
     executors_.clear();
     context_ = {};
@@ -38,7 +38,9 @@ std::string UnitServer::serve(const std::string& path, const std::string& sha256
     }
     context_.verdict = [&s](const sim::ExecutionResult& r) { return scenario::checked_violation(s, r); };
   }
-  return model::serve_unit(unit, context_);
+  model::UnitContext context = context_;
+  context.progress = progress;
+  return model::serve_unit(unit, context);
 }
 
 }  // namespace lockstep::driver

@@ -19,9 +19,11 @@ class UnitServer {
  public:
   explicit UnitServer(unsigned workers) : workers_(workers == 0 ? 1 : workers) {}
 
-  // The answer to `unit`, for row `row` of the file at `path` whose bytes hash to `sha256`.
-  // Throws std::runtime_error (or ScenarioError) when that cannot be.
-  std::string serve(const std::string& path, const std::string& sha256, std::size_t row, const std::string& unit);
+  // The answer to `unit`, for row `row` of the file at `path` whose bytes hash to `sha256`;
+  // a dfs unit reports its progress to `progress` meanwhile (or not, null). Throws
+  // std::runtime_error (or ScenarioError) when that cannot be.
+  std::string serve(const std::string& path, const std::string& sha256, std::size_t row, const std::string& unit,
+                    const model::RemoteLanes::Progress* progress = nullptr);
 
  private:
   unsigned workers_;

@@ -31,10 +31,12 @@ namespace {
 // take jobs from the same queue and run each on their lane.
 class Pool {
  public:
-  // How a job reaches a remote lane: sends a unit, returns the answer. Null: run it here.
-  using Remote = std::function<std::string(const std::string&)>;
+  // How a job reaches a remote lane: sends a unit, returns the answer, reports progress
+  // meanwhile when asked (RemoteLanes::call). Null: run it here.
+  using Remote = std::function<std::string(const std::string&, const RemoteLanes::Progress*)>;
   struct Job {
     std::function<void(Executor&, const Remote*)> fn;
+    bool local_only = false;  // remote lanes' threads leave it to this process's
     std::atomic<bool> done{false};
     std::exception_ptr error;
   };
@@ -44,7 +46,9 @@ class Pool {
     for (std::size_t w = 1; w < executors.size(); ++w) threads_.emplace_back([this, ex = executors[w]] { serve(*ex, nullptr); });
     for (std::size_t l = 0; lanes != nullptr && l < lanes->size(); ++l)
       threads_.emplace_back([this, lanes, l, ex = lane_executors.at(l)] {
-        const Remote remote = [lanes, l](const std::string& unit) { return lanes->call(l, unit); };
+        const Remote remote = [lanes, l](const std::string& unit, const RemoteLanes::Progress* progress) {
+          return lanes->call(l, unit, progress);
+        };
         serve(*ex, &remote);
       });
   }
@@ -59,14 +63,20 @@ class Pool {
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
 
-  std::shared_ptr<Job> submit(std::function<void(Executor&, const Remote*)> fn) {
+  std::shared_ptr<Job> submit(std::function<void(Executor&, const Remote*)> fn, bool local_only = false) {
     auto job = std::make_shared<Job>();
     job->fn = std::move(fn);
+    job->local_only = local_only;
     {
       const std::lock_guard lock(mutex_);
       queue_.push_back(job);
     }
-    ready_.notify_one();
+    // A lane's thread woken for a job it leaves would leave a worker asleep.
+    if (local_only) {
+      ready_.notify_all();
+    } else {
+      ready_.notify_one();
+    }
     return job;
   }
 
@@ -115,10 +125,16 @@ class Pool {
       std::shared_ptr<Job> job;
       {
         std::unique_lock lock(mutex_);
-        ready_.wait(lock, [this] { return closing_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        job = std::move(queue_.front());
-        queue_.pop_front();
+        // A lane's thread takes the first job it may take; a worker's, the first.
+        auto mine = queue_.end();
+        ready_.wait(lock, [&] {
+          mine = remote == nullptr ? queue_.begin()
+                                   : std::find_if(queue_.begin(), queue_.end(), [](const auto& j) { return !j->local_only; });
+          return closing_ || mine != queue_.end();
+        });
+        if (mine == queue_.end()) return;
+        job = std::move(*mine);
+        queue_.erase(mine);
       }
       run(*job, ex, remote);
     }
@@ -292,11 +308,12 @@ struct Frame {
 class ParallelDfs {
  public:
   // With `cache`, finished subtrees' answers are kept there, and a subtree already answered
-  // there is not run again (a checkpoint's, model/unit_cache.hpp).
+  // there is not run again (a checkpoint's, model/unit_cache.hpp). With `remote_every_s`
+  // above 0 too, subtrees on remote lanes report their progress into it that often.
   ParallelDfs(Pool& pool, const Verdict& verdict, std::uint64_t max_runs, unsigned split_branchings,
-              std::size_t spawn_above = 0, UnitCache* cache = nullptr)
+              std::size_t spawn_above = 0, UnitCache* cache = nullptr, double remote_every_s = 0)
       : pool_(pool), verdict_(verdict), max_runs_(max_runs), split_branchings_(split_branchings), spawn_above_(spawn_above),
-        cache_(cache) {}
+        cache_(cache), remote_every_s_(cache != nullptr ? remote_every_s : 0) {}
 
   // The root call passes spawn_above = 0 and has it set from its first execution; subtrees
   // inherit the absolute depth.
@@ -314,12 +331,18 @@ class ParallelDfs {
     Upward root;
     if (cache_ == nullptr) return explore(DporStrategy(), ex, 0, root);
     root.unit = &root_key_;
-    if (const std::optional<std::string> state = cache_->find_running(root_key_)) {
-      Resumed r = resume_state(from_bytes(*state));
-      spawn_above_ = r.spawn_above;
-      return explore(std::move(r.strategy), ex, r.spawn_above, root, std::move(r.so_far), &r.early, r.at_spawn_node);
-    }
+    if (std::optional<TaskResult> resumed = go_on(root_key_, ex, root)) return std::move(*resumed);
     return explore(DporStrategy(), ex, 0, root);
+  }
+
+  // Goes on with `unit` (or the root) from its running state, if the cache holds one (a
+  // checkpoint's, or one sent with the unit).
+  std::optional<TaskResult> go_on(const std::string& unit, Executor& ex, Upward& up) {
+    const std::optional<std::string> state = cache_->find_running(unit);
+    if (!state) return std::nullopt;
+    Resumed r = resume_state(from_bytes(*state));
+    spawn_above_ = r.spawn_above;  // a unit's is its search's already; the root's is set here
+    return explore(std::move(r.strategy), ex, r.spawn_above, up, std::move(r.so_far), &r.early, r.at_spawn_node);
   }
 
   // `early`: its branches handed out early then, by node, to hand out again first.
@@ -635,6 +658,11 @@ class ParallelDfs {
     auto child = std::make_shared<ChildTask>();
     if (cache_ != nullptr) child->unit = to_bytes(encode_unit(t));
     f.children.push_back(child);
+    // A resumed unit with subtrees of its own in the cache goes on here, not on a remote
+    // lane: resumed here, it hands those subtrees out again to every thread and lane, where
+    // on a lane its rank would run them all.
+    const bool local_only =
+        cache_ != nullptr && cache_->find_running(child->unit).has_value() && cache_->has_children(child->unit);
     child->job = pool_.submit([this, &f, child, t = std::move(t)](Executor& e, const Pool::Remote* remote) mutable {
       TaskResult r;
       std::exception_ptr error;
@@ -642,20 +670,30 @@ class ParallelDfs {
         const std::string unit = cache_ != nullptr ? child->unit : remote != nullptr ? to_bytes(encode_unit(t)) : std::string();
         Upward up{&f, child.get(), 0, cache_ != nullptr ? &unit : nullptr};
         const std::optional<std::string> known = cache_ != nullptr ? cache_->find(unit) : std::nullopt;
-        // A unit resumed from its state runs here even on a remote lane's thread (its executor is
-        // free): the other rank would start it from its root.
-        const std::optional<std::string> running = cache_ != nullptr && !known ? cache_->find_running(unit) : std::nullopt;
+        const bool running = cache_ != nullptr && !known && cache_->find_running(unit).has_value();
+        // What a remote lane reports of the unit while it runs there.
+        RemoteLanes::Progress progress{remote_every_s_, {}};
+        if (remote != nullptr && remote_every_s_ > 0)
+          progress.receive = [this, &unit, parent = f.up.unit](const std::string& units) {
+            cache_->merge_remote(unit, parent, from_bytes(units));
+          };
+        const RemoteLanes::Progress* reporting = progress.receive ? &progress : nullptr;
         // On a remote lane, or from the cache, the subtree's requests come with its result,
         // not as it runs: merged in the same order, only later (the frame waits for its
         // first child anyway).
         if (known) {
           r = decode_result(from_bytes(*known));
+        } else if (running && remote != nullptr) {
+          // Goes on from its state on the lane's rank, which gets the state and everything
+          // known below the unit (its subtrees' answers and states), so that rank stays busy.
+          const nlohmann::json resumed = {{"kind", "dfs-resumed"},
+                                          {"unit", nlohmann::json::binary({unit.begin(), unit.end()})},
+                                          {"below", cache_->save_from(unit)}};
+          r = decode_result(from_bytes((*remote)(to_bytes(resumed), reporting)));
         } else if (running) {
-          Resumed resumed = resume_state(from_bytes(*running));
-          r = explore(std::move(resumed.strategy), e, spawn_above_, up, std::move(resumed.so_far), &resumed.early,
-                      resumed.at_spawn_node);
+          r = std::move(*go_on(unit, e, up));
         } else if (remote != nullptr) {
-          r = decode_result(from_bytes((*remote)(unit)));
+          r = decode_result(from_bytes((*remote)(unit, reporting)));
         } else {
           r = explore(DporStrategy(std::move(t)), e, spawn_above_, up);
         }
@@ -668,7 +706,7 @@ class ParallelDfs {
       child->error = error;
       child->finished = true;
       pump(f, e);
-    });
+    }, local_only);
   }
 
   nlohmann::json encode_unit(const DporStrategy::Subtree& t) const {
@@ -682,6 +720,7 @@ class ParallelDfs {
   unsigned split_branchings_;
   std::size_t spawn_above_ = 0;
   UnitCache* cache_ = nullptr;
+  double remote_every_s_ = 0;
   std::mutex waiting_mutex_;
   std::map<const Frame*, std::function<void()>> waiting_;  // searches waiting at a spawn node
   const std::string root_key_ = to_bytes(nlohmann::json{{"kind", "dfs"}, {"root", true}});  // a MessagePack map
@@ -689,14 +728,49 @@ class ParallelDfs {
 
 }  // namespace
 
-nlohmann::json serve_dfs_unit(const nlohmann::json& unit, const UnitContext& context) {
+namespace {
+
+// Runs a dfs unit for another rank: fresh, or from its state when `cache` holds one. With
+// progress asked for (and a cache), the unit runs as a checkpointed search whose root is the
+// unit as its caller names it (`key`), and what each save would write is reported instead.
+nlohmann::json serve_dfs(const nlohmann::json& unit, const std::string& key, UnitCache* cache, const UnitContext& context) {
   Pool pool(context.executors);
-  ParallelDfs dfs(pool, context.verdict, unit.at("max_runs").get<std::uint64_t>(), unit.at("split").get<unsigned>(),
-                  unit.at("spawn_above").get<std::size_t>());
-  Upward no_parent;
+  const unsigned split = unit.at("split").get<unsigned>();
   const std::size_t spawn_above = unit.at("spawn_above").get<std::size_t>();
-  return encode_result(
-      dfs.explore(DporStrategy(decode_dpor_subtree(unit.at("subtree"))), *context.executors.front(), spawn_above, no_parent));
+  const RemoteLanes::Progress* progress =
+      cache != nullptr && context.progress != nullptr && context.progress->every_s > 0 ? context.progress : nullptr;
+  ParallelDfs dfs(pool, context.verdict, unit.at("max_runs").get<std::uint64_t>(), split, spawn_above, cache);
+  Upward up;
+  if (cache != nullptr) up.unit = &key;
+  CheckpointPolicy reporting;
+  if (progress != nullptr) {
+    reporting.every_s = progress->every_s;
+    reporting.save = [progress](const SearchCheckpoint& c) { progress->receive(to_bytes(*c.units)); };
+  }
+  std::unique_ptr<PeriodicSave> reporter;
+  if (progress != nullptr) reporter = save_periodically(&reporting, *cache, split, [&dfs] { dfs.leave_waiting_states(); });
+  Executor& ex = *context.executors.front();
+  std::optional<TaskResult> r = cache != nullptr ? dfs.go_on(key, ex, up) : std::nullopt;
+  if (!r) r = dfs.explore(DporStrategy(decode_dpor_subtree(unit.at("subtree"))), ex, spawn_above, up);
+  if (reporter) reporter->finish();  // nothing is reported after the answer
+  return encode_result(*r);
+}
+
+}  // namespace
+
+nlohmann::json serve_dfs_unit(const nlohmann::json& unit, const std::string& key, const UnitContext& context) {
+  UnitCache cache;
+  const bool reporting = context.progress != nullptr && context.progress->every_s > 0;
+  return serve_dfs(unit, key, reporting ? &cache : nullptr, context);
+}
+
+nlohmann::json serve_resumed_dfs_unit(const nlohmann::json& resumed, const UnitContext& context) {
+  const std::vector<std::uint8_t>& bytes = resumed.at("unit").get_binary();
+  const std::string key(bytes.begin(), bytes.end());
+  UnitCache cache;
+  UnitCache::load(resumed.at("below"), cache);
+  if (!cache.find_running(key)) throw std::runtime_error("work unit: a resumed dfs unit without its state");
+  return serve_dfs(from_bytes(key), key, &cache, context);
 }
 
 SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict& verdict, const SearchLimits& limits,
@@ -725,7 +799,9 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
   TaskResult root;
   {
     Pool pool(executors, lanes, lane_executors);
-    ParallelDfs dfs(pool, verdict, limits.max_runs, split, 0, checkpoint != nullptr ? &cache : nullptr);
+    // Remote lanes report their units' progress as often as this process saves.
+    const double remote_every_s = checkpoint != nullptr && checkpoint->save ? checkpoint->every_s : 0;
+    ParallelDfs dfs(pool, verdict, limits.max_runs, split, 0, checkpoint != nullptr ? &cache : nullptr, remote_every_s);
     const std::unique_ptr<PeriodicSave> saver =
         save_periodically(checkpoint, cache, split, [&dfs] { dfs.leave_waiting_states(); });
     root = dfs.explore_root(*executors.front());

@@ -1,5 +1,6 @@
 #include "model/unit_cache.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -27,6 +28,7 @@ std::optional<std::string> UnitCache::find(const std::string& unit) const {
 
 void UnitCache::put(const std::string& unit, std::string answer, const std::string* parent) {
   const std::lock_guard lock(mutex_);
+  drop_reported(unit);
   // A unit finishes after every unit it made: those are here now, and subsumed.
   std::erase_if(entries_, [&unit](const auto& e) { return e.second.parent == unit; });
   std::erase_if(running_, [&unit](const auto& e) { return e.first == unit || e.second.parent == unit; });
@@ -48,9 +50,35 @@ std::optional<std::string> UnitCache::find_running(const std::string& unit) cons
   return it->second.answer;
 }
 
+bool UnitCache::has_children(const std::string& unit) const {
+  const std::lock_guard lock(mutex_);
+  const auto made = [&unit](const auto& e) { return e.second.parent == unit; };
+  return std::any_of(entries_.begin(), entries_.end(), made) || std::any_of(running_.begin(), running_.end(), made);
+}
+
 std::size_t UnitCache::size() const {
   const std::lock_guard lock(mutex_);
   return entries_.size();
+}
+
+nlohmann::json UnitCache::save_from(const std::string& unit) const {
+  const std::lock_guard lock(mutex_);
+  nlohmann::json out = nlohmann::json::array();
+  std::set<std::string> below{unit};
+  // Parents are made before their children, but the maps are in key order: sweep until no
+  // entry joins.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto* map : {&entries_, &running_})
+      for (const auto& [u, e] : *map)
+        if (e.parent && below.contains(*e.parent) && below.insert(u).second) grew = true;
+  }
+  for (const auto& [u, e] : entries_)
+    if (u != unit && below.contains(u)) out.push_back({binary(u), binary(e.answer), binary(*e.parent)});
+  for (const auto& [u, e] : running_)
+    if (below.contains(u))
+      out.push_back({binary(u), binary(e.answer), u == unit || !e.parent ? nlohmann::json() : binary(*e.parent), "running"});
+  return out;
 }
 
 nlohmann::json UnitCache::save() const {
@@ -64,10 +92,10 @@ nlohmann::json UnitCache::save() const {
   return out;
 }
 
-void UnitCache::load(const nlohmann::json& j, UnitCache& into) {
+std::vector<UnitCache::Parsed> UnitCache::parse(const nlohmann::json& j) {
+  std::vector<Parsed> out;
   try {
     if (!j.is_array()) throw std::runtime_error("its units are not a list");
-    const std::lock_guard lock(into.mutex_);
     for (const auto& e : j) {
       if (!e.is_array() || (e.size() != 3 && e.size() != 4) || !e.at(0).is_string() || !e.at(1).is_string())
         throw std::runtime_error("a unit is not (unit, answer, parent) or (unit, state, parent, \"running\")");
@@ -78,12 +106,43 @@ void UnitCache::load(const nlohmann::json& j, UnitCache& into) {
       // is checked when the search reads the answer.
       if (!from_bytes(text(e.at(0))).is_object() || !from_bytes(text(e.at(1))).is_object())
         throw std::runtime_error("a unit or an answer is not a MessagePack map");
-      (running ? into.running_ : into.entries_)[text(e.at(0))] =
-          Entry{text(e.at(1)), parent.is_null() ? std::nullopt : std::optional<std::string>(text(parent))};
+      out.push_back(Parsed{text(e.at(0)),
+                           Entry{text(e.at(1)), parent.is_null() ? std::nullopt : std::optional<std::string>(text(parent))},
+                           running});
     }
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed units: ") + e.what());
   }
+  return out;
+}
+
+void UnitCache::load(const nlohmann::json& j, UnitCache& into) {
+  std::vector<Parsed> parsed = parse(j);
+  const std::lock_guard lock(into.mutex_);
+  for (Parsed& p : parsed) (p.running ? into.running_ : into.entries_)[p.unit] = std::move(p.entry);
+}
+
+void UnitCache::merge_remote(const std::string& unit, const std::string* parent, const nlohmann::json& units) {
+  std::vector<Parsed> parsed = parse(units);
+  const std::lock_guard lock(mutex_);
+  if (entries_.contains(unit)) return;  // answered already
+  drop_reported(unit);
+  std::set<std::string>& reported = reported_[unit];
+  for (Parsed& p : parsed) {
+    if (p.unit == unit) p.entry.parent = parent != nullptr ? std::optional<std::string>(*parent) : std::nullopt;
+    reported.insert(p.unit);
+    (p.running ? running_ : entries_)[p.unit] = std::move(p.entry);
+  }
+}
+
+void UnitCache::drop_reported(const std::string& unit) {
+  const auto it = reported_.find(unit);
+  if (it == reported_.end()) return;
+  for (const std::string& u : it->second) {
+    entries_.erase(u);
+    running_.erase(u);
+  }
+  reported_.erase(it);
 }
 
 std::unique_ptr<PeriodicSave> save_periodically(const CheckpointPolicy* policy, const UnitCache& cache, unsigned split,

@@ -22,6 +22,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -47,12 +48,24 @@ class UnitCache {
   void put_running(const std::string& unit, std::string state, const std::string* parent,
                    const std::set<std::string>& unmerged);
   std::optional<std::string> find_running(const std::string& unit) const;
+  // Whether any unit made by `unit` is here (finished or running).
+  bool has_children(const std::string& unit) const;
+  // A unit running on another rank reported its progress (RemoteLanes::Progress): `units`,
+  // that rank's cache of it as save() writes one (the unit's own running state, its subtrees
+  // finished and running), replaces what it reported before. The unit's own entry gets
+  // `parent` (the reporting rank ran it as a root). When the unit's answer comes (put()),
+  // all it reported is dropped. Throws std::runtime_error as load() does.
+  void merge_remote(const std::string& unit, const std::string* parent, const nlohmann::json& units);
   // Bumped by each save(): a running unit leaves its state when it sees a new generation, so
   // each checkpoint holds the states left since the one before (one period behind at most).
   std::uint64_t generation() const { return generation_.load(std::memory_order_relaxed); }
 
   // For the checkpoint file: every unit, answer and parent, their bytes in base64.
   nlohmann::json save() const;
+  // What save() writes of the units made below `unit` (its subtrees, theirs, ...) and of
+  // `unit`'s own running state, for a rank that goes on with `unit` from that state. Does
+  // not bump the generation.
+  nlohmann::json save_from(const std::string& unit) const;
   // Throws std::runtime_error on anything save() did not write.
   static void load(const nlohmann::json& j, UnitCache& into);
 
@@ -61,9 +74,19 @@ class UnitCache {
     std::string answer;  // or, for a running unit, its state
     std::optional<std::string> parent;
   };
+  struct Parsed {
+    std::string unit;
+    Entry entry;
+    bool running = false;
+  };
+  static std::vector<Parsed> parse(const nlohmann::json& j);
+  // Under mutex_: forgets what `unit`'s rank reported (merge_remote).
+  void drop_reported(const std::string& unit);
+
   mutable std::mutex mutex_;
   std::map<std::string, Entry> entries_;
   std::map<std::string, Entry> running_;
+  std::map<std::string, std::set<std::string>> reported_;  // by remote unit: the units it reported
   mutable std::atomic<std::uint64_t> generation_{0};
 };
 

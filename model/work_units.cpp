@@ -185,7 +185,8 @@ std::string serve_unit(const std::string& unit, const UnitContext& context) {
   const nlohmann::json j = from_bytes(unit);
   try {
     const std::string kind = j.at("kind").get<std::string>();
-    if (kind == "dfs") return to_bytes(serve_dfs_unit(j, context));
+    if (kind == "dfs") return to_bytes(serve_dfs_unit(j, unit, context));
+    if (kind == "dfs-resumed") return to_bytes(serve_resumed_dfs_unit(j, context));
     if (kind == "bounded") return to_bytes(serve_bounded_unit(j, context));
     if (kind == "sampling") return to_bytes(serve_sampling_unit(j, context));
     throw std::runtime_error("work unit: unknown kind " + kind);

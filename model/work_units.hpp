@@ -14,6 +14,7 @@
 
 #include "model/bounded_strategy.hpp"
 #include "model/dpor_strategy.hpp"
+#include "model/remote_lanes.hpp"
 #include "model/search.hpp"
 
 namespace lockstep::model {
@@ -22,6 +23,8 @@ namespace lockstep::model {
 struct UnitContext {
   std::vector<Executor*> executors;
   Verdict verdict;
+  // Where a dfs unit reports its progress while it runs (RemoteLanes::Progress), or null.
+  const RemoteLanes::Progress* progress = nullptr;
 };
 
 // Runs one unit (any kind) and returns its answer. Throws std::runtime_error on bytes that
@@ -65,7 +68,11 @@ std::string to_bytes(const nlohmann::json& j);
 nlohmann::json from_bytes(const std::string& bytes);
 
 // Each search's server side (in the file of the search it belongs to).
-nlohmann::json serve_dfs_unit(const nlohmann::json& unit, const UnitContext& context);
+// `key`: the unit's bytes as its caller sent them, which name it in the progress it reports.
+nlohmann::json serve_dfs_unit(const nlohmann::json& unit, const std::string& key, const UnitContext& context);
+// A dfs unit that goes on from its running state (a resumed checkpoint's): {"kind":
+// "dfs-resumed", "unit": the unit's bytes, "below": UnitCache::save_from(unit)}.
+nlohmann::json serve_resumed_dfs_unit(const nlohmann::json& resumed, const UnitContext& context);
 nlohmann::json serve_bounded_unit(const nlohmann::json& unit, const UnitContext& context);
 nlohmann::json serve_sampling_unit(const nlohmann::json& unit, const UnitContext& context);
 

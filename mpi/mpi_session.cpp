@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -22,10 +23,12 @@ namespace {
 
 // Messages: rank 0 sends kUnit (an envelope: the row, then the unit's bytes) and, at the
 // end, kStop; a serving rank answers each unit with kAnswer (a status byte, then the
-// answer's bytes or an error message).
+// answer's bytes or an error message), and before that, when the envelope asks for it, with
+// kProgress every so often (the unit's progress, model/remote_lanes.hpp).
 constexpr int kUnit = 1;
 constexpr int kAnswer = 2;
 constexpr int kStop = 3;
+constexpr int kProgress = 4;
 constexpr char kOk = 0;
 constexpr char kFailed = 1;
 
@@ -88,15 +91,20 @@ bool launched_by_mpi() {
 
 namespace {
 
-// A unit's header names the file, its bytes' hash and the row.
+// A unit's header names the file, its bytes' hash and the row; then how often the rank
+// reports the unit's progress, in seconds (0: never).
 std::string header_of(const scenario::ScenarioFile& file, std::size_t row) {
   return fmt::format("{}\n{}\n{}", file.path, file.sha256, row);
 }
 
-// Sends a unit to `rank` and waits for its answer.
-std::string call_rank(int rank, const std::string& header, const std::string& unit) {
-  send(envelope(header, unit), rank, kUnit);
+// Sends a unit to `rank` and waits for its answer, handing `progress` what the rank reports
+// meanwhile.
+std::string call_rank(int rank, const std::string& header, const std::string& unit,
+                      const model::RemoteLanes::Progress* progress) {
+  send(envelope(fmt::format("{}\n{}", header, progress != nullptr ? progress->every_s : 0.0), unit), rank, kUnit);
   auto [tag, bytes] = receive(rank);
+  for (; tag == kProgress; std::tie(tag, bytes) = receive(rank))
+    if (progress != nullptr) progress->receive(bytes);
   if (tag != kAnswer || bytes.empty()) throw std::runtime_error(fmt::format("MPI: rank {} sent no answer", rank));
   if (bytes.front() != kOk) throw std::runtime_error(fmt::format("rank {}: {}", rank, bytes.substr(1)));
   return bytes.substr(1);
@@ -108,9 +116,9 @@ class Session::Lanes final : public model::RemoteLanes {
  public:
   explicit Lanes(int ranks) : ranks_(ranks) {}
   std::size_t size() const override { return static_cast<std::size_t>(ranks_ - 1); }
-  std::string call(std::size_t lane, const std::string& unit) override {
+  std::string call(std::size_t lane, const std::string& unit, const Progress* progress) override {
     ++units_;
-    return call_rank(static_cast<int>(lane) + 1, header_, unit);
+    return call_rank(static_cast<int>(lane) + 1, header_, unit, progress);
   }
   std::uint64_t units() const override { return units_; }
   void set_row(const scenario::ScenarioFile& file, std::size_t row) {
@@ -157,7 +165,7 @@ model::RemoteLanes* Session::for_row(const scenario::ScenarioFile& file, std::si
 
 std::string Session::call(std::size_t lane, const scenario::ScenarioFile& file, std::size_t row,
                           const std::string& unit) {
-  return call_rank(static_cast<int>(lane) + 1, header_of(file, row), unit);
+  return call_rank(static_cast<int>(lane) + 1, header_of(file, row), unit, nullptr);
 }
 
 int Session::serve(unsigned workers) {
@@ -176,9 +184,16 @@ int Session::serve(unsigned workers) {
       const std::string header = bytes.substr(4, n);
       const std::size_t a = header.find('\n');
       const std::size_t b = header.find('\n', a + 1);
-      if (a == std::string::npos || b == std::string::npos) throw std::runtime_error("a unit's envelope is malformed");
+      const std::size_t c = header.find('\n', b + 1);
+      if (a == std::string::npos || b == std::string::npos || c == std::string::npos)
+        throw std::runtime_error("a unit's envelope is malformed");
+      // Reported from the unit's reporting thread while this one runs the unit (the MPI
+      // calls are serialized by mpi_mutex), always before the answer.
+      const model::RemoteLanes::Progress progress{std::stod(header.substr(c + 1)),
+                                                  [](const std::string& units) { send(units, 0, kProgress); }};
       answer = kOk + server.serve(header.substr(0, a), header.substr(a + 1, b - a - 1),
-                                  std::stoull(header.substr(b + 1)), bytes.substr(4 + n));
+                                  std::stoull(header.substr(b + 1, c - b - 1)), bytes.substr(4 + n),
+                                  progress.every_s > 0 ? &progress : nullptr);
     } catch (const std::exception& e) {
       answer = std::string(1, kFailed) + e.what();
       code = 3;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/sync/ticket_lock.hpp"
+#include "io/base64.hpp"
 #include "model/bounded_parallel.hpp"
 #include "model/bounded_strategy.hpp"
 #include "model/checkpoint.hpp"
@@ -455,25 +456,6 @@ TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
 // late, so units finish out of order. The outcome must be the sequential search's.
 namespace {
 
-class LoopbackLanes final : public model::RemoteLanes {
- public:
-  LoopbackLanes(std::size_t lanes, const std::function<void(Program&)>& build, std::uint32_t store_buffer,
-                std::function<std::optional<sim::Violation>(const ExecutionResult&)> verdict)
-      : fleet_(build, store_buffer, lanes), verdict_(std::move(verdict)) {}
-  std::size_t size() const override { return fleet_.runners.size(); }
-  std::string call(std::size_t lane, const std::string& unit) override {
-    ++sent;
-    if (lane == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
-    return model::serve_unit(unit, model::UnitContext{{fleet_.runners.at(lane).get()}, verdict_});
-  }
-  std::uint64_t units() const override { return sent; }
-  std::atomic<std::uint64_t> sent{0};
-
- private:
-  Fleet fleet_;
-  model::Verdict verdict_;
-};
-
 // The local workers run slower than the lanes, so that lanes get units whatever the host's
 // speed (the test is that they do, and that what they answer merges right).
 class SlowExecutor final : public model::Executor {
@@ -489,6 +471,45 @@ class SlowExecutor final : public model::Executor {
  private:
   model::Executor& inner_;
   std::chrono::microseconds delay_;
+};
+
+class LoopbackLanes final : public model::RemoteLanes {
+ public:
+  // `run_delay`: each execution on a lane is that much slower (SlowExecutor).
+  LoopbackLanes(std::size_t lanes, const std::function<void(Program&)>& build, std::uint32_t store_buffer,
+                std::function<std::optional<sim::Violation>(const ExecutionResult&)> verdict,
+                std::chrono::microseconds run_delay = std::chrono::microseconds(0))
+      : fleet_(build, store_buffer, lanes), verdict_(std::move(verdict)) {
+    for (const auto& r : fleet_.runners) slow_.push_back(std::make_unique<SlowExecutor>(*r, run_delay));
+  }
+  std::size_t size() const override { return fleet_.runners.size(); }
+  std::string call(std::size_t lane, const std::string& unit, const Progress* progress) override {
+    ++sent;
+    if (progress != nullptr) ++reporting;
+    if (model::from_bytes(unit).value("kind", "") == "dfs-resumed") ++resumed;
+    {
+      const std::lock_guard lock(mutex_);
+      sent_units_.insert(unit);
+    }
+    if (lane == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    model::Executor* ex = slow_.at(lane).get();
+    return model::serve_unit(unit, model::UnitContext{{ex}, verdict_, progress});
+  }
+  std::uint64_t units() const override { return sent; }
+  bool was_sent(const std::string& unit) const {
+    const std::lock_guard lock(mutex_);
+    return sent_units_.contains(unit);
+  }
+  std::atomic<std::uint64_t> sent{0};
+  std::atomic<std::uint64_t> reporting{0};  // units asked to report their progress
+  std::atomic<std::uint64_t> resumed{0};    // units sent with their running states
+
+ private:
+  Fleet fleet_;
+  std::vector<std::unique_ptr<SlowExecutor>> slow_;
+  model::Verdict verdict_;
+  mutable std::mutex mutex_;
+  std::set<std::string> sent_units_;
 };
 
 }  // namespace
@@ -546,7 +567,7 @@ TEST_CASE("searches with remote lanes report what the sequential ones do", "[mod
   }, 0, verdict);
   const model::RemoteSampling chunk = [](model::RemoteLanes& l, std::size_t lane, std::uint64_t lo, std::uint64_t hi) {
     const nlohmann::json unit = {{"kind", "sampling"}, {"strategy", {{"kind", "random"}, {"seed", 3}}}, {"lo", lo}, {"hi", hi}};
-    return model::decode_chunk(model::from_bytes(l.call(lane, model::to_bytes(unit))));
+    return model::decode_chunk(model::from_bytes(l.call(lane, model::to_bytes(unit), nullptr)));
   };
   // Slow enough that the lanes' threads, started with the search, take chunks before the
   // local worker reaches the violation, its first execution, even on a loaded machine (at 100 us a run, a loaded
@@ -615,6 +636,22 @@ std::size_t running_units(const model::SearchCheckpoint& c) {
       std::count_if(c.units->begin(), c.units->end(), [](const nlohmann::json& e) { return e.size() == 4; }));
 }
 
+// Executions `search` runs on `workers` workers (first-step probes and splitting passes
+// included), requiring the uninterrupted outcome `one`.
+std::uint64_t runs_to_finish(const Fleet& fleet, std::size_t workers, const Search& search, const model::CheckpointPolicy* c,
+                             const model::SearchOutcome& one) {
+  std::vector<std::unique_ptr<CountingExecutor>> counting;
+  std::vector<model::Executor*> executors;
+  for (std::size_t w = 0; w < workers; ++w) {
+    counting.push_back(std::make_unique<CountingExecutor>(*fleet.runners[w]));
+    executors.push_back(counting.back().get());
+  }
+  require_same(search(executors, c), one);
+  std::uint64_t ran = 0;
+  for (const auto& x : counting) ran += x->runs;
+  return ran;
+}
+
 // Runs `search` checkpointed on two slow workers, then resumes its fullest checkpoint (and
 // its first, and the one with most running units) on one, two and three workers.
 // `resumed_running`: some checkpoint held running units, and resuming it ran fewer
@@ -646,19 +683,7 @@ void check_resumes(const Fleet& fleet, const Search& search, const model::Search
     for (std::size_t workers : {1U, 2U, 3U}) {
       INFO("resumed on " << workers << " workers from a checkpoint of " << (from->units ? from->units->size() : 0)
                          << " units, " << running_units(*from) << " of them running");
-      // Executions run (first-step probes and splitting passes included), fresh and resumed.
-      auto count_runs = [&](const model::CheckpointPolicy* c) {
-        std::vector<std::unique_ptr<CountingExecutor>> counting;
-        std::vector<model::Executor*> executors;
-        for (std::size_t w = 0; w < workers; ++w) {
-          counting.push_back(std::make_unique<CountingExecutor>(*fleet.runners[w]));
-          executors.push_back(counting.back().get());
-        }
-        require_same(search(executors, c), one);
-        std::uint64_t ran = 0;
-        for (const auto& x : counting) ran += x->runs;
-        return ran;
-      };
+      auto count_runs = [&](const model::CheckpointPolicy* c) { return runs_to_finish(fleet, workers, search, c, one); };
       model::CheckpointPolicy fresh;  // split as the checkpoint's, with no unit answered
       fresh.resume.emplace();
       fresh.resume->units = nlohmann::json::array();
@@ -707,6 +732,76 @@ TEST_CASE("a parallel search resumed from its checkpoint reports what the uninte
   CHECK(dfs_resumed);
   CHECK(dfs_running_resumed);
   CHECK(bounded_resumed);
+}
+
+// A unit on a remote lane of a checkpointed dfs reports its progress (RemoteLanes::Progress),
+// so a checkpoint holds the states of units running on other ranks, not only rank 0's: a
+// search resumed from one goes on from them, with the uninterrupted outcome.
+TEST_CASE("a checkpoint of a distributed dfs holds the progress of units running on remote lanes",
+          "[model][checkpoint][distributed]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  model::SearchLimits limits;
+  limits.max_runs = 1'000'000;
+  bool resumed_remote = false;
+  std::uint64_t sent_resumed = 0;
+  for (const auto& [build, store_buffer] : parallel_cases()) {
+    Fleet fleet(build, store_buffer, 3);
+    const model::SearchOutcome one = model::search_dfs({fleet.runners[0].get()}, verdict, limits);
+    // The lane runs slowly too, so that its units last several reporting periods.
+    LoopbackLanes lanes(1, build, store_buffer, verdict, std::chrono::microseconds(100));
+    Fleet probe_fleet(build, store_buffer, 1);
+    Recorder recorder;
+    const model::CheckpointPolicy writing = recorder.policy();
+    SlowExecutor slow(*fleet.runners[0]);
+    require_same(model::search_dfs({&slow}, verdict, limits, &lanes, {probe_fleet.runners[0].get()}, &writing), one);
+    CHECK(lanes.reporting == lanes.sent);  // every dfs unit sent was asked to report
+    // Running states of units that went to the lane: only its reports put them there.
+    const auto remote_states = [&lanes](const model::SearchCheckpoint& c) {
+      std::size_t n = 0;
+      for (const nlohmann::json& e : *c.units)
+        if (e.size() == 4 && lanes.was_sent(io::base64_decode(e.at(0).get<std::string>()))) ++n;
+      return n;
+    };
+    const model::SearchCheckpoint* best = nullptr;
+    std::size_t most = 0;
+    for (const auto& c : recorder.saved)
+      if (c.units && remote_states(c) > most) {
+        most = remote_states(c);
+        best = &c;
+      }
+    if (best == nullptr) continue;  // the lane's units were too short to report (a small program)
+    const model::SearchCheckpoint from =
+        model::decode_checkpoint(nlohmann::json::parse(model::encode_checkpoint(*best).dump()));
+    INFO("resumed from a checkpoint of " << from.units->size() << " units, " << most << " reported by the lane");
+    // Resumed with no lane, on one and two workers: the lane's units go on here from their states.
+    for (std::size_t workers : {1U, 2U}) {
+      const Search local = [&](const std::vector<model::Executor*>& ex, const model::CheckpointPolicy* c) {
+        return model::search_dfs(ex, verdict, limits, nullptr, {}, c);
+      };
+      auto count_runs = [&](const model::CheckpointPolicy* c) { return runs_to_finish(fleet, workers, local, c, one); };
+      model::CheckpointPolicy resuming;
+      resuming.resume = from;
+      model::CheckpointPolicy fresh;
+      fresh.resume.emplace();
+      fresh.resume->units = nlohmann::json::array();
+      fresh.resume->split = from.split;
+      CHECK(count_runs(&resuming) < count_runs(&fresh));
+    }
+    resumed_remote = true;
+    // Resumed with a lane again: a running unit the lane's thread meets goes back to the
+    // lane with its state and what is known below it ("dfs-resumed").
+    LoopbackLanes again(1, build, store_buffer, verdict);
+    Fleet again_probes(build, store_buffer, 1);
+    SlowExecutor local(*fleet.runners[0]);
+    model::CheckpointPolicy resuming;
+    resuming.resume = from;
+    require_same(model::search_dfs({&local}, verdict, limits, &again, {again_probes.runners[0].get()}, &resuming), one);
+    sent_resumed += again.resumed;
+  }
+  CHECK(resumed_remote);
+  // Which thread meets a running unit first depends on timing; over the five programs, the
+  // lane's did (the local worker is slowed for that).
+  CHECK(sent_resumed > 0);
 }
 
 TEST_CASE("a checkpoint's units that are not a search's are refused", "[model][checkpoint]") {
