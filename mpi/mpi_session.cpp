@@ -34,10 +34,13 @@ constexpr char kFailed = 1;
 
 // Waiting polls with sleeps rather than blocking in MPI: a blocked MPI call spins, and on a
 // machine with as many ranks as cores that spin takes a core from a rank at work. The sleep
-// starts short (a unit that answers quickly is picked up quickly) and doubles up to 1 ms
-// (waking often costs a VM's timer interrupts: 19% of rank 0's time at a fixed 50 us).
+// starts short (a unit that answers quickly is picked up quickly) and doubles up to 250 us.
+// Waking often costs a VM's timer interrupts (19% of rank 0's time at a fixed 50 us); waking
+// rarely leaves a rank idle after each unit it answers, which costs searches of many short
+// units: on 2 ranks, mc-fib 0.85-0.95 s at 250 us against 1.21-1.27 s at 1 ms, and
+// mc-four-threads-7-tso the same at both, 6.33-6.44 s (bench/README.md, "Distributed search").
 constexpr auto kFirstPoll = std::chrono::microseconds(20);
-constexpr auto kLongestPoll = std::chrono::microseconds(1000);
+constexpr auto kLongestPoll = std::chrono::microseconds(250);
 
 // One MPI call at a time in this process (rank 0's lane threads all talk to MPI): the
 // launch may not give MPI_THREAD_MULTIPLE.
