@@ -331,17 +331,19 @@ class ParallelDfs {
     Upward root;
     if (cache_ == nullptr) return explore(DporStrategy(), ex, 0, root);
     root.unit = &root_key_;
-    if (std::optional<TaskResult> resumed = go_on(root_key_, ex, root)) return std::move(*resumed);
+    if (std::optional<TaskResult> resumed = go_on(root_key_, ex, root, true)) return std::move(*resumed);
     return explore(DporStrategy(), ex, 0, root);
   }
 
-  // Goes on with `unit` (or the root) from its running state, if the cache holds one (a
+  // Goes on with `unit` (or the `root`) from its running state, if the cache holds one (a
   // checkpoint's, or one sent with the unit).
-  std::optional<TaskResult> go_on(const std::string& unit, Executor& ex, Upward& up) {
+  std::optional<TaskResult> go_on(const std::string& unit, Executor& ex, Upward& up, bool root = false) {
     const std::optional<std::string> state = cache_->find_running(unit);
     if (!state) return std::nullopt;
     Resumed r = resume_state(from_bytes(*state));
-    spawn_above_ = r.spawn_above;  // a unit's is its search's already; the root's is set here
+    // The root's is set here, before any subtree reads it; a unit's is its search's already
+    // (and other threads read it meanwhile).
+    if (root) spawn_above_ = r.spawn_above;
     return explore(std::move(r.strategy), ex, r.spawn_above, up, std::move(r.so_far), &r.early, r.at_spawn_node);
   }
 
