@@ -8,9 +8,9 @@
 // answer instead of running it. A resumed search starts from the top again with the answers
 // of every unit finished before the interruption: it makes the same units, merges the same
 // answers in the same order, and ends with the counts and verdict of an uninterrupted run.
-// Units that were running (on this process: rank 0's) left their states here too
-// (put_running, model/dpor_parallel.cpp), so those go on from where the last save found them
-// instead of from their roots.
+// Units that were running left their states here too: this process's (put_running,
+// model/dpor_parallel.cpp) and, as reported, other ranks' (merge_remote), so those go on
+// from where the last save found them instead of from their roots.
 #pragma once
 
 #include <atomic>
