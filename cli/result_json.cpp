@@ -58,6 +58,7 @@ void put_counts(Json& out, const RowReport& r) {
   if (r.ranks > 1) {
     out["ranks"] = r.ranks;
     out["remote_units"] = r.remote_units;
+    if (r.remote_progress_reports > 0) out["remote_progress_reports"] = r.remote_progress_reports;
   }
   out["internal_errors"] = r.internal_errors;
   if (r.smt.present) {

@@ -33,6 +33,9 @@ class RemoteLanes {
   virtual std::string call(std::size_t lane, const std::string& unit, const Progress* progress) = 0;
   // Units answered so far, over every lane (a report says how much work went elsewhere).
   virtual std::uint64_t units() const = 0;
+  // Progress reports received so far, over every lane (Progress): that a checkpointed
+  // search's remote units did report.
+  virtual std::uint64_t progress_reports() const { return 0; }
 };
 
 }  // namespace lockstep::model

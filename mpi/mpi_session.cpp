@@ -121,17 +121,25 @@ class Session::Lanes final : public model::RemoteLanes {
   std::size_t size() const override { return static_cast<std::size_t>(ranks_ - 1); }
   std::string call(std::size_t lane, const std::string& unit, const Progress* progress) override {
     ++units_;
-    return call_rank(static_cast<int>(lane) + 1, header_, unit, progress);
+    if (progress == nullptr) return call_rank(static_cast<int>(lane) + 1, header_, unit, nullptr);
+    const Progress counted{progress->every_s, [this, progress](const std::string& units) {
+                             ++reports_;
+                             progress->receive(units);
+                           }};
+    return call_rank(static_cast<int>(lane) + 1, header_, unit, &counted);
   }
   std::uint64_t units() const override { return units_; }
+  std::uint64_t progress_reports() const override { return reports_; }
   void set_row(const scenario::ScenarioFile& file, std::size_t row) {
     header_ = header_of(file, row);
     units_ = 0;
+    reports_ = 0;
   }
 
  private:
   int ranks_;
   std::atomic<std::uint64_t> units_{0};
+  std::atomic<std::uint64_t> reports_{0};
   std::string header_;
 };
 
