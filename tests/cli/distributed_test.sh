@@ -230,12 +230,12 @@ for row in csv.DictReader(open(sys.argv[2])):
   # holds of them), over MPI, and the counts are a plain run's.
   f=scenarios/bench/mc-four-threads.yaml
   timeout 300 mpirun -np 2 "$lockstep" check "$f" --quiet --out-dir "$work/reports" --checkpoint "$work/reports.ckpt" \
-    --checkpoint-every 0.05 --json "$work/reports.json"; code=$?
+    --checkpoint-every 0.01 --json "$work/reports.json"; code=$?
   [[ $code -eq 0 ]] && pass || fail "mpirun -np 2 checkpointed: exit $code"
   [[ "$(summary "$work/reports.json")" == "$(summary "$work/plain.json")" ]] && pass \
     || fail "mpirun -np 2 checkpointed: $(summary "$work/reports.json"), one process: $(summary "$work/plain.json")"
   reports=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('remote_progress_reports', 0))" "$work/reports.json")
-  [[ $reports -gt 0 ]] && pass || fail "mpirun -np 2 checkpointed every 0.05 s: rank 1 reported no progress"
+  [[ $reports -gt 0 ]] && pass || fail "mpirun -np 2 checkpointed every 0.01 s: rank 1 reported no progress"
 
   # A rank that dies (SIGKILL, as the OOM killer would): the run fails, the launcher names the
   # rank, and rank 0 says how to go on.
