@@ -67,12 +67,17 @@ class Pool {
     auto job = std::make_shared<Job>();
     job->fn = std::move(fn);
     job->local_only = local_only;
+    bool wake_all = local_only;
     {
       const std::lock_guard lock(mutex_);
       queue_.push_back(job);
+      local_only_queued_ += local_only ? 1 : 0;
+      wake_all = wake_all || local_only_queued_ > 0;
     }
-    // A lane's thread woken for a job it leaves would leave a worker asleep.
-    if (local_only) {
+    // While the queue holds jobs that lanes leave, one woken thread may be the wrong kind: a
+    // lane's thread woken for a local job, or a worker that takes a local job and leaves this
+    // one to a lane's thread still asleep. Wake them all then.
+    if (wake_all) {
       ready_.notify_all();
     } else {
       ready_.notify_one();
@@ -105,6 +110,7 @@ class Pool {
     if (queue_.empty()) return nullptr;
     auto job = std::move(queue_.front());
     queue_.pop_front();
+    local_only_queued_ -= job->local_only ? 1 : 0;
     return job;
   }
   static void run(Job& job, Executor& ex, const Remote* remote) {
@@ -135,6 +141,7 @@ class Pool {
         if (mine == queue_.end()) return;
         job = std::move(*mine);
         queue_.erase(mine);
+        local_only_queued_ -= job->local_only ? 1 : 0;
       }
       run(*job, ex, remote);
     }
@@ -143,6 +150,7 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<std::shared_ptr<Job>> queue_;
+  std::size_t local_only_queued_ = 0;  // jobs in queue_ that lanes leave
   bool closing_ = false;
   std::vector<std::thread> threads_;
 };
