@@ -1,5 +1,6 @@
 #include "model/dpor_parallel.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -67,12 +68,11 @@ class Pool {
     auto job = std::make_shared<Job>();
     job->fn = std::move(fn);
     job->local_only = local_only;
-    bool wake_all = local_only;
+    bool wake_all = false;
     {
       const std::lock_guard lock(mutex_);
       queue_.push_back(job);
-      local_only_queued_ += local_only ? 1 : 0;
-      wake_all = wake_all || local_only_queued_ > 0;
+      wake_all = std::any_of(queue_.begin(), queue_.end(), [](const auto& j) { return j->local_only; });
     }
     // While the queue holds jobs that lanes leave, one woken thread may be the wrong kind: a
     // lane's thread woken for a local job, or a worker that takes a local job and leaves this
@@ -110,7 +110,6 @@ class Pool {
     if (queue_.empty()) return nullptr;
     auto job = std::move(queue_.front());
     queue_.pop_front();
-    local_only_queued_ -= job->local_only ? 1 : 0;
     return job;
   }
   static void run(Job& job, Executor& ex, const Remote* remote) {
@@ -141,7 +140,6 @@ class Pool {
         if (mine == queue_.end()) return;
         job = std::move(*mine);
         queue_.erase(mine);
-        local_only_queued_ -= job->local_only ? 1 : 0;
       }
       run(*job, ex, remote);
     }
@@ -150,7 +148,6 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<std::shared_ptr<Job>> queue_;
-  std::size_t local_only_queued_ = 0;  // jobs in queue_ that lanes leave
   bool closing_ = false;
   std::vector<std::thread> threads_;
 };
@@ -339,16 +336,14 @@ class ParallelDfs {
     Upward root;
     if (cache_ == nullptr) return explore(DporStrategy(), ex, 0, root);
     root.unit = &root_key_;
-    if (std::optional<TaskResult> resumed = go_on(root_key_, ex, root, true)) return std::move(*resumed);
+    if (const std::optional<std::string> state = cache_->find_running(root_key_)) return go_on(*state, ex, root, true);
     return explore(DporStrategy(), ex, 0, root);
   }
 
-  // Goes on with `unit` (or the `root`) from its running state, if the cache holds one (a
-  // checkpoint's, or one sent with the unit).
-  std::optional<TaskResult> go_on(const std::string& unit, Executor& ex, Upward& up, bool root = false) {
-    const std::optional<std::string> state = cache_->find_running(unit);
-    if (!state) return std::nullopt;
-    Resumed r = resume_state(from_bytes(*state));
+  // Goes on with a unit (or the `root`) from its running state (a checkpoint's, or one sent
+  // with the unit).
+  TaskResult go_on(const std::string& state, Executor& ex, Upward& up, bool root = false) {
+    Resumed r = resume_state(from_bytes(state));
     // The root's is set here, before any subtree reads it; a unit's is its search's already
     // (and other threads read it meanwhile).
     if (root) spawn_above_ = r.spawn_above;
@@ -672,7 +667,7 @@ class ParallelDfs {
     // lane: resumed here, it hands those subtrees out again to every thread and lane, where
     // on a lane its rank would run them all.
     const bool local_only =
-        cache_ != nullptr && cache_->find_running(child->unit).has_value() && cache_->has_children(child->unit);
+        cache_ != nullptr && cache_->is_running(child->unit) && cache_->has_children(child->unit);
     child->job = pool_.submit([this, &f, child, t = std::move(t)](Executor& e, const Pool::Remote* remote) mutable {
       TaskResult r;
       std::exception_ptr error;
@@ -680,7 +675,7 @@ class ParallelDfs {
         const std::string unit = cache_ != nullptr ? child->unit : remote != nullptr ? to_bytes(encode_unit(t)) : std::string();
         Upward up{&f, child.get(), 0, cache_ != nullptr ? &unit : nullptr};
         const std::optional<std::string> known = cache_ != nullptr ? cache_->find(unit) : std::nullopt;
-        const bool running = cache_ != nullptr && !known && cache_->find_running(unit).has_value();
+        const bool running = cache_ != nullptr && !known && cache_->is_running(unit);
         // What a remote lane reports of the unit while it runs there.
         RemoteLanes::Progress progress{remote_every_s_, {}};
         if (remote != nullptr && remote_every_s_ > 0)
@@ -701,7 +696,7 @@ class ParallelDfs {
                                           {"below", cache_->save_from(unit)}};
           r = decode_result(from_bytes((*remote)(to_bytes(resumed), reporting)));
         } else if (running) {
-          r = std::move(*go_on(unit, e, up));
+          r = go_on(*cache_->find_running(unit), e, up);
         } else if (remote != nullptr) {
           r = decode_result(from_bytes((*remote)(unit, reporting)));
         } else {
@@ -760,7 +755,8 @@ nlohmann::json serve_dfs(const nlohmann::json& unit, const std::string& key, Uni
   std::unique_ptr<PeriodicSave> reporter;
   if (progress != nullptr) reporter = save_periodically(&reporting, *cache, split, [&dfs] { dfs.leave_waiting_states(); });
   Executor& ex = *context.executors.front();
-  std::optional<TaskResult> r = cache != nullptr ? dfs.go_on(key, ex, up) : std::nullopt;
+  const std::optional<std::string> state = cache != nullptr ? cache->find_running(key) : std::nullopt;
+  std::optional<TaskResult> r = state ? std::optional(dfs.go_on(*state, ex, up)) : std::nullopt;
   if (!r) r = dfs.explore(DporStrategy(decode_dpor_subtree(unit.at("subtree"))), ex, spawn_above, up);
   if (reporter) reporter->finish();  // nothing is reported after the answer
   return encode_result(*r);
@@ -779,7 +775,7 @@ nlohmann::json serve_resumed_dfs_unit(const nlohmann::json& resumed, const UnitC
   const std::string key(bytes.begin(), bytes.end());
   UnitCache cache;
   UnitCache::load(resumed.at("below"), cache);
-  if (!cache.find_running(key)) throw std::runtime_error("work unit: a resumed dfs unit without its state");
+  if (!cache.is_running(key)) throw std::runtime_error("work unit: a resumed dfs unit without its state");
   return serve_dfs(from_bytes(key), key, &cache, context);
 }
 

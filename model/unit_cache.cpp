@@ -50,6 +50,11 @@ std::optional<std::string> UnitCache::find_running(const std::string& unit) cons
   return it->second.answer;
 }
 
+bool UnitCache::is_running(const std::string& unit) const {
+  const std::lock_guard lock(mutex_);
+  return running_.contains(unit);
+}
+
 bool UnitCache::has_children(const std::string& unit) const {
   const std::lock_guard lock(mutex_);
   const auto made = [&unit](const auto& e) { return e.second.parent == unit; };

@@ -48,6 +48,7 @@ class UnitCache {
   void put_running(const std::string& unit, std::string state, const std::string* parent,
                    const std::set<std::string>& unmerged);
   std::optional<std::string> find_running(const std::string& unit) const;
+  bool is_running(const std::string& unit) const;  // find_running without the state's copy
   // Whether any unit made by `unit` is here (finished or running).
   bool has_children(const std::string& unit) const;
   // A unit running on another rank reported its progress (RemoteLanes::Progress): `units`,

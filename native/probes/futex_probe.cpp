@@ -73,11 +73,11 @@ struct PingPongResult {
   std::uint64_t not_asleep = 0;
 };
 
-// (c): `a` raises b's word, wakes it, sleeps until b raises its own; b answers. With both
-// on one CPU every handoff is a switch. The waker times each round trip; a stop sets `done`
-// and raises b's word once more.
-template <class Signal>
-PingPongResult ping_pong(const Context& c, int cpu_a, int cpu_b, Deadline::Clock::time_point part_end) {
+// (c): two threads on `cpu`: `a` raises b's word, wakes it, sleeps until b raises its own; b
+// answers, so every handoff is a switch. The waker times each round trip; a stop sets
+// `done` and raises b's word once more.
+PingPongResult ping_pong(const Context& c, int cpu, Deadline::Clock::time_point part_end) {
+  using Signal = FutexSignal;
   PaddedWord to_a;
   PaddedWord to_b;
   std::atomic<bool> done{false};
@@ -108,7 +108,7 @@ PingPongResult ping_pong(const Context& c, int cpu_a, int cpu_b, Deadline::Clock
       if (raise(to_a.word) == 0) ++b_not_asleep;
     }
   };
-  run_pinned_pair(cpu_a, a, cpu_b, b);
+  run_pinned_pair(cpu, a, cpu, b);
   out.not_asleep += b_not_asleep;
   return out;
 }
@@ -251,7 +251,7 @@ void run_futex_probe(const FutexProbeOptions& options, const Deadline& deadline,
                                               : FutexFigure{true, summarize(r.wake_call_ns), 0, {}};
   }
   if (!options.limits.stopped())
-    result.context_switch = switch_figure(ping_pong<FutexSignal>(c, result.cpu_a, result.cpu_a, next()));
+    result.context_switch = switch_figure(ping_pong(c, result.cpu_a, next()));
   if (two_cpus && !options.limits.stopped())
     result.atomic_wait =
         wakeup_figure<AtomicWaitSignal>(one_way_wakeups<AtomicWaitSignal>(c, result.cpu_a, result.cpu_b, next()));
