@@ -15,9 +15,10 @@ constexpr const char* kFormat = "lockstep checkpoint";
 // 2: a parallel dfs checkpoint holds running units' states (4-member entries), and a dfs unit
 // is encoded as its root path's choices and its root's sleep set. A version-1 file would
 // resume correctly but meet none of its units, so it is refused instead of silently re-run.
-constexpr int kVersion = 2;
+// 3: per-run figures are packed in groups of equal runs (model/work_units.hpp).
+constexpr int kVersion = 3;
 // A one-worker checkpoint holds one branch of the search: kilobytes. A parallel one holds its
-// finished units' per-run figures, two or three bytes a run: some 30 MB at ten million runs.
+// finished units' per-run figures, a few bytes for each group of equal runs in a row.
 // Anything this large is not one.
 constexpr std::uintmax_t kMaxCheckpointBytes = 256ULL << 20;
 

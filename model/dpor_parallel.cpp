@@ -182,23 +182,25 @@ class FirstStepProbe final : public sim::Scheduler {
   std::size_t depth_ = 0;
 };
 
-struct RunRecord {
-  std::uint64_t steps = 0;
-  std::uint64_t memory_ops = 0;
-  bool abandoned = false;
-};
+using RunRecord = RunFigures;
 
-// A subtree's runs in order, kept as segments so that a parent appends a child's runs
-// without copying them: millions of runs pass up a tree of hundreds of tasks.
+// A subtree's runs in order, as groups of equal runs (a search's executions mostly have the
+// same length: memory stays small however many millions run), kept as segments so that a
+// parent appends a child's runs without copying them up a tree of hundreds of tasks.
 class Runs {
  public:
-  void push(const RunRecord& r) {
+  void push(const RunRecord& r, std::uint64_t count = 1) {
+    if (count == 0) return;
     if (!tail_) {
-      tail_ = std::make_shared<std::vector<RunRecord>>();
+      tail_ = std::make_shared<std::vector<Group>>();
       segments_.push_back(tail_);
     }
-    tail_->push_back(r);
-    ++size_;
+    if (!tail_->empty() && tail_->back().run == r) {
+      tail_->back().count += count;
+    } else {
+      tail_->push_back(Group{r, count});
+    }
+    size_ += count;
   }
   void append(Runs&& other) {
     segments_.insert(segments_.end(), other.segments_.begin(), other.segments_.end());
@@ -206,22 +208,32 @@ class Runs {
     tail_.reset();  // the next push starts a segment after the appended ones
     other = Runs();
   }
-  std::size_t size() const { return size_; }
-  const RunRecord& back() const { return segments_.back()->back(); }
-  // The first n runs, in order.
+  std::uint64_t size() const { return size_; }
+  const RunRecord& back() const {
+    for (auto s = segments_.rbegin(); s != segments_.rend(); ++s)
+      if (!(*s)->empty()) return (*s)->back().run;
+    throw std::logic_error("dfs: the last run of none");
+  }
+  // The first n runs, in order, as f(run, how many in a row).
   template <class F>
-  void for_first(std::size_t n, const F& f) const {
+  void for_first(std::uint64_t n, const F& f) const {
     for (const auto& seg : segments_)
-      for (const RunRecord& r : *seg) {
-        if (n-- == 0) return;
-        f(r);
+      for (const Group& g : *seg) {
+        if (n == 0) return;
+        const std::uint64_t k = std::min(n, g.count);
+        f(g.run, k);
+        n -= k;
       }
   }
 
  private:
-  std::vector<std::shared_ptr<std::vector<RunRecord>>> segments_;
-  std::shared_ptr<std::vector<RunRecord>> tail_;
-  std::size_t size_ = 0;
+  struct Group {
+    RunRecord run;
+    std::uint64_t count = 0;
+  };
+  std::vector<std::shared_ptr<std::vector<Group>>> segments_;
+  std::shared_ptr<std::vector<Group>> tail_;
+  std::uint64_t size_ = 0;
 };
 
 // What a subtree's search found, in the order the sequential search would have.
@@ -237,13 +249,15 @@ struct TaskResult {
 // Runs packed for the wire and for checkpoints (model/work_units.hpp), and back.
 nlohmann::json pack(const Runs& runs) {
   PackedRuns packed;
-  runs.for_first(runs.size(), [&packed](const RunRecord& x) { packed.add(x.steps, x.memory_ops, x.abandoned); });
+  runs.for_first(runs.size(), [&packed](const RunRecord& x, std::uint64_t count) {
+    packed.add(x.steps, x.memory_ops, x.abandoned, count);
+  });
   return to_json(std::move(packed));
 }
 
 Runs unpack(const nlohmann::json& packed) {
   Runs runs;
-  for_each_run(packed, [&runs](const RunFigures& x) { runs.push(RunRecord{x.steps, x.memory_ops, x.abandoned}); });
+  for_each_run_group(packed, [&runs](const RunFigures& x, std::uint64_t count) { runs.push(x, count); });
   return runs;
 }
 
@@ -816,10 +830,10 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
 
   SearchOutcome o;
   const std::size_t n = std::min<std::size_t>(root.runs.size(), limits.max_runs);
-  root.runs.for_first(n, [&o](const RunRecord& r) {
-    (r.abandoned ? o.pruned : o.executions) += 1;
+  root.runs.for_first(n, [&o](const RunRecord& r, std::uint64_t count) {
+    (r.abandoned ? o.pruned : o.executions) += count;
     o.max_depth = std::max(o.max_depth, r.steps);
-    o.sim_ops += r.memory_ops;
+    o.sim_ops += r.memory_ops * count;
   });
   if (root.violation && root.runs.size() <= limits.max_runs) {
     o.violation = std::move(root.violation);

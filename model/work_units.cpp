@@ -137,20 +137,42 @@ std::uint64_t get_varint(const std::vector<std::uint8_t>& in, std::size_t& at) {
 
 }  // namespace
 
-void PackedRuns::add(std::uint64_t steps, std::uint64_t memory_ops, bool abandoned) {
-  put_varint(bytes, steps);
-  put_varint(bytes, memory_ops * 2 + (abandoned ? 1 : 0));
+void PackedRuns::add(std::uint64_t steps, std::uint64_t memory_ops, bool abandoned, std::uint64_t count) {
+  const RunFigures r{steps, memory_ops, abandoned};
+  if (pending_ > 0 && r != last_) flush();
+  last_ = r;
+  pending_ += count;
 }
 
-nlohmann::json to_json(PackedRuns runs) { return nlohmann::json::binary(std::move(runs.bytes)); }
+void PackedRuns::flush() {
+  if (pending_ == 0) return;
+  put_varint(bytes_, last_.steps);
+  put_varint(bytes_, last_.memory_ops * 2 + (last_.abandoned ? 1 : 0));
+  put_varint(bytes_, pending_);
+  pending_ = 0;
+}
 
-void for_each_run(const nlohmann::json& packed, const std::function<void(const RunFigures&)>& f) {
+nlohmann::json to_json(PackedRuns runs) {
+  runs.flush();
+  return nlohmann::json::binary(std::move(runs.bytes_));
+}
+
+void for_each_run_group(const nlohmann::json& packed, const std::function<void(const RunFigures&, std::uint64_t)>& f) {
   const auto& bytes = packed.get_binary();
   for (std::size_t at = 0; at < bytes.size();) {
     const std::uint64_t steps = get_varint(bytes, at);
     const std::uint64_t ops = get_varint(bytes, at);
-    f(RunFigures{steps, ops >> 1, (ops & 1) != 0});
+    const std::uint64_t count = get_varint(bytes, at);
+    if (count == 0) throw std::runtime_error("work unit: packed runs: a group of no runs");
+    f(RunFigures{steps, ops >> 1, (ops & 1) != 0}, count);
   }
+}
+
+void for_each_run(const nlohmann::json& packed, const std::function<void(const RunFigures&)>& f) {
+  for_each_run_group(packed, [&f](const RunFigures& r, std::uint64_t count) {
+    if (count > (std::uint64_t{1} << 32)) throw std::runtime_error("work unit: packed runs: a group too large to expand");
+    for (std::uint64_t k = 0; k < count; ++k) f(r);
+  });
 }
 
 nlohmann::json encode_chunk(const SamplingChunk& c) {

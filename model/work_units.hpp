@@ -45,20 +45,33 @@ nlohmann::json encode_subtree(const BoundedStrategy::Subtree& t);
 BoundedStrategy::Subtree decode_bounded_subtree(const nlohmann::json& j);
 
 // Per-run figures travel packed: millions of runs as JSON values cost more than running them.
-// Each run is two LEB128 varints: steps, and memory operations * 2 + abandoned (two or three
-// bytes a run for the programs a search can exhaust; a checkpoint of a parallel search holds
-// every finished unit's runs, model/unit_cache.hpp).
-struct PackedRuns {
-  std::vector<std::uint8_t> bytes;
-  void add(std::uint64_t steps, std::uint64_t memory_ops, bool abandoned);
-};
+// Runs come in groups of equal ones (a search's executions mostly have the same length), each
+// group three LEB128 varints: steps, memory operations * 2 + abandoned, and how many runs
+// (a few bytes for thousands of runs; a checkpoint of a parallel search holds every finished
+// unit's runs, model/unit_cache.hpp).
 struct RunFigures {
   std::uint64_t steps = 0;
   std::uint64_t memory_ops = 0;
   bool abandoned = false;
+  bool operator==(const RunFigures&) const = default;
+};
+class PackedRuns {
+ public:
+  // Runs equal to the last ones added join their group.
+  void add(std::uint64_t steps, std::uint64_t memory_ops, bool abandoned, std::uint64_t count = 1);
+  friend nlohmann::json to_json(PackedRuns runs);
+
+ private:
+  void flush();
+  std::vector<std::uint8_t> bytes_;
+  RunFigures last_;
+  std::uint64_t pending_ = 0;  // runs equal to last_ not written yet
 };
 nlohmann::json to_json(PackedRuns runs);
-// Calls f(RunFigures) for each run, in order.
+// Calls f(RunFigures, count) for each group of equal runs, in order.
+void for_each_run_group(const nlohmann::json& packed, const std::function<void(const RunFigures&, std::uint64_t)>& f);
+// Calls f(RunFigures) for each run, in order (for a unit's runs, which its caller keeps one by
+// one: a group of more than 2^32 runs is refused, as a corrupt one).
 void for_each_run(const nlohmann::json& packed, const std::function<void(const RunFigures&)>& f);
 
 nlohmann::json encode_chunk(const SamplingChunk& c);
