@@ -59,6 +59,7 @@ void put_counts(Json& out, const RowReport& r) {
     out["ranks"] = r.ranks;
     out["remote_units"] = r.remote_units;
     if (r.remote_progress_reports > 0) out["remote_progress_reports"] = r.remote_progress_reports;
+    if (r.remote_units_lent_back > 0) out["remote_units_lent_back"] = r.remote_units_lent_back;
   }
   out["internal_errors"] = r.internal_errors;
   if (r.smt.present) {

@@ -265,6 +265,7 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
     report.ranks = static_cast<unsigned>(setup.remote->size() + 1);
     report.remote_units = setup.remote->units();
     report.remote_progress_reports = setup.remote->progress_reports();
+    report.remote_units_lent_back = setup.remote->units_lent_back();
   }
   report.internal_errors = o.internal_errors;
   report.executions_per_s = e.search_s > 0 ? static_cast<double>(o.executions + o.pruned) / e.search_s : 0;

@@ -10,7 +10,8 @@
 namespace lockstep::driver {
 
 std::string UnitServer::serve(const std::string& path, const std::string& sha256, std::size_t row,
-                              const std::string& unit, const model::RemoteLanes::Progress* progress) {
+                              const std::string& unit, const model::RemoteLanes::Progress* progress,
+                              const model::LendBack* lend_back) {
   if (!file_ || path != path_ || sha256 != file_->sha256) {
     executors_.clear();
     context_ = {};
@@ -32,14 +33,14 @@ std::string UnitServer::serve(const std::string& path, const std::string& sha256
     context_ = {};
     row_ = row;
     const scenario::Scenario& s = file_->rows[row];
-    for (unsigned w = 0; w < workers_; ++w) {
-      executors_.push_back(std::make_unique<OwnedSimExecutor>(s));
-      context_.executors.push_back(executors_.back().get());
-    }
+    for (unsigned w = 0; w <= workers_; ++w) executors_.push_back(std::make_unique<OwnedSimExecutor>(s));
+    for (unsigned w = 0; w < workers_; ++w) context_.executors.push_back(executors_[w].get());
+    context_.lend_executor = executors_.back().get();
     context_.verdict = [&s](const sim::ExecutionResult& r) { return scenario::checked_violation(s, r); };
   }
   model::UnitContext context = context_;
   context.progress = progress;
+  context.lend_back = lend_back;
   return model::serve_unit(unit, context);
 }
 

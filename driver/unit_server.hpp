@@ -23,14 +23,15 @@ class UnitServer {
   // a dfs unit reports its progress to `progress` meanwhile (or not, null). Throws
   // std::runtime_error (or ScenarioError) when that cannot be.
   std::string serve(const std::string& path, const std::string& sha256, std::size_t row, const std::string& unit,
-                    const model::RemoteLanes::Progress* progress = nullptr);
+                    const model::RemoteLanes::Progress* progress = nullptr,
+                    const model::LendBack* lend_back = nullptr);
 
  private:
   unsigned workers_;
   std::string path_;
   std::size_t row_ = 0;
   std::unique_ptr<scenario::ScenarioFile> file_;
-  std::vector<std::unique_ptr<OwnedSimExecutor>> executors_;
+  std::vector<std::unique_ptr<OwnedSimExecutor>> executors_;  // the workers', then the lending thread's
   model::UnitContext context_;
 };
 

@@ -154,7 +154,7 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
       } else if (here) {
         out = explore_subtree(kind, bound, subtrees[s], *executors[w], verdict, limits.max_runs);
       } else {
-        out = decode_result(from_bytes(lanes->call(w - executors.size(), unit, nullptr)));
+        out = decode_result(from_bytes(lanes->call(w - executors.size(), unit, nullptr, nullptr)));
       }
       if (checkpoint != nullptr && !known) cache.put(unit, to_bytes(encode_result(out)), nullptr);
       if (!out.runs.empty() && out.runs.back().violation) {

@@ -29,12 +29,15 @@ namespace {
 //
 // Remote lanes (MPI ranks, model/remote_lanes.hpp) are served by threads of their own here,
 // each with a local executor for the merging it does between units (first-step probes): they
-// take jobs from the same queue and run each on their lane.
+// take jobs from the same queue and run each on their lane. On a rank serving a unit, a
+// lending thread likewise sends jobs back to the caller's rank when it asks (LendBack).
 class Pool {
  public:
   // How a job reaches a remote lane: sends a unit, returns the answer, reports progress
-  // meanwhile when asked (RemoteLanes::call). Null: run it here.
-  using Remote = std::function<std::string(const std::string&, const RemoteLanes::Progress*)>;
+  // meanwhile when asked and runs what the lane lends back (RemoteLanes::call). Null: run it
+  // here.
+  using Remote =
+      std::function<std::string(const std::string&, const RemoteLanes::Progress*, const RemoteLanes::Lending*)>;
   struct Job {
     std::function<void(Executor&, const Remote*)> fn;
     bool local_only = false;  // remote lanes' threads leave it to this process's
@@ -43,15 +46,19 @@ class Pool {
   };
 
   Pool(const std::vector<Executor*>& executors, RemoteLanes* lanes = nullptr,
-       const std::vector<Executor*>& lane_executors = {}) {
+       const std::vector<Executor*>& lane_executors = {}, const LendBack* lend_back = nullptr,
+       Executor* lend_executor = nullptr) {
     for (std::size_t w = 1; w < executors.size(); ++w) threads_.emplace_back([this, ex = executors[w]] { serve(*ex, nullptr); });
     for (std::size_t l = 0; lanes != nullptr && l < lanes->size(); ++l)
       threads_.emplace_back([this, lanes, l, ex = lane_executors.at(l)] {
-        const Remote remote = [lanes, l](const std::string& unit, const RemoteLanes::Progress* progress) {
-          return lanes->call(l, unit, progress);
+        const Remote remote = [lanes, l](const std::string& unit, const RemoteLanes::Progress* progress,
+                                         const RemoteLanes::Lending* lending) {
+          return lanes->call(l, unit, progress, lending);
         };
         serve(*ex, &remote);
       });
+    if (lend_back != nullptr && lend_executor != nullptr)
+      threads_.emplace_back([this, lend_back, lend_executor] { lend(*lend_executor, *lend_back); });
   }
   ~Pool() {
     {
@@ -85,22 +92,43 @@ class Pool {
     return job;
   }
 
+  // Whether a thread of this process waits with nothing to run (a lane may lend it work).
+  bool idle() {
+    const std::lock_guard lock(mutex_);
+    return idle_ > 0 && queue_.empty();
+  }
+
   void wait(Job& job, Executor& mine) {
-    while (!job.done.load(std::memory_order_acquire)) help(mine);
+    for (;;) {
+      const std::uint64_t seen = finished();
+      if (job.done.load(std::memory_order_acquire)) break;
+      help(mine, seen);
+    }
     if (job.error) std::rethrow_exception(job.error);
   }
 
-  // Runs one queued job on `mine`, or, when there is none, sleeps until one is queued or a
-  // moment has passed (what the caller waits for may finish on another thread meanwhile):
-  // spinning would take the core from a worker on a machine with fewer cores than threads,
-  // or from the other hyperthread of the same core.
-  void help(Executor& mine) {
+  // How many jobs have finished: read before looking at what the caller waits for, and handed
+  // to help(), so that a job finishing in between is not slept through.
+  std::uint64_t finished() {
+    const std::lock_guard lock(mutex_);
+    return finished_;
+  }
+
+  // Runs one queued job on `mine`, or, when there is none, sleeps until one is queued, a job
+  // finishes after `seen` (what the caller waits for may be done), or a millisecond passes:
+  // spinning would take the core from a worker on a machine with fewer cores than threads, or
+  // from the other hyperthread of the same core; and each wake-up costs, most on a VM (waking
+  // every 50 us while rank 0 waited for another rank's long unit took 5% of its time).
+  void help(Executor& mine, std::uint64_t seen) {
     if (const auto other = try_pop()) {
       run(*other, mine, nullptr);
       return;
     }
     std::unique_lock lock(mutex_);
-    ready_.wait_for(lock, std::chrono::microseconds(50), [this] { return closing_ || !queue_.empty(); });
+    ++idle_;
+    ready_.wait_for(lock, std::chrono::milliseconds(1),
+                    [this, seen] { return closing_ || !queue_.empty() || finished_ != seen; });
+    --idle_;
   }
 
 
@@ -112,7 +140,7 @@ class Pool {
     queue_.pop_front();
     return job;
   }
-  static void run(Job& job, Executor& ex, const Remote* remote) {
+  void run(Job& job, Executor& ex, const Remote* remote) {
     try {
       job.fn(ex, remote);
     } catch (...) {
@@ -124,6 +152,11 @@ class Pool {
     // holds the job itself, so the job outlives this.
     job.fn = nullptr;
     job.done.store(true, std::memory_order_release);
+    {
+      const std::lock_guard lock(mutex_);
+      ++finished_;
+    }
+    ready_.notify_all();
   }
   void serve(Executor& ex, const Remote* remote) {
     for (;;) {
@@ -132,11 +165,12 @@ class Pool {
         std::unique_lock lock(mutex_);
         // A lane's thread takes the first job it may take; a worker's, the first.
         auto mine = queue_.end();
+        if (remote == nullptr) ++idle_;
         ready_.wait(lock, [&] {
-          mine = remote == nullptr ? queue_.begin()
-                                   : std::find_if(queue_.begin(), queue_.end(), [](const auto& j) { return !j->local_only; });
+          mine = remote == nullptr ? queue_.begin() : first_remote();
           return closing_ || mine != queue_.end();
         });
+        if (remote == nullptr) --idle_;
         if (mine == queue_.end()) return;
         job = std::move(*mine);
         queue_.erase(mine);
@@ -145,10 +179,51 @@ class Pool {
     }
   }
 
+  // The first queued job a remote lane may take.
+  std::deque<std::shared_ptr<Job>>::iterator first_remote() {
+    return std::find_if(queue_.begin(), queue_.end(), [](const auto& j) { return !j->local_only; });
+  }
+
+  // The lending thread of a rank serving a unit: each time the caller asks, it sends the
+  // first queued job back (its subtree runs there, its answer merges here as a lane's would),
+  // or declines. Polled: the ask comes over MPI, which has no way to wake a thread here.
+  void lend(Executor& ex, const LendBack& back) {
+    const Remote remote = [&back](const std::string& unit, const RemoteLanes::Progress*, const RemoteLanes::Lending*) {
+      return back.call(unit);
+    };
+    // The caller asks after its worker has been idle for milliseconds (mpi/mpi_session.cpp):
+    // answering within one costs little, and polling more often would cost this rank's worker.
+    constexpr auto kFirstPoll = std::chrono::microseconds(50);
+    constexpr auto kLongestPoll = std::chrono::milliseconds(1);
+    for (std::chrono::microseconds wait = kFirstPoll;; wait = std::min<std::chrono::microseconds>(wait * 2, kLongestPoll)) {
+      {
+        std::unique_lock lock(mutex_);
+        if (ready_.wait_for(lock, wait, [this] { return closing_; })) return;
+      }
+      if (!back.asked()) continue;
+      wait = kFirstPoll;
+      std::shared_ptr<Job> job;
+      {
+        const std::lock_guard lock(mutex_);
+        if (const auto mine = first_remote(); mine != queue_.end()) {
+          job = std::move(*mine);
+          queue_.erase(mine);
+        }
+      }
+      if (!job) {
+        back.decline();
+        continue;
+      }
+      run(*job, ex, &remote);
+    }
+  }
+
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<std::shared_ptr<Job>> queue_;
   bool closing_ = false;
+  std::size_t idle_ = 0;  // this process's threads waiting for a job
+  std::uint64_t finished_ = 0;  // jobs run to the end
   std::vector<std::thread> threads_;
 };
 
@@ -600,12 +675,13 @@ class ParallelDfs {
       waiting_.emplace(&f, std::move(leave));
     }
     for (;;) {
+      const std::uint64_t seen = pool_.finished();
       {
         const std::lock_guard lock(f.mutex);
         pump(f, ex);
         if (f.stopped || f.children.empty()) break;
       }
-      pool_.help(ex);
+      pool_.help(ex, seen);
     }
     {
       const std::lock_guard lock(waiting_mutex_);
@@ -697,6 +773,7 @@ class ParallelDfs {
             cache_->merge_remote(unit, parent, from_bytes(units));
           };
         const RemoteLanes::Progress* reporting = progress.receive ? &progress : nullptr;
+        const RemoteLanes::Lending lending = lend_here();
         // On a remote lane, or from the cache, the subtree's requests come with its result,
         // not as it runs: merged in the same order, only later (the frame waits for its
         // first child anyway).
@@ -708,11 +785,11 @@ class ParallelDfs {
           const nlohmann::json resumed = {{"kind", "dfs-resumed"},
                                           {"unit", nlohmann::json::binary({unit.begin(), unit.end()})},
                                           {"below", cache_->save_from(unit)}};
-          r = decode_result(from_bytes((*remote)(to_bytes(resumed), reporting)));
+          r = decode_result(from_bytes((*remote)(to_bytes(resumed), reporting, &lending)));
         } else if (running) {
           r = go_on(*cache_->find_running(unit), e, up);
         } else if (remote != nullptr) {
-          r = decode_result(from_bytes((*remote)(unit, reporting)));
+          r = decode_result(from_bytes((*remote)(unit, reporting, &lending)));
         } else {
           r = explore(DporStrategy(std::move(t)), e, spawn_above_, up);
         }
@@ -726,6 +803,24 @@ class ParallelDfs {
       child->finished = true;
       pump(f, e);
     }, local_only);
+  }
+
+  // What a remote lane lends back runs on this process's idle workers, as a unit served here.
+  RemoteLanes::Lending lend_here() {
+    return {[this] { return pool_.idle(); },
+            [this](std::string unit) -> std::function<std::optional<std::string>()> {
+              auto answer = std::make_shared<std::string>();
+              auto job = pool_.submit(
+                  [this, unit = std::move(unit), answer](Executor& e, const Pool::Remote*) {
+                    *answer = serve_unit(unit, UnitContext{{&e}, verdict_, nullptr});
+                  },
+                  true);
+              return [job, answer]() -> std::optional<std::string> {
+                if (!job->done.load(std::memory_order_acquire)) return std::nullopt;
+                if (job->error) std::rethrow_exception(job->error);
+                return *answer;
+              };
+            }};
   }
 
   nlohmann::json encode_unit(const DporStrategy::Subtree& t) const {
@@ -753,7 +848,7 @@ namespace {
 // progress asked for (and a cache), the unit runs as a checkpointed search whose root is the
 // unit as its caller names it (`key`), and what each save would write is reported instead.
 nlohmann::json serve_dfs(const nlohmann::json& unit, const std::string& key, UnitCache* cache, const UnitContext& context) {
-  Pool pool(context.executors);
+  Pool pool(context.executors, nullptr, {}, context.lend_back, context.lend_executor);
   const unsigned split = unit.at("split").get<unsigned>();
   const std::size_t spawn_above = unit.at("spawn_above").get<std::size_t>();
   const RemoteLanes::Progress* progress =

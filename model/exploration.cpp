@@ -119,7 +119,7 @@ Exploration explore(const ExplorationSetup& setup) {
     if (sampling) {
       const RemoteSampling remote_chunk = [&sampling_unit](RemoteLanes& lanes, std::size_t lane, std::uint64_t lo, std::uint64_t hi) {
         const nlohmann::json unit = {{"kind", "sampling"}, {"strategy", sampling_unit}, {"lo", lo}, {"hi", hi}};
-        return decode_chunk(from_bytes(lanes.call(lane, to_bytes(unit), nullptr)));
+        return decode_chunk(from_bytes(lanes.call(lane, to_bytes(unit), nullptr, nullptr)));
       };
       e.outcome = search_sampling(make, executors, setup.verdict, limits, remote, remote_chunk, checkpoint);
     } else if (spec.kind == StrategyKind::dfs) {

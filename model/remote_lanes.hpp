@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace lockstep::model {
@@ -28,14 +29,37 @@ class RemoteLanes {
     double every_s = 0;
     std::function<void(const std::string&)> receive;
   };
-  // Sends a unit to `lane` and waits for its answer; `progress` (or null) meanwhile. Callers
-  // use a lane one at a time; different lanes may be called from different threads at once.
-  virtual std::string call(std::size_t lane, const std::string& unit, const Progress* progress) = 0;
+  // How a lane's rank gives work back while it runs a unit: the unit's own subtrees, not yet
+  // started there, which this process runs when it has a worker with nothing to do (a dfs
+  // unit's nested subtrees would otherwise stay on the rank that runs it, however idle this
+  // one is). `idle`: whether this process has such a worker and no queued work. `start`: runs
+  // a unit sent back on this process's workers; what it returns gives the unit's answer once
+  // done (none before; throws what the unit threw).
+  struct Lending {
+    std::function<bool()> idle;
+    std::function<std::function<std::optional<std::string>()>(std::string)> start;
+  };
+  // Sends a unit to `lane` and waits for its answer; `progress` (or null) meanwhile, and runs
+  // what the lane lends back through `lending` (or lends nothing, null). Callers use a lane
+  // one at a time; different lanes may be called from different threads at once.
+  virtual std::string call(std::size_t lane, const std::string& unit, const Progress* progress,
+                           const Lending* lending) = 0;
   // Units answered so far, over every lane (a report says how much work went elsewhere).
   virtual std::uint64_t units() const = 0;
   // Progress reports received so far, over every lane (Progress): that a checkpointed
   // search's remote units did report.
   virtual std::uint64_t progress_reports() const { return 0; }
+  // Units the lanes lent back and this process ran (Lending), over every lane.
+  virtual std::uint64_t units_lent_back() const { return 0; }
+};
+
+// The serving rank's end of Lending, for a dfs unit's search there: a thread of its pool polls
+// `asked` (true once for each time the caller asked for work), takes a subtree not yet started
+// and sends it with `call`, which returns its answer; with none to take, it `decline`s.
+struct LendBack {
+  std::function<bool()> asked;
+  std::function<void()> decline;
+  std::function<std::string(const std::string&)> call;
 };
 
 }  // namespace lockstep::model

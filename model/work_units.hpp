@@ -25,6 +25,10 @@ struct UnitContext {
   Verdict verdict;
   // Where a dfs unit reports its progress while it runs (RemoteLanes::Progress), or null.
   const RemoteLanes::Progress* progress = nullptr;
+  // How a dfs unit lends subtrees back to its caller, and the executor the lending thread
+  // merges their answers on (first-step probes); or null.
+  const LendBack* lend_back = nullptr;
+  Executor* lend_executor = nullptr;
 };
 
 // Runs one unit (any kind) and returns its answer. Throws std::runtime_error on bytes that

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
@@ -25,10 +27,21 @@ namespace {
 // end, kStop; a serving rank answers each unit with kAnswer (a status byte, then the
 // answer's bytes or an error message), and before that, when the envelope asks for it, with
 // kProgress every so often (the unit's progress, model/remote_lanes.hpp).
+// While a dfs unit runs, rank 0 may ask for work back with kWant (it has an idle worker); the
+// rank answers with kLent: a subtree of its unit not started yet, or nothing (empty), and
+// rank 0 answers a subtree with kLentAnswer (a status byte, then the answer or an error).
 constexpr int kUnit = 1;
 constexpr int kAnswer = 2;
 constexpr int kStop = 3;
 constexpr int kProgress = 4;
+constexpr int kWant = 5;
+constexpr int kLent = 6;
+constexpr int kLentAnswer = 7;
+// After a rank had nothing to lend, rank 0 asks it again no sooner than this.
+constexpr auto kAskAgain = std::chrono::milliseconds(1);
+// Rank 0 asks only when a worker has been idle this long: a short wait between two of its
+// own jobs is not worth a subtree the rank would have run itself moments later.
+constexpr auto kIdleBeforeAsking = std::chrono::milliseconds(2);
 constexpr char kOk = 0;
 constexpr char kFailed = 1;
 
@@ -56,22 +69,24 @@ void send(const std::string& bytes, int to, int tag) {
   check(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD), "MPI_Send");
 }
 
-// Waits for a message from `from` (any tag): its tag and bytes.
-std::pair<int, std::string> receive(int from) {
+// A message from `from` with `tag` (or any) if one has come: its tag and bytes.
+std::optional<std::pair<int, std::string>> try_receive(int from, int tag = MPI_ANY_TAG) {
+  const std::lock_guard lock(mpi_mutex);
+  int flag = 0;
+  MPI_Status status;
+  check(MPI_Iprobe(from, tag, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
+  if (flag == 0) return std::nullopt;
+  int count = 0;
+  check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+  std::string bytes(static_cast<std::size_t>(count), '\0');
+  check(MPI_Recv(bytes.data(), count, MPI_BYTE, from, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+  return std::pair{status.MPI_TAG, std::move(bytes)};
+}
+
+// Waits for a message from `from` with `tag` (or any): its tag and bytes.
+std::pair<int, std::string> receive(int from, int tag = MPI_ANY_TAG) {
   for (auto wait = kFirstPoll;; wait = std::min(wait * 2, kLongestPoll)) {
-    {
-      const std::lock_guard lock(mpi_mutex);
-      int flag = 0;
-      MPI_Status status;
-      check(MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
-      if (flag != 0) {
-        int count = 0;
-        check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
-        std::string bytes(static_cast<std::size_t>(count), '\0');
-        check(MPI_Recv(bytes.data(), count, MPI_BYTE, from, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
-        return {status.MPI_TAG, std::move(bytes)};
-      }
-    }
+    if (auto m = try_receive(from, tag)) return std::move(*m);
     std::this_thread::sleep_for(wait);
   }
 }
@@ -100,17 +115,77 @@ std::string header_of(const scenario::ScenarioFile& file, std::size_t row) {
   return fmt::format("{}\n{}\n{}", file.path, file.sha256, row);
 }
 
+// A status byte, then the answer's bytes or the error's message.
+std::string answer_of(const std::function<std::string()>& run) {
+  try {
+    return kOk + run();
+  } catch (const std::exception& e) {
+    return std::string(1, kFailed) + e.what();
+  }
+}
+
 // Sends a unit to `rank` and waits for its answer, handing `progress` what the rank reports
-// meanwhile.
+// meanwhile, and running what it lends back through `lending` (when given) whenever this
+// process has an idle worker. `lent` counts those.
 std::string call_rank(int rank, const std::string& header, const std::string& unit,
-                      const model::RemoteLanes::Progress* progress) {
+                      const model::RemoteLanes::Progress* progress, const model::RemoteLanes::Lending* lending,
+                      std::atomic<std::uint64_t>* lent) {
   send(envelope(fmt::format("{}\n{}", header, progress != nullptr ? progress->every_s : 0.0), unit), rank, kUnit);
-  auto [tag, bytes] = receive(rank);
-  for (; tag == kProgress; std::tie(tag, bytes) = receive(rank))
-    if (progress != nullptr) progress->receive(bytes);
-  if (tag != kAnswer || bytes.empty()) throw std::runtime_error(fmt::format("MPI: rank {} sent no answer", rank));
-  if (bytes.front() != kOk) throw std::runtime_error(fmt::format("rank {}: {}", rank, bytes.substr(1)));
-  return bytes.substr(1);
+  bool asked = false;  // a kWant not answered yet
+  std::function<std::optional<std::string>()> running;  // what the rank lent, running here
+  auto ask_after = std::chrono::steady_clock::now();
+  constexpr auto kBusy = std::chrono::steady_clock::time_point::max();
+  auto idle_since = kBusy;  // since when this process has had an idle worker
+  for (auto wait = kFirstPoll;; wait = std::min(wait * 2, kLongestPoll)) {
+    if (auto m = try_receive(rank)) {
+      auto& [tag, bytes] = *m;
+      wait = kFirstPoll / 2;
+      if (tag == kProgress) {
+        if (progress != nullptr) progress->receive(bytes);
+      } else if (tag == kLent) {
+        asked = false;
+        if (bytes.empty()) {
+          ask_after = std::chrono::steady_clock::now() + kAskAgain;
+        } else if (lending != nullptr && !running) {
+          running = lending->start(std::move(bytes));
+          if (lent != nullptr) ++*lent;
+        } else {
+          throw std::runtime_error(fmt::format("MPI: rank {} lent a unit unasked", rank));
+        }
+      } else if (tag == kAnswer && !bytes.empty()) {
+        if (running) throw std::runtime_error(fmt::format("MPI: rank {} answered before the unit it lent", rank));
+        if (bytes.front() != kOk) throw std::runtime_error(fmt::format("rank {}: {}", rank, bytes.substr(1)));
+        return bytes.substr(1);
+      } else {
+        throw std::runtime_error(fmt::format("MPI: rank {} sent no answer", rank));
+      }
+      continue;
+    }
+    if (running) {
+      std::optional<std::string> done;
+      const std::string answer = answer_of([&] {
+        done = running();
+        return done.value_or("");
+      });
+      if (done || answer.front() != kOk) {
+        send(answer, rank, kLentAnswer);
+        running = nullptr;
+        wait = kFirstPoll / 2;
+        continue;
+      }
+    } else if (lending != nullptr && !asked) {
+      const auto now = std::chrono::steady_clock::now();
+      if (!lending->idle()) {
+        idle_since = kBusy;
+      } else if (idle_since == kBusy) {
+        idle_since = now;
+      } else if (now - idle_since >= kIdleBeforeAsking && now >= ask_after) {
+        send("", rank, kWant);
+        asked = true;
+      }
+    }
+    std::this_thread::sleep_for(wait);
+  }
 }
 
 }  // namespace
@@ -119,27 +194,31 @@ class Session::Lanes final : public model::RemoteLanes {
  public:
   explicit Lanes(int ranks) : ranks_(ranks) {}
   std::size_t size() const override { return static_cast<std::size_t>(ranks_ - 1); }
-  std::string call(std::size_t lane, const std::string& unit, const Progress* progress) override {
+  std::string call(std::size_t lane, const std::string& unit, const Progress* progress,
+                   const Lending* lending) override {
     ++units_;
-    if (progress == nullptr) return call_rank(static_cast<int>(lane) + 1, header_, unit, nullptr);
+    if (progress == nullptr) return call_rank(static_cast<int>(lane) + 1, header_, unit, nullptr, lending, &lent_);
     const Progress counted{progress->every_s, [this, progress](const std::string& units) {
                              ++reports_;
                              progress->receive(units);
                            }};
-    return call_rank(static_cast<int>(lane) + 1, header_, unit, &counted);
+    return call_rank(static_cast<int>(lane) + 1, header_, unit, &counted, lending, &lent_);
   }
   std::uint64_t units() const override { return units_; }
   std::uint64_t progress_reports() const override { return reports_; }
+  std::uint64_t units_lent_back() const override { return lent_; }
   void set_row(const scenario::ScenarioFile& file, std::size_t row) {
     header_ = header_of(file, row);
     units_ = 0;
     reports_ = 0;
+    lent_ = 0;
   }
 
  private:
   int ranks_;
   std::atomic<std::uint64_t> units_{0};
   std::atomic<std::uint64_t> reports_{0};
+  std::atomic<std::uint64_t> lent_{0};
   std::string header_;
 };
 
@@ -176,11 +255,21 @@ model::RemoteLanes* Session::for_row(const scenario::ScenarioFile& file, std::si
 
 std::string Session::call(std::size_t lane, const scenario::ScenarioFile& file, std::size_t row,
                           const std::string& unit) {
-  return call_rank(static_cast<int>(lane) + 1, header_of(file, row), unit, nullptr);
+  return call_rank(static_cast<int>(lane) + 1, header_of(file, row), unit, nullptr, nullptr, nullptr);
 }
 
 int Session::serve(unsigned workers) {
   driver::UnitServer server(workers);
+  // A dfs unit's lending thread (model/remote_lanes.hpp, LendBack): rank 0's asks, and the
+  // subtrees it sends back. An ask left over from a unit already answered is dropped below.
+  const model::LendBack lend_back{[] { return try_receive(0, kWant).has_value(); }, [] { send("", 0, kLent); },
+                                  [](const std::string& unit) {
+                                    send(unit, 0, kLent);
+                                    const auto [tag, bytes] = receive(0, kLentAnswer);
+                                    if (bytes.empty()) throw std::runtime_error("MPI: rank 0 answered a lent unit with nothing");
+                                    if (bytes.front() != kOk) throw std::runtime_error("rank 0: " + bytes.substr(1));
+                                    return bytes.substr(1);
+                                  }};
   int code = 0;
   for (;;) {
     auto [tag, bytes] = receive(0);
@@ -204,7 +293,7 @@ int Session::serve(unsigned workers) {
                                                   [](const std::string& units) { send(units, 0, kProgress); }};
       answer = kOk + server.serve(header.substr(0, a), header.substr(a + 1, b - a - 1),
                                   std::stoull(header.substr(b + 1, c - b - 1)), bytes.substr(4 + n),
-                                  progress.every_s > 0 ? &progress : nullptr);
+                                  progress.every_s > 0 ? &progress : nullptr, &lend_back);
     } catch (const std::exception& e) {
       answer = std::string(1, kFailed) + e.what();
       code = 3;

@@ -78,6 +78,7 @@ struct RowReport {
   unsigned ranks = 1;              // MPI ranks the search ran on (docs/distributed.md)
   std::uint64_t remote_units = 0;  // work units the other ranks ran
   std::uint64_t remote_progress_reports = 0;  // what running remote units reported (checkpoints)
+  std::uint64_t remote_units_lent_back = 0;   // subtrees of remote dfs units run here instead
   // States the search's algorithm says cannot be reached, met anyway (a checker bug): the
   // verdict is not to be trusted, and the command exits 3.
   std::uint64_t internal_errors = 0;

@@ -418,6 +418,11 @@ struct Fleet {
       runners.push_back(std::make_unique<Runner>(p, store_buffer));
     }
   }
+  std::vector<model::Executor*> executors() const {
+    std::vector<model::Executor*> out;
+    for (const auto& r : runners) out.push_back(r.get());
+    return out;
+  }
   std::deque<Program> programs;
   std::vector<std::unique_ptr<Runner>> runners;
 };
@@ -475,15 +480,17 @@ class SlowExecutor final : public model::Executor {
 
 class LoopbackLanes final : public model::RemoteLanes {
  public:
-  // `run_delay`: each execution on a lane is that much slower (SlowExecutor).
+  // `run_delay`: each execution on a lane is that much slower (SlowExecutor). `lend`: a lane
+  // lends its dfs unit's subtrees back whenever the caller has an idle worker (Lending), as
+  // an MPI rank does when rank 0 asks.
   LoopbackLanes(std::size_t lanes, const std::function<void(Program&)>& build, std::uint32_t store_buffer,
                 std::function<std::optional<sim::Violation>(const ExecutionResult&)> verdict,
-                std::chrono::microseconds run_delay = std::chrono::microseconds(0))
-      : fleet_(build, store_buffer, lanes), verdict_(std::move(verdict)) {
+                std::chrono::microseconds run_delay = std::chrono::microseconds(0), bool lend = false)
+      : fleet_(build, store_buffer, lanes), lend_fleet_(build, store_buffer, lend ? lanes : 0), verdict_(std::move(verdict)) {
     for (const auto& r : fleet_.runners) slow_.push_back(std::make_unique<SlowExecutor>(*r, run_delay));
   }
   std::size_t size() const override { return fleet_.runners.size(); }
-  std::string call(std::size_t lane, const std::string& unit, const Progress* progress) override {
+  std::string call(std::size_t lane, const std::string& unit, const Progress* progress, const Lending* lending) override {
     ++sent;
     if (progress != nullptr) ++reporting;
     if (model::from_bytes(unit).value("kind", "") == "dfs-resumed") ++resumed;
@@ -493,7 +500,21 @@ class LoopbackLanes final : public model::RemoteLanes {
     }
     if (lane == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
     model::Executor* ex = slow_.at(lane).get();
-    return model::serve_unit(unit, model::UnitContext{{ex}, verdict_, progress});
+    model::UnitContext context{{ex}, verdict_, progress};
+    const model::LendBack back{[lending] { return lending->idle(); }, [] {},
+                               [this, lending](const std::string& lent_unit) {
+                                 ++lent;
+                                 const auto answer = lending->start(lent_unit);
+                                 for (;;) {
+                                   if (auto a = answer()) return *a;
+                                   std::this_thread::sleep_for(std::chrono::microseconds(50));
+                                 }
+                               }};
+    if (lending != nullptr && lane < lend_fleet_.runners.size()) {
+      context.lend_back = &back;
+      context.lend_executor = lend_fleet_.runners[lane].get();
+    }
+    return model::serve_unit(unit, context);
   }
   std::uint64_t units() const override { return sent; }
   bool was_sent(const std::string& unit) const {
@@ -503,9 +524,11 @@ class LoopbackLanes final : public model::RemoteLanes {
   std::atomic<std::uint64_t> sent{0};
   std::atomic<std::uint64_t> reporting{0};  // units asked to report their progress
   std::atomic<std::uint64_t> resumed{0};    // units sent with their running states
+  std::atomic<std::uint64_t> lent{0};       // subtrees lanes lent back
 
  private:
   Fleet fleet_;
+  Fleet lend_fleet_;  // each lane's lending thread's executor
   std::vector<std::unique_ptr<SlowExecutor>> slow_;
   model::Verdict verdict_;
   mutable std::mutex mutex_;
@@ -537,10 +560,8 @@ TEST_CASE("searches with remote lanes report what the sequential ones do", "[mod
         // dfs: each lane's thread merges with an executor of its own
         const model::SearchOutcome one = model::search_dfs({runners[0].get()}, verdict, limits);
         LoopbackLanes dfs_lanes(lanes, build, store_buffer, verdict);
-        Fleet probe_fleet(build, store_buffer, lanes);
-        std::vector<model::Executor*> probes;
-        for (const auto& r : probe_fleet.runners) probes.push_back(r.get());
-        require_same(model::search_dfs(executors, verdict, limits, &dfs_lanes, probes), one);
+        const Fleet probes(build, store_buffer, lanes);
+        require_same(model::search_dfs(executors, verdict, limits, &dfs_lanes, probes.executors()), one);
         dfs_units += dfs_lanes.units();
         // bounded
         const model::SearchOutcome b1 = model::search_bounded(model::BoundKind::preemption, 2, {runners[0].get()}, verdict, limits);
@@ -567,7 +588,7 @@ TEST_CASE("searches with remote lanes report what the sequential ones do", "[mod
   }, 0, verdict);
   const model::RemoteSampling chunk = [](model::RemoteLanes& l, std::size_t lane, std::uint64_t lo, std::uint64_t hi) {
     const nlohmann::json unit = {{"kind", "sampling"}, {"strategy", {{"kind", "random"}, {"seed", 3}}}, {"lo", lo}, {"hi", hi}};
-    return model::decode_chunk(model::from_bytes(l.call(lane, model::to_bytes(unit), nullptr)));
+    return model::decode_chunk(model::from_bytes(l.call(lane, model::to_bytes(unit), nullptr, nullptr)));
   };
   // Slow enough that the lanes' threads, started with the search, take chunks before the
   // local worker reaches the violation, its first execution, even on a loaded machine (at 100 us a run, a loaded
@@ -737,6 +758,33 @@ TEST_CASE("a parallel search resumed from its checkpoint reports what the uninte
 // A unit on a remote lane of a checkpointed dfs reports its progress (RemoteLanes::Progress),
 // so a checkpoint holds the states of units running on other ranks, not only rank 0's: a
 // search resumed from one goes on from them, with the uninterrupted outcome.
+// A lane lends its unit's subtrees back while this process has an idle worker (MPI: rank 0
+// asks, mpi/mpi_session.cpp). The lanes here are slow, so the local worker runs out of work
+// while a lane still runs a unit, and takes that unit's subtrees: they merge on the lane, as
+// its own would, and the outcome must be the sequential search's.
+TEST_CASE("a distributed dfs whose lanes lend subtrees back reports what the sequential one does", "[model][distributed]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  model::SearchLimits limits;
+  limits.max_runs = 1'000'000;
+  std::uint64_t units = 0;
+  std::uint64_t lent = 0;
+  for (const auto& [build, store_buffer] : parallel_cases()) {
+    Fleet fleet(build, store_buffer, 2);
+    const model::SearchOutcome one = model::search_dfs({fleet.runners[0].get()}, verdict, limits);
+    for (std::size_t lanes : {1U, 2U}) {
+      INFO("lanes " << lanes);
+      LoopbackLanes remote(lanes, build, store_buffer, verdict, std::chrono::microseconds(300), true);
+      const Fleet probes(build, store_buffer, lanes);
+      require_same(model::search_dfs({fleet.runners[1].get()}, verdict, limits, &remote, probes.executors()), one);
+      units += remote.units();
+      lent += remote.lent;
+    }
+  }
+  INFO("units sent " << units << ", lent back " << lent);
+  CHECK(units > 0);
+  CHECK(lent > 0);
+}
+
 TEST_CASE("a checkpoint of a distributed dfs holds the progress of units running on remote lanes",
           "[model][checkpoint][distributed]") {
   auto verdict = [](const ExecutionResult& r) { return r.violation; };
