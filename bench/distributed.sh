@@ -37,13 +37,14 @@ plain = row("plain")
 print(f"one process: {plain['executions']:,} executions, {plain['search_s'] if 'search_s' in plain else plain['elapsed_s']:.1f} s, "
       f"{plain['executions_per_s']:,.0f} executions/s")
 base = row("np1")["executions_per_s"]
-print("| ranks | executions | units to other ranks | s | executions/s | speed-up | efficiency |")
-print("|---:|---:|---:|---:|---:|---:|---:|")
+print("| ranks | executions | units to other ranks | lent back to rank 0 | s | executions/s | speed-up | efficiency |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|")
 for n in range(1, ranks + 1):
     r = row(f"np{n}")
     assert r["executions"] == plain["executions"] and r["result"] == plain["result"], (n, r["executions"], plain["executions"])
     speed = r["executions_per_s"] / base
-    print(f"| {n} | {r['executions']:,} | {r.get('remote_units', 0):,} | {r['elapsed_s']:.1f} | {r['executions_per_s']:,.0f} "
+    print(f"| {n} | {r['executions']:,} | {r.get('remote_units', 0):,} | {r.get('remote_units_lent_back', 0):,} "
+          f"| {r['elapsed_s']:.1f} | {r['executions_per_s']:,.0f} "
           f"| {speed:.2f}x | {speed / n:.2f} |")
 PY
 done
