@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -31,9 +32,24 @@ struct Run {
   sim::Schedule schedule;
 };
 
+// A subtree's runs in depth-first order, up to and including its first violation, which
+// only the last run can hold: in groups of equal runs in a row (a search's executions mostly
+// have the same length), so that memory does not grow with the tens of millions of runs a
+// bounded search can make.
 struct SubtreeResult {
-  std::vector<Run> runs;  // in depth-first order, up to and including its first violation
+  std::vector<std::pair<RunFigures, std::uint64_t>> runs;  // a run's figures, how many in a row
+  std::optional<sim::Violation> violation;                 // the last run's
+  sim::Schedule schedule;                                  // with it
   bool complete = false;  // explored to its end (or to a violation)
+  bool cut = false;       // stopped because the cap is reached before it (never sent or kept)
+
+  void add(const RunFigures& r, std::uint64_t count = 1) {
+    if (!runs.empty() && runs.back().first == r) {
+      runs.back().second += count;
+    } else {
+      runs.emplace_back(r, count);
+    }
+  }
 };
 
 // The first pass, in depth-first order: executions that ended above the split depth, and
@@ -49,15 +65,28 @@ Run keep(sim::ExecutionResult&& r, const Verdict& verdict) {
   return run;
 }
 
-// One subtree, depth first, to its end, its first violation or the cap.
+// One subtree, depth first, to its end, its first violation or the cap; or until `needed`
+// (asked every 64 runs with the runs so far, when given) says the cap is reached before it,
+// which leaves it incomplete.
 SubtreeResult explore_subtree(BoundKind kind, unsigned bound, BoundedStrategy::Subtree subtree, Executor& ex,
-                              const Verdict& verdict, std::uint64_t max_runs) {
+                              const Verdict& verdict, std::uint64_t max_runs,
+                              const std::function<bool(std::uint64_t)>& needed = {}) {
   BoundedStrategy strategy(kind, bound, std::move(subtree));
   SubtreeResult out;
   for (std::uint64_t index = 0; index < max_runs; ++index) {
+    if (needed && index % 64 == 0 && !needed(index)) {
+      out.cut = true;
+      return out;
+    }
     sim::ExecutionResult r = ex.run(strategy, index);
-    out.runs.push_back(keep(std::move(r), verdict));
-    if (out.runs.back().violation || !strategy.next(r)) {
+    out.add(RunFigures{r.steps, r.memory_ops, false});
+    if (auto v = verdict(r)) {
+      out.violation = std::move(v);
+      out.schedule = std::move(r.schedule);
+      out.complete = true;
+      break;
+    }
+    if (!strategy.next(r)) {
       out.complete = true;
       break;
     }
@@ -68,21 +97,19 @@ SubtreeResult explore_subtree(BoundKind kind, unsigned bound, BoundedStrategy::S
 // A subtree's result as a remote lane sends it back: only the last run can hold a violation.
 nlohmann::json encode_result(const SubtreeResult& r) {
   PackedRuns runs;
-  for (const Run& run : r.runs) runs.add(run.steps, run.memory_ops, false);
-  const Run* last = r.runs.empty() ? nullptr : &r.runs.back();
+  for (const auto& [run, count] : r.runs) runs.add(run.steps, run.memory_ops, false, count);
   return {{"runs", to_json(std::move(runs))},
-          {"violation", encode_violation(last != nullptr ? last->violation : std::nullopt)},
-          {"schedule", encode_choices(last != nullptr ? last->schedule : sim::Schedule{})},
+          {"violation", encode_violation(r.violation)},
+          {"schedule", encode_choices(r.schedule)},
           {"complete", r.complete}};
 }
 
 SubtreeResult decode_result(const nlohmann::json& j) {
   SubtreeResult r;
-  for_each_run(j.at("runs"), [&r](const RunFigures& x) { r.runs.push_back(Run{x.steps, x.memory_ops, std::nullopt, {}}); });
-  if (!r.runs.empty()) {
-    r.runs.back().violation = decode_violation(j.at("violation"));
-    r.runs.back().schedule = decode_choices(j.at("schedule"));
-  }
+  for_each_run_group(j.at("runs"), [&r](const RunFigures& x, std::uint64_t count) { r.add(x, count); });
+  r.violation = decode_violation(j.at("violation"));
+  if (r.violation && r.runs.empty()) throw std::runtime_error("work unit: a violation without a run");
+  r.schedule = decode_choices(j.at("schedule"));
   r.complete = j.at("complete").get<bool>();
   return r;
 }
@@ -138,6 +165,28 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
   std::vector<SubtreeResult> results(subtrees.size());
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> first_violation{subtrees.size()};
+  // With a cap, the merge takes the first max_runs runs in depth-first order, so a subtree is
+  // needed only while fewer than that come before it: the first pass's runs before it plus
+  // what the subtrees before it have run so far (a lower bound of what they will have run).
+  // Without this, every subtree ran to its own cap, each up to max_runs: a capped search of
+  // mc-four-threads-7 under TSO ran out of memory (24 GB) after 818 s.
+  std::vector<std::uint64_t> runs_before(subtrees.size());
+  {
+    std::uint64_t n = 0;
+    for (const Item& item : items) {
+      if (item.run) {
+        ++n;
+      } else {
+        runs_before[item.subtree] = n;
+      }
+    }
+  }
+  std::vector<std::atomic<std::uint64_t>> ran(subtrees.size());  // each subtree's runs so far
+  const auto needed = [&](std::size_t s, std::uint64_t own) {
+    std::uint64_t before = runs_before[s];
+    for (std::size_t t = 0; t < s && before < limits.max_runs; ++t) before += ran[t].load(std::memory_order_relaxed);
+    return before + own < limits.max_runs;
+  };
   // Worker w < executors.size() runs subtrees here; past that, on remote lane w - executors.size().
   auto work = [&](std::size_t w) {
     for (std::size_t s = next.fetch_add(1); s < subtrees.size() && s < first_violation.load(); s = next.fetch_add(1)) {
@@ -151,13 +200,22 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
       const std::optional<std::string> known = checkpoint != nullptr ? cache.find(unit) : std::nullopt;
       if (known) {
         out = decode_result(from_bytes(*known));
+      } else if (!needed(s, 0)) {
+        out.cut = true;
       } else if (here) {
-        out = explore_subtree(kind, bound, subtrees[s], *executors[w], verdict, limits.max_runs);
+        out = explore_subtree(kind, bound, subtrees[s], *executors[w], verdict, limits.max_runs,
+                              [&, s](std::uint64_t own) {
+                                ran[s].store(own, std::memory_order_relaxed);
+                                return needed(s, own);
+                              });
       } else {
         out = decode_result(from_bytes(lanes->call(w - executors.size(), unit, nullptr, nullptr)));
       }
-      if (checkpoint != nullptr && !known) cache.put(unit, to_bytes(encode_result(out)), nullptr);
-      if (!out.runs.empty() && out.runs.back().violation) {
+      std::uint64_t total = 0;
+      for (const auto& [figures, count] : out.runs) total += count;
+      ran[s].store(total, std::memory_order_relaxed);
+      if (checkpoint != nullptr && !known && !out.cut) cache.put(unit, to_bytes(encode_result(out)), nullptr);
+      if (out.violation) {
         std::size_t seen = first_violation.load();
         while (s < seen && !first_violation.compare_exchange_weak(seen, s)) {
         }
@@ -207,9 +265,21 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
       continue;
     }
     SubtreeResult& sub = results[item.subtree];
-    for (Run& run : sub.runs) {
-      if (o.executions == limits.max_runs) return o;
-      if (take(run)) return o;
+    for (std::size_t g = 0; g < sub.runs.size(); ++g) {
+      const auto& [figures, count] = sub.runs[g];
+      const bool violating = sub.violation && g + 1 == sub.runs.size();  // its last run
+      // The group's runs without a violation, as many as the cap leaves room for.
+      const std::uint64_t plain = violating ? count - 1 : count;
+      const std::uint64_t k = std::min(plain, limits.max_runs - o.executions);
+      o.executions += k;
+      if (k > 0) o.max_depth = std::max(o.max_depth, figures.steps);
+      o.sim_ops += figures.memory_ops * k;
+      if (k < plain || (violating && o.executions == limits.max_runs)) return o;
+      if (violating) {
+        Run last{figures.steps, figures.memory_ops, std::move(sub.violation), std::move(sub.schedule)};
+        take(last);
+        return o;
+      }
     }
     if (!sub.complete) return o;  // it hit the cap on its own
   }

@@ -440,6 +440,49 @@ void require_same(const model::SearchOutcome& many, const model::SearchOutcome& 
 
 }  // namespace
 
+namespace {
+
+// Counts the executions it runs (every worker's, to see how much work a search did).
+class CountingExecutor final : public model::Executor {
+ public:
+  explicit CountingExecutor(model::Executor& inner) : inner_(inner) {}
+  ExecutionResult run(Scheduler& oracle, std::uint64_t index) override {
+    ++runs;
+    return inner_.run(oracle, index);
+  }
+  std::size_t processes() const override { return inner_.processes(); }
+  std::atomic<std::uint64_t> runs{0};
+
+ private:
+  model::Executor& inner_;
+};
+
+}  // namespace
+
+// The merge reads only the first max_runs runs in depth-first order, so a subtree with that
+// many before it is not needed: a capped search stops there instead of running every subtree
+// to its own cap (which ran a capped search of a large tree out of memory).
+TEST_CASE("a capped parallel bounded search runs about as many executions as its cap", "[model]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  Fleet fleet([](Program& p) { racy_increments(p, 4); }, 4, 3);
+  model::SearchLimits whole;
+  whole.max_runs = 10'000'000;
+  const model::SearchOutcome all = model::search_bounded(model::BoundKind::preemption, 3, {fleet.runners[0].get()}, verdict, whole);
+  model::SearchLimits capped;
+  capped.max_runs = 500;
+  REQUIRE(all.executions > 20 * capped.max_runs);
+  const model::SearchOutcome one = model::search_bounded(model::BoundKind::preemption, 3, {fleet.runners[0].get()}, verdict, capped);
+  CountingExecutor c0(*fleet.runners[0]);
+  CountingExecutor c1(*fleet.runners[1]);
+  CountingExecutor c2(*fleet.runners[2]);
+  const model::SearchOutcome three = model::search_bounded(model::BoundKind::preemption, 3, {&c0, &c1, &c2}, verdict, capped);
+  require_same(three, one);
+  CHECK(one.executions == capped.max_runs);
+  const std::uint64_t ran = c0.runs + c1.runs + c2.runs;
+  INFO("executions run by 3 workers: " << ran << " for a cap of " << capped.max_runs << " (the whole tree: " << all.executions << ")");
+  CHECK(ran <= 4 * capped.max_runs);
+}
+
 TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
   auto verdict = [](const ExecutionResult& r) { return r.violation; };
   model::SearchLimits limits;
@@ -610,21 +653,6 @@ TEST_CASE("a work unit that is not one is refused", "[model][distributed]") {
 // search wrote, on any number of workers, a search reports what the uninterrupted one does,
 // and runs fewer executions than a fresh one (it took the finished units' answers).
 namespace {
-
-// Counts the executions it runs.
-class CountingExecutor final : public model::Executor {
- public:
-  explicit CountingExecutor(model::Executor& inner) : inner_(inner) {}
-  ExecutionResult run(Scheduler& oracle, std::uint64_t index) override {
-    ++runs;
-    return inner_.run(oracle, index);
-  }
-  std::size_t processes() const override { return inner_.processes(); }
-  std::atomic<std::uint64_t> runs{0};
-
- private:
-  model::Executor& inner_;
-};
 
 // Every checkpoint a search writes, saved as often as the clock allows.
 struct Recorder {
