@@ -370,23 +370,36 @@ struct ChildTask {
   bool finished = false;
   std::exception_ptr error;
   TaskResult result;  // once finished
+  // Runs made so far in its subtree, at any depth (added 64 at a time, runs_before).
+  std::atomic<std::uint64_t> total{0};
 };
 
 // How a subtree's search reaches its parent: the parent's frame, its own entry there, and
 // how many of its requests it has handed up. The root search has no parent. With a unit
 // cache, `unit` is the subtree's unit (its key there; null for the root).
 struct Upward {
+  Upward() = default;
+  Upward(Frame* f, ChildTask* s, const std::string* u) : frame(f), self(s), unit(u) {}
   Frame* frame = nullptr;
   ChildTask* self = nullptr;
   std::size_t published = 0;
   const std::string* unit = nullptr;
+  // The search's runs so far, its subtrees' merged ones included: all of them come before
+  // its unmerged subtrees in depth-first order (read by those, runs_before).
+  std::atomic<std::uint64_t> runs{0};
+  std::uint64_t unreported = 0;  // its own runs not yet added to its ancestors' totals
+  // Its spawn nodes' frames, by node, for its subtrees' runs_before: registered before a
+  // frame is used and unregistered before it is destroyed, under the mutex.
+  std::mutex frames_mutex;
+  std::map<std::size_t, Frame*> frames;
 };
 
 // A spawn node being explored: its owner's strategy and result, its children in the order
 // the sequential search meets them. Whoever holds the mutex may merge (pump): the owner's
 // thread, or a child's thread when the child publishes requests or finishes.
 struct Frame {
-  Frame(DporStrategy& s, TaskResult& o, Upward& u) : strategy(s), out(o), up(u) {}
+  Frame(std::size_t n, DporStrategy& s, TaskResult& o, Upward& u) : node(n), strategy(s), out(o), up(u) {}
+  std::size_t node;
   std::mutex mutex;
   DporStrategy& strategy;
   TaskResult& out;
@@ -454,7 +467,18 @@ class ParallelDfs {
   TaskResult search_subtree(DporStrategy& strategy, Executor& ex, std::size_t spawn_above, Upward& up, TaskResult so_far,
                             const EarlyBranches* early, bool at_spawn_node) {
     TaskResult out = std::move(so_far);
+    note_runs(up, out.runs.size());
     Frames frames;
+    // Whatever way the search ends, its frames leave the registry before they are destroyed,
+    // and its last runs count in its ancestors' totals.
+    struct Unregister {
+      Upward& up;
+      ~Unregister() {
+        report_runs(up);
+        const std::lock_guard lock(up.frames_mutex);
+        up.frames.clear();
+      }
+    } unregister{up};
     std::uint64_t generation = cache_ != nullptr ? cache_->generation() : 0;
     // Leaves this search's state for the checkpoint when a save has been made since the last
     // time (while it waits at a spawn node, the saving thread does, explore_spawn_node).
@@ -489,10 +513,10 @@ class ParallelDfs {
         if (up.unit != nullptr)
           leave = [&, open = &f] { leave_state(strategy, out, up, frames, spawn_above, open); };
         if (!explore_spawn_node(f, ex, std::move(leave))) {
-          drain(frames, ex);
+          drain(frames, up, ex);
           return out;
         }
-        frames.erase(strategy.spawn_node());
+        drop_frames(frames, up, strategy.spawn_node());
         strategy.leave_spawn_node();
         next = strategy.backtrack();
       }
@@ -500,13 +524,58 @@ class ParallelDfs {
         out.requests = std::move(strategy.requests());
         return out;
       }
-      if (out.runs.size() >= max_runs_) {
+      // The cap counts runs in depth-first order: this subtree stops once its own runs and
+      // those known to come before it reach it (the merge reads no further). Checked every
+      // 64 runs: without it, every subtree of a capped search ran to the cap on its own (a
+      // capped search of mc-four-threads-7 under TSO, 300,000 runs, took 6 times the CPU of
+      // one worker on 2).
+      if (out.runs.size() >= max_runs_ ||
+          (index % 64 == 63 && runs_before(up) + out.runs.size() >= max_runs_)) {
         out.capped = true;
-        drain(frames, ex);
+        drain(frames, up, ex);
         return out;
       }
       leave_if_due();
     }
+  }
+
+  // Runs that come before a search's next one in depth-first order, at least: up the chain
+  // of its ancestors, each one's runs so far (its own and its merged subtrees' come before
+  // its unmerged ones) and those of the siblings handed out before it at the same node.
+  // Locks each frame of the chain in turn; the caller holds none.
+  //
+  // And the subtrees of the ancestor's frames at deeper nodes: they lie below the branch it
+  // explores through this frame's node, which comes before the branches handed out there.
+  // The owner's runs are read first: a merge moves a child's runs to its owner and then drops
+  // the child, so read in this order a run may be missed, never counted twice (a count too
+  // high would stop a subtree the merge needs).
+  static std::uint64_t runs_before(const Upward& up) {
+    std::uint64_t n = 0;
+    for (const Upward* u = &up; u->frame != nullptr; u = &u->frame->up) {
+      Frame& mine = *u->frame;
+      Upward& owner = mine.up;
+      const std::lock_guard registry(owner.frames_mutex);
+      n += owner.runs.load(std::memory_order_relaxed);
+      for (auto it = owner.frames.upper_bound(mine.node); it != owner.frames.end(); ++it) {
+        const std::lock_guard lock(it->second->mutex);
+        for (const auto& c : it->second->children) n += c->total.load(std::memory_order_relaxed);
+      }
+      const std::lock_guard lock(mine.mutex);
+      for (const auto& c : mine.children) {
+        if (c.get() == u->self) break;
+        n += c->total.load(std::memory_order_relaxed);
+      }
+    }
+    return n;
+  }
+
+  static void note_runs(Upward& up, std::uint64_t n) { up.runs.store(n, std::memory_order_relaxed); }
+
+  // Adds a search's own runs since the last call to the totals of its subtree and of every
+  // subtree it lies in (up to the root, which keeps none).
+  static void report_runs(Upward& up) {
+    for (Upward* u = &up; u->self != nullptr; u = &u->frame->up) u->self->total.fetch_add(up.unreported, std::memory_order_relaxed);
+    up.unreported = 0;
   }
 
   // One execution of a search and its analysis: what to do next. A violation ends the search
@@ -516,10 +585,12 @@ class ParallelDfs {
     {
       sim::ExecutionResult r = ex.run(strategy, index);
       out.runs.push(RunRecord{r.steps, r.memory_ops, r.abandoned});
+      note_runs(up, out.runs.size());
+      if (++up.unreported == 64) report_runs(up);
       if (auto v = verdict_(r)) {
         out.violation = std::move(v);
         out.schedule = std::move(r.schedule);
-        drain(frames, ex);
+        drain(frames, up, ex);
         return DporStrategy::Next::done;
       }
     }
@@ -595,8 +666,29 @@ class ParallelDfs {
 
   static Frame& frame_at(Frames& frames, std::size_t node, DporStrategy& strategy, TaskResult& out, Upward& up) {
     std::unique_ptr<Frame>& f = frames[node];
-    if (!f) f = std::make_unique<Frame>(strategy, out, up);
+    if (!f) {
+      f = std::make_unique<Frame>(node, strategy, out, up);
+      const std::lock_guard lock(up.frames_mutex);
+      up.frames[node] = f.get();
+    }
     return *f;
+  }
+
+  // Removes the frame at `node` (every frame, with none), unregistered first.
+  static void drop_frames(Frames& frames, Upward& up, std::optional<std::size_t> node = std::nullopt) {
+    {
+      const std::lock_guard lock(up.frames_mutex);
+      if (node) {
+        up.frames.erase(*node);
+      } else {
+        up.frames.clear();
+      }
+    }
+    if (node) {
+      frames.erase(*node);
+    } else {
+      frames.clear();
+    }
   }
 
   // Every branch the last execution's races added above the spawn depth starts now, as a
@@ -615,7 +707,7 @@ class ParallelDfs {
   }
 
   // Waits for every subtree started in `frames` (a violation or the cap ended the search).
-  void drain(Frames& frames, Executor& ex) {
+  void drain(Frames& frames, Upward& up, Executor& ex) {
     for (auto& [node, f] : frames) {
       std::vector<std::shared_ptr<Pool::Job>> running;
       {
@@ -625,7 +717,7 @@ class ParallelDfs {
       }
       for (const auto& job : running) pool_.wait(*job, ex);
     }
-    frames.clear();
+    drop_frames(frames, up);
   }
 
   static DporStrategy::FirstStep first_step(Executor& ex) {
@@ -727,12 +819,15 @@ class ParallelDfs {
       if (!c.finished) break;
       TaskResult& r = c.result;
       f.out.runs.append(std::move(r.runs));
+      note_runs(f.up, f.out.runs.size());
       f.out.internal_errors += r.internal_errors;
       if (r.violation) {
         f.out.violation = std::move(r.violation);
         f.out.schedule = std::move(r.schedule);
         f.stopped = true;
-      } else if (r.capped || f.out.runs.size() >= max_runs_) {
+      } else if (r.capped || f.out.runs.size() > max_runs_) {
+        // Past the cap, work was left. At the cap exactly, the search goes on: its next run
+        // (or none, when it is done: then exhaustive, as one worker says) decides.
         f.out.capped = true;
         f.stopped = true;
       }
@@ -762,8 +857,17 @@ class ParallelDfs {
       TaskResult r;
       std::exception_ptr error;
       try {
-        const std::string unit = cache_ != nullptr ? child->unit : remote != nullptr ? to_bytes(encode_unit(t)) : std::string();
-        Upward up{&f, child.get(), 0, cache_ != nullptr ? &unit : nullptr};
+        // Without a cache (whose keys must not depend on timing), a unit for a lane carries the
+        // cap less the runs known to come before it, so that the lane stops where this
+        // process would (search_subtree).
+        std::string unit;
+        Upward up(&f, child.get(), cache_ != nullptr ? &unit : nullptr);
+        if (cache_ != nullptr) {
+          unit = child->unit;
+        } else if (remote != nullptr) {
+          const std::uint64_t before = runs_before(up);
+          unit = to_bytes(encode_unit(t, before >= max_runs_ ? 1 : max_runs_ - before));
+        }
         const std::optional<std::string> known = cache_ != nullptr ? cache_->find(unit) : std::nullopt;
         const bool running = cache_ != nullptr && !known && cache_->is_running(unit);
         // What a remote lane reports of the unit while it runs there.
@@ -823,10 +927,12 @@ class ParallelDfs {
             }};
   }
 
-  nlohmann::json encode_unit(const DporStrategy::Subtree& t) const {
+  nlohmann::json encode_unit(const DporStrategy::Subtree& t) const { return encode_unit(t, max_runs_); }
+  nlohmann::json encode_unit(const DporStrategy::Subtree& t, std::uint64_t max_runs) const {
     return {{"kind", "dfs"}, {"subtree", encode_subtree(t)}, {"spawn_above", spawn_above_},
-            {"max_runs", max_runs_}, {"split", split_branchings_}};
+            {"max_runs", max_runs}, {"split", split_branchings_}};
   }
+
 
   Pool& pool_;
   const Verdict& verdict_;

@@ -483,6 +483,38 @@ TEST_CASE("a capped parallel bounded search runs about as many executions as its
   CHECK(ran <= 4 * capped.max_runs);
 }
 
+// The same for dfs: a subtree stops once the runs known to come before it and its own reach
+// the cap (model/dpor_parallel.cpp, runs_before). And a cap equal to the whole search's size
+// leaves it exhaustive, as one worker says (a parallel search used to call it capped).
+TEST_CASE("a capped parallel dfs runs about as many executions as its cap", "[model]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  Fleet fleet([](Program& p) { racy_increments(p, 6); }, 0, 3);
+  model::SearchLimits whole;
+  whole.max_runs = 10'000'000;
+  const model::SearchOutcome all = model::search_dfs({fleet.runners[0].get()}, verdict, whole);
+  REQUIRE(all.exhaustive);
+  model::SearchLimits capped;
+  capped.max_runs = 2'000;
+  REQUIRE(all.executions + all.pruned > 20 * capped.max_runs);
+  const model::SearchOutcome one = model::search_dfs({fleet.runners[0].get()}, verdict, capped);
+  CountingExecutor c0(*fleet.runners[0]);
+  CountingExecutor c1(*fleet.runners[1]);
+  CountingExecutor c2(*fleet.runners[2]);
+  const model::SearchOutcome three = model::search_dfs({&c0, &c1, &c2}, verdict, capped);
+  require_same(three, one);
+  const std::uint64_t ran = c0.runs + c1.runs + c2.runs;
+  INFO("executions run by 3 workers: " << ran << " for a cap of " << capped.max_runs << " (the whole search: "
+                                        << all.executions + all.pruned << ")");
+  CHECK(ran <= 6 * capped.max_runs);
+  model::SearchLimits exact;
+  exact.max_runs = all.executions + all.pruned;
+  for (std::size_t workers : {2U, 3U}) {
+    std::vector<model::Executor*> executors = fleet.executors();
+    executors.resize(workers);
+    require_same(model::search_dfs(executors, verdict, exact), all);
+  }
+}
+
 TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
   auto verdict = [](const ExecutionResult& r) { return r.violation; };
   model::SearchLimits limits;
