@@ -506,12 +506,18 @@ TEST_CASE("a capped parallel dfs runs about as many executions as its cap", "[mo
   INFO("executions run by 3 workers: " << ran << " for a cap of " << capped.max_runs << " (the whole search: "
                                         << all.executions + all.pruned << ")");
   CHECK(ran <= 6 * capped.max_runs);
-  model::SearchLimits exact;
-  exact.max_runs = all.executions + all.pruned;
-  for (std::size_t workers : {2U, 3U}) {
-    std::vector<model::Executor*> executors = fleet.executors();
-    executors.resize(workers);
-    require_same(model::search_dfs(executors, verdict, exact), all);
+  for (const auto& [build, store_buffer] : parallel_cases()) {
+    Fleet small(build, store_buffer, 3);
+    const model::SearchOutcome whole_small = model::search_dfs({small.runners[0].get()}, verdict, whole);
+    model::SearchLimits exact;
+    exact.max_runs = whole_small.executions + whole_small.pruned;
+    const model::SearchOutcome at_size = model::search_dfs({small.runners[0].get()}, verdict, exact);
+    CHECK(at_size.exhaustive == whole_small.exhaustive);
+    for (std::size_t workers : {2U, 3U}) {
+      std::vector<model::Executor*> executors = small.executors();
+      executors.resize(workers);
+      require_same(model::search_dfs(executors, verdict, exact), at_size);
+    }
   }
 }
 
