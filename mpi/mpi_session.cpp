@@ -275,8 +275,7 @@ int Session::serve(unsigned workers) {
     auto [tag, bytes] = receive(0);
     if (tag == kStop) return code;
     if (tag != kUnit) continue;
-    std::string answer;
-    try {
+    const std::string answer = answer_of([&] {
       if (bytes.size() < 4) throw std::runtime_error("a unit without its envelope");
       std::uint32_t n = 0;
       std::memcpy(&n, bytes.data(), 4);
@@ -291,13 +290,11 @@ int Session::serve(unsigned workers) {
       // calls are serialized by mpi_mutex), always before the answer.
       const model::RemoteLanes::Progress progress{std::stod(header.substr(c + 1)),
                                                   [](const std::string& units) { send(units, 0, kProgress); }};
-      answer = kOk + server.serve(header.substr(0, a), header.substr(a + 1, b - a - 1),
-                                  std::stoull(header.substr(b + 1, c - b - 1)), bytes.substr(4 + n),
-                                  progress.every_s > 0 ? &progress : nullptr, &lend_back);
-    } catch (const std::exception& e) {
-      answer = std::string(1, kFailed) + e.what();
-      code = 3;
-    }
+      return server.serve(header.substr(0, a), header.substr(a + 1, b - a - 1),
+                          std::stoull(header.substr(b + 1, c - b - 1)), bytes.substr(4 + n),
+                          progress.every_s > 0 ? &progress : nullptr, &lend_back);
+    });
+    if (answer.front() == kFailed) code = 3;
     send(answer, 0, kAnswer);
   }
 }
