@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-5}
-lockstep=build/bin/lockstep
+lockstep=${LOCKSTEP:-build/bin/lockstep}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 sed 's/design.futex: \[.*\]/design.futex: [baseline, both, linux-3.14]/' scenarios/futex/native-hash.yaml >"$out/hash.yaml"
