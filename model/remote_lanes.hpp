@@ -30,13 +30,19 @@ class RemoteLanes {
     std::function<void(const std::string&)> receive;
   };
   // How a lane's rank gives work back while it runs a unit: the unit's own subtrees, not yet
-  // started there, which this process runs when it has a worker with nothing to do (a dfs
+  // started there, which this process runs when one of its threads has nothing to do (a dfs
   // unit's nested subtrees would otherwise stay on the rank that runs it, however idle this
-  // one is). `idle`: whether this process has such a worker and no queued work. `start`: runs
-  // a unit sent back on this process's workers; what it returns gives the unit's answer once
-  // done (none before; throws what the unit threw).
+  // one and the other ranks are). `idle`: whether this process has such a thread (a worker,
+  // or a lane's thread whose rank waits for work) that no ask claims yet. `claim`: the same,
+  // and if so claims it for one ask, until `release` (the answer came, with or without a
+  // unit: so that many lanes asking at once do not take more subtrees than there are idle
+  // threads, leaving the rest queued here while their ranks could have run them). `start`:
+  // runs a unit sent back on one of this process's threads; what it returns gives the unit's
+  // answer once done (none before; throws what the unit threw).
   struct Lending {
     std::function<bool()> idle;
+    std::function<bool()> claim;
+    std::function<void()> release;
     std::function<std::function<std::optional<std::string>()>(std::string)> start;
   };
   // Sends a unit to `lane` and waits for its answer; `progress` (or null) meanwhile, and runs

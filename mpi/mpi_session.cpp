@@ -27,9 +27,10 @@ namespace {
 // end, kStop; a serving rank answers each unit with kAnswer (a status byte, then the
 // answer's bytes or an error message), and before that, when the envelope asks for it, with
 // kProgress every so often (the unit's progress, model/remote_lanes.hpp).
-// While a dfs unit runs, rank 0 may ask for work back with kWant (it has an idle worker); the
-// rank answers with kLent: a subtree of its unit not started yet, or nothing (empty), and
-// rank 0 answers a subtree with kLentAnswer (a status byte, then the answer or an error).
+// While a dfs unit runs, rank 0 may ask for work back with kWant (it has an idle worker, or a
+// lane whose rank has no work: RemoteLanes::Lending); the rank answers with kLent: a subtree
+// of its unit not started yet, or nothing (empty), and rank 0 answers a subtree with
+// kLentAnswer (a status byte, then the answer or an error).
 constexpr int kUnit = 1;
 constexpr int kAnswer = 2;
 constexpr int kStop = 3;
@@ -126,16 +127,24 @@ std::string answer_of(const std::function<std::string()>& run) {
 
 // Sends a unit to `rank` and waits for its answer, handing `progress` what the rank reports
 // meanwhile, and running what it lends back through `lending` (when given) whenever this
-// process has an idle worker. `lent` counts those.
+// process has an idle thread (a worker, or a lane whose rank has no work). `lent` counts those.
 std::string call_rank(int rank, const std::string& header, const std::string& unit,
                       const model::RemoteLanes::Progress* progress, const model::RemoteLanes::Lending* lending,
                       std::atomic<std::uint64_t>* lent) {
   send(envelope(fmt::format("{}\n{}", header, progress != nullptr ? progress->every_s : 0.0), unit), rank, kUnit);
-  bool asked = false;  // a kWant not answered yet
+  bool asked = false;  // a kWant not answered yet, which holds a claim on an idle thread here
+  // The rank answers its unit without answering an ask that came too late: its claim ends too.
+  struct ReleaseClaim {
+    const bool& asked;
+    const model::RemoteLanes::Lending* lending;
+    ~ReleaseClaim() {
+      if (asked) lending->release();
+    }
+  } const release_at_exit{asked, lending};
   std::function<std::optional<std::string>()> running;  // what the rank lent, running here
   auto ask_after = std::chrono::steady_clock::now();
   constexpr auto kBusy = std::chrono::steady_clock::time_point::max();
-  auto idle_since = kBusy;  // since when this process has had an idle worker
+  auto idle_since = kBusy;  // since when this process has had an idle thread
   for (auto wait = kFirstPoll;; wait = std::min(wait * 2, kLongestPoll)) {
     if (auto m = try_receive(rank)) {
       auto& [tag, bytes] = *m;
@@ -143,15 +152,15 @@ std::string call_rank(int rank, const std::string& header, const std::string& un
       if (tag == kProgress) {
         if (progress != nullptr) progress->receive(bytes);
       } else if (tag == kLent) {
-        asked = false;
+        if (!asked) throw std::runtime_error(fmt::format("MPI: rank {} lent a unit unasked", rank));
         if (bytes.empty()) {
           ask_after = std::chrono::steady_clock::now() + kAskAgain;
-        } else if (lending != nullptr && !running) {
+        } else {
           running = lending->start(std::move(bytes));
           if (lent != nullptr) ++*lent;
-        } else {
-          throw std::runtime_error(fmt::format("MPI: rank {} lent a unit unasked", rank));
         }
+        asked = false;  // after start: the unit is queued before the claim ends
+        lending->release();
       } else if (tag == kAnswer && !bytes.empty()) {
         if (running) throw std::runtime_error(fmt::format("MPI: rank {} answered before the unit it lent", rank));
         if (bytes.front() != kOk) throw std::runtime_error(fmt::format("rank {}: {}", rank, bytes.substr(1)));
@@ -179,9 +188,9 @@ std::string call_rank(int rank, const std::string& header, const std::string& un
         idle_since = kBusy;
       } else if (idle_since == kBusy) {
         idle_since = now;
-      } else if (now - idle_since >= kIdleBeforeAsking && now >= ask_after) {
-        send("", rank, kWant);
+      } else if (now - idle_since >= kIdleBeforeAsking && now >= ask_after && lending->claim()) {
         asked = true;
+        send("", rank, kWant);
       }
     }
     std::this_thread::sleep_for(wait);

@@ -578,14 +578,20 @@ class LoopbackLanes final : public model::RemoteLanes {
     {
       const std::lock_guard lock(mutex_);
       sent_units_.insert(unit);
+      if (lent_units_.contains(unit)) ++relayed;
     }
     if (lane == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
     model::Executor* ex = slow_.at(lane).get();
     model::UnitContext context{{ex}, verdict_, progress};
-    const model::LendBack back{[lending] { return lending->idle(); }, [] {},
+    const model::LendBack back{[lending] { return lending->claim(); }, [lending] { lending->release(); },
                                [this, lending](const std::string& lent_unit) {
                                  ++lent;
+                                 {
+                                   const std::lock_guard lock(mutex_);
+                                   lent_units_.insert(lent_unit);
+                                 }
                                  const auto answer = lending->start(lent_unit);
+                                 lending->release();
                                  for (;;) {
                                    if (auto a = answer()) return *a;
                                    std::this_thread::sleep_for(std::chrono::microseconds(50));
@@ -606,6 +612,7 @@ class LoopbackLanes final : public model::RemoteLanes {
   std::atomic<std::uint64_t> reporting{0};  // units asked to report their progress
   std::atomic<std::uint64_t> resumed{0};    // units sent with their running states
   std::atomic<std::uint64_t> lent{0};       // subtrees lanes lent back
+  std::atomic<std::uint64_t> relayed{0};    // of those, sent on to a lane (not run by a worker)
 
  private:
   Fleet fleet_;
@@ -614,6 +621,7 @@ class LoopbackLanes final : public model::RemoteLanes {
   model::Verdict verdict_;
   mutable std::mutex mutex_;
   std::set<std::string> sent_units_;
+  std::set<std::string> lent_units_;
 };
 
 }  // namespace
@@ -834,21 +842,25 @@ TEST_CASE("a distributed dfs whose lanes lend subtrees back reports what the seq
   limits.max_runs = 1'000'000;
   std::uint64_t units = 0;
   std::uint64_t lent = 0;
+  std::uint64_t relayed = 0;
   for (const auto& [build, store_buffer] : parallel_cases()) {
     Fleet fleet(build, store_buffer, 2);
     const model::SearchOutcome one = model::search_dfs({fleet.runners[0].get()}, verdict, limits);
-    for (std::size_t lanes : {1U, 2U}) {
+    // With 3 lanes, a lane left without work gets part of another lane's unit.
+    for (std::size_t lanes : {1U, 2U, 3U}) {
       INFO("lanes " << lanes);
       LoopbackLanes remote(lanes, build, store_buffer, verdict, std::chrono::microseconds(300), true);
       const Fleet probes(build, store_buffer, lanes);
       require_same(model::search_dfs({fleet.runners[1].get()}, verdict, limits, &remote, probes.executors()), one);
       units += remote.units();
       lent += remote.lent;
+      relayed += remote.relayed;
     }
   }
-  INFO("units sent " << units << ", lent back " << lent);
+  INFO("units sent " << units << ", lent back " << lent << ", of those sent on to a lane " << relayed);
   CHECK(units > 0);
   CHECK(lent > 0);
+  CHECK(relayed > 0);
 }
 
 TEST_CASE("a checkpoint of a distributed dfs holds the progress of units running on remote lanes",
