@@ -261,7 +261,8 @@ class FirstStepProbe final : public sim::Scheduler {
   // The root path was found by a search that went on past violations: so must its re-run.
   bool continue_after_violation() const override { return true; }
   std::vector<sim::StepAccess> accesses() const {
-    const auto a = log_.accesses_of(log_.steps.at(t_.nodes.size() - 1));
+    const sim::EventLog& log = into_ != nullptr ? *into_ : log_;
+    const auto a = log.accesses_of(log.steps.at(t_.nodes.size() - 1));
     return {a.begin(), a.end()};
   }
 
@@ -737,7 +738,10 @@ class ParallelDfs {
 
   static DporStrategy::FirstStep first_step(Executor& ex) {
     return [&ex](const DporStrategy::Subtree& t) {
-      FirstStepProbe probe(t);
+      // One log per thread, kept from probe to probe: a fresh one grew its vectors from
+      // nothing on each of a search's tens of thousands of probes.
+      thread_local sim::EventLog log;
+      FirstStepProbe probe(t, &log);
       ex.run(probe, 0);
       return probe.accesses();
     };
