@@ -931,8 +931,9 @@ class ParallelDfs {
   // What a remote lane lends back runs on whichever thread here is idle: a worker serves it
   // as a unit here; a lane's thread sends it to its rank, which may lend from it in turn. So
   // a rank left without work (the queue here is empty once a few big units are out) gets
-  // part of another rank's unit, not only rank 0's workers do (16 ranks, 1 worker each, on
-  // mc-four-threads-7-tso: 8.4 s with workers only, against 13.8 s on one rank).
+  // part of another rank's unit. When only rank 0's workers took lent work, 16 ranks of one
+  // worker each took 8.4 s on mc-four-threads-7-tso against 13.8 s on one: 10 units went
+  // out, and all 1,299 lent subtrees ran on rank 0's one worker (bench/README.md).
   RemoteLanes::Lending lend_here() {
     return {[this] { return pool_.idle(); }, [this] { return pool_.claim(); }, [this] { pool_.release(); },
             [this](std::string unit) -> std::function<std::optional<std::string>()> {
