@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The figures that this workplace's 2-vCPU VM cannot give, in one run on a machine with more
 # idle cores (issues 20, 24 and 25): the parallel dfs with 2 workers against 1 on idle cores,
-# and with up to 16; the distributed dfs on 1 to 16 ranks; the native ring, header scan and
-# lock-profiling cost on that machine. Each part has a time limit, so that one slow part
-# leaves the next its turn, and each part's table is also written to OUT (default out/many-cores).
+# with up to 16, and on every core with other splits (--split); the distributed dfs on 1 to
+# 16 ranks; the native ring, header scan and lock-profiling cost on that machine. Each part
+# has a time limit, so that one slow part leaves the next its turn, and each part's table is
+# also written to OUT (default out/many-cores).
 #
 # Usage: bench/many-cores.sh. LOCKSTEP names the binary (default build/bin/lockstep); on a
 # machine without the Debian packages, make a bundle here with scripts/portable-bundle.sh,
@@ -64,6 +65,17 @@ more_workers() {
   done
 }
 
+# The same search on every core, splitting fewer or more levels than the default (1 + log2 of
+# the workers: 5 on 16): fewer, larger tasks against more, smaller ones.
+splits() {
+  local f=bench/distributed/mc-four-threads-7-tso.yaml split t
+  printf '| workers | --split | s |\n|---:|---:|---:|\n'
+  for split in 2 3 4 5 6; do
+    t=$(seconds "$LOCKSTEP" check "$f" --quiet --workers "$cores" --split "$split" --executions 1000000000 --out-dir "$work/o")
+    printf '| %d | %d | %s |\n' "$cores" "$split" "$t"
+  done
+}
+
 ranks() {
   local counts=1 n
   for n in 2 4 8 16; do ((n <= cores)) && counts+=",$n"; done
@@ -90,5 +102,6 @@ machine | tee "$out/machine.txt"
 "$LOCKSTEP" check scenarios/bench/mc-four-threads.yaml --quiet --out-dir "$work/o" || exit 1
 part two-workers "${TWO_WORKERS_S:-150}" two_workers
 part more-workers "${MORE_WORKERS_S:-60}" more_workers
+part splits "${SPLITS_S:-40}" splits
 part ranks "${RANKS_S:-260}" ranks
 part native "${NATIVE_S:-50}" native

@@ -1038,10 +1038,11 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
   // Remote lanes get the same split: more, smaller units measured slower here
   // (bench/distributed/mc-four-threads-7-tso.yaml, 2 ranks: 22 units 7.0 s; split +1, +2, +3:
   // 693, 1,122, 1,794 units, 10.8, 14.9, 18.9 s).
+  // `--split` (SearchLimits::split_levels) sets it, to try other splits on other machines.
   // A resumed search keeps the split it was checkpointed with, to meet the same units.
-  const auto split = resume != nullptr
-                         ? resume->split
-                         : 1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size() + remote))));
+  const auto split = resume != nullptr            ? resume->split
+                     : limits.split_levels != 0 ? limits.split_levels
+                                                : 1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size() + remote))));
   UnitCache cache;
   if (resume != nullptr) UnitCache::load(*resume->units, cache);
   TaskResult root;

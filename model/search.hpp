@@ -29,6 +29,9 @@ using Verdict = std::function<std::optional<sim::Violation>(const sim::Execution
 
 struct SearchLimits {
   std::uint64_t max_runs = 1'000'000;  // executions, pruned ones included
+  // A parallel or distributed dfs: how many branching levels hand their branches out as
+  // units (0: 1 + log2 of the workers and ranks). Results do not depend on it; speed does.
+  unsigned split_levels = 0;
 };
 
 struct SearchOutcome {

@@ -534,6 +534,14 @@ TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
       for (std::size_t w = 0; w < workers; ++w) executors.push_back(runners[w].get());
       require_same(model::search_dfs(executors, verdict, limits), one);
     }
+    // Any split (--split): from one branching level handed out to more than these programs
+    // have, where every branch above half the first execution becomes a task.
+    for (unsigned split : {1U, 2U, 4U, 8U}) {
+      INFO("split " << split);
+      model::SearchLimits split_limits = limits;
+      split_limits.split_levels = split;
+      require_same(model::search_dfs({runners[0].get(), runners[1].get()}, verdict, split_limits), one);
+    }
   }
 }
 
