@@ -14,7 +14,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; $(mpirun --version | head -1); $scenario"
-seconds() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); python3 -c "print(f'{$t1 - $t0:.2f}')"; }
+source bench/lib.sh
 # The CSV without its host-time column.
 figures() { python3 -c "
 import csv, sys

@@ -25,26 +25,15 @@ machine() {
   mpirun --version 2>/dev/null | head -1 || echo "no mpirun"
 }
 
-seconds() {  # wall seconds of a command, its output discarded
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null
-  end=$(date +%s.%N)
-  python3 -c "print(f'{$end - $start:.3f}')"
-}
-
-one_row() {  # a sweep's row as a scenario of its own
-  sed "/^sweep:/d; s/^memory_model: sc/memory_model: $2/" "$1" >"$work/$(basename "$1" .yaml)-$2.yaml"
-  echo "$work/$(basename "$1" .yaml)-$2.yaml"
-}
+source bench/lib.sh
 
 # Issue 20: "with 2 workers on 2 idle cores the search must be at least 1.7 times faster than
 # with 1". Alternating runs, three of each; the machine's other cores are idle.
 two_workers() {
   local f t1 t2
   printf '| scenario | run | 1 worker s | 2 workers s | speed-up |\n|---|---:|---:|---:|---:|\n'
-  for f in scenarios/bench/mc-four-threads.yaml "$(one_row scenarios/bench/mc-four-threads-7.yaml sc)" \
-    "$(one_row scenarios/bench/mc-four-threads-7.yaml tso)" scenarios/bench/mc-fib.yaml scenarios/bench/mc-fib-tso.yaml; do
+  for f in scenarios/bench/mc-four-threads.yaml "$(one_row scenarios/bench/mc-four-threads-7.yaml sc "$work")" \
+    "$(one_row scenarios/bench/mc-four-threads-7.yaml tso "$work")" scenarios/bench/mc-fib.yaml scenarios/bench/mc-fib-tso.yaml; do
     for run in 1 2 3; do
       t1=$(seconds "$LOCKSTEP" check "$f" --quiet --workers 1 --out-dir "$work/o")
       t2=$(seconds "$LOCKSTEP" check "$f" --quiet --workers 2 --out-dir "$work/o")

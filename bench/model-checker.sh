@@ -34,13 +34,7 @@ for f in scenarios/bench/mc-mutex3.yaml scenarios/bench/mc-four-threads.yaml sce
 done
 # Two workers against one, in alternating pairs (this VM's speed drifts by tens of percent
 # from minute to minute, so a ratio of runs made seconds apart says more than two rates).
-seconds() {  # wall seconds of a command
-  local start end
-  start=$(date +%s.%N)
-  "$@"
-  end=$(date +%s.%N)
-  python3 -c "print($end - $start)"
-}
+source bench/lib.sh
 # Two workers against one, and against what this machine gives two independent processes:
 # "pair" runs two one-worker searches at once, one pinned to each of the first two CPUs. On a
 # machine that something else is using (another process, a busy host), a pair runs slower than one
@@ -57,12 +51,8 @@ speedup() {
       "$(basename "$f")" "$run" "$t1" "$t2" "$(python3 -c "print($t1 / $t2)")" "$pair" "$(python3 -c "print(2 * $t1 / $pair)")"
   done
 }
-one_row() {  # a sweep's row as a scenario of its own
-  sed "/^sweep:/d; s/^memory_model: sc/memory_model: $2/" "$1" > "$out/$(basename "$1" .yaml)-$2.yaml"
-  echo "$out/$(basename "$1" .yaml)-$2.yaml"
-}
 speedup scenarios/bench/mc-four-threads.yaml
-speedup "$(one_row scenarios/bench/mc-four-threads-7.yaml sc)"
-speedup "$(one_row scenarios/bench/mc-four-threads-7.yaml tso)"
+speedup "$(one_row scenarios/bench/mc-four-threads-7.yaml sc "$out")"
+speedup "$(one_row scenarios/bench/mc-four-threads-7.yaml tso "$out")"
 speedup scenarios/bench/mc-fib.yaml
 speedup scenarios/bench/mc-fib-tso.yaml
