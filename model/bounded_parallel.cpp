@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "model/run_groups.hpp"
 #include "model/unit_cache.hpp"
 #include "model/work_units.hpp"
 
@@ -33,23 +34,14 @@ struct Run {
 };
 
 // A subtree's runs in depth-first order, up to and including its first violation, which
-// only the last run can hold: in groups of equal runs in a row (a search's executions mostly
-// have the same length), so that memory does not grow with the tens of millions of runs a
-// bounded search can make.
+// only the last run can hold: in groups (model/run_groups.hpp), so that memory does not grow
+// with the tens of millions of runs a bounded search can make.
 struct SubtreeResult {
-  std::vector<std::pair<RunFigures, std::uint64_t>> runs;  // a run's figures, how many in a row
-  std::optional<sim::Violation> violation;                 // the last run's
-  sim::Schedule schedule;                                  // with it
+  Runs runs;
+  std::optional<sim::Violation> violation;  // the last run's
+  sim::Schedule schedule;                   // with it
   bool complete = false;  // explored to its end (or to a violation)
   bool cut = false;       // stopped because the cap is reached before it (never sent or kept)
-
-  void add(const RunFigures& r, std::uint64_t count = 1) {
-    if (!runs.empty() && runs.back().first == r) {
-      runs.back().second += count;
-    } else {
-      runs.emplace_back(r, count);
-    }
-  }
 };
 
 // The first pass, in depth-first order: executions that ended above the split depth, and
@@ -79,7 +71,7 @@ SubtreeResult explore_subtree(BoundKind kind, unsigned bound, BoundedStrategy::S
       return out;
     }
     sim::ExecutionResult r = ex.run(strategy, index);
-    out.add(RunFigures{r.steps, r.memory_ops, false});
+    out.runs.push(RunFigures{r.steps, r.memory_ops, false});
     if (auto v = verdict(r)) {
       out.violation = std::move(v);
       out.schedule = std::move(r.schedule);
@@ -97,7 +89,9 @@ SubtreeResult explore_subtree(BoundKind kind, unsigned bound, BoundedStrategy::S
 // A subtree's result as a remote lane sends it back: only the last run can hold a violation.
 nlohmann::json encode_result(const SubtreeResult& r) {
   PackedRuns runs;
-  for (const auto& [run, count] : r.runs) runs.add(run.steps, run.memory_ops, false, count);
+  r.runs.for_first(r.runs.size(), [&runs](const RunFigures& run, std::uint64_t count) {
+    runs.add(run.steps, run.memory_ops, false, count);
+  });
   return {{"runs", to_json(std::move(runs))},
           {"violation", encode_violation(r.violation)},
           {"schedule", encode_choices(r.schedule)},
@@ -106,9 +100,9 @@ nlohmann::json encode_result(const SubtreeResult& r) {
 
 SubtreeResult decode_result(const nlohmann::json& j) {
   SubtreeResult r;
-  for_each_run_group(j.at("runs"), [&r](const RunFigures& x, std::uint64_t count) { r.add(x, count); });
+  for_each_run_group(j.at("runs"), [&r](const RunFigures& x, std::uint64_t count) { r.runs.push(x, count); });
   r.violation = decode_violation(j.at("violation"));
-  if (r.violation && r.runs.empty()) throw std::runtime_error("work unit: a violation without a run");
+  if (r.violation && r.runs.size() == 0) throw std::runtime_error("work unit: a violation without a run");
   r.schedule = decode_choices(j.at("schedule"));
   r.complete = j.at("complete").get<bool>();
   return r;
@@ -211,9 +205,7 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
       } else {
         out = decode_result(from_bytes(lanes->call(w - executors.size(), unit, nullptr, nullptr)));
       }
-      std::uint64_t total = 0;
-      for (const auto& [figures, count] : out.runs) total += count;
-      ran[s].store(total, std::memory_order_relaxed);
+      ran[s].store(out.runs.size(), std::memory_order_relaxed);
       if (checkpoint != nullptr && !known && !out.cut) cache.put(unit, to_bytes(encode_result(out)), nullptr);
       if (out.violation) {
         std::size_t seen = first_violation.load();
@@ -265,21 +257,22 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
       continue;
     }
     SubtreeResult& sub = results[item.subtree];
-    for (std::size_t g = 0; g < sub.runs.size(); ++g) {
-      const auto& [figures, count] = sub.runs[g];
-      const bool violating = sub.violation && g + 1 == sub.runs.size();  // its last run
-      // The group's runs without a violation, as many as the cap leaves room for.
-      const std::uint64_t plain = violating ? count - 1 : count;
-      const std::uint64_t k = std::min(plain, limits.max_runs - o.executions);
-      o.executions += k;
-      if (k > 0) o.max_depth = std::max(o.max_depth, figures.steps);
-      o.sim_ops += figures.memory_ops * k;
-      if (k < plain || (violating && o.executions == limits.max_runs)) return o;
-      if (violating) {
-        Run last{figures.steps, figures.memory_ops, std::move(sub.violation), std::move(sub.schedule)};
-        take(last);
-        return o;
-      }
+    // Its runs without a violation (all but the violating last), as many as the cap leaves
+    // room for; then the violating one, if the cap leaves room for it.
+    const std::uint64_t plain = sub.runs.size() - (sub.violation ? 1 : 0);
+    const std::uint64_t k = std::min(plain, limits.max_runs - o.executions);
+    sub.runs.for_first(k, [&o](const RunFigures& figures, std::uint64_t count) {
+      o.executions += count;
+      o.max_depth = std::max(o.max_depth, figures.steps);
+      o.sim_ops += figures.memory_ops * count;
+    });
+    if (k < plain) return o;
+    if (sub.violation) {
+      if (o.executions == limits.max_runs) return o;
+      const RunFigures& figures = sub.runs.back();
+      Run last{figures.steps, figures.memory_ops, std::move(sub.violation), std::move(sub.schedule)};
+      take(last);
+      return o;
     }
     if (!sub.complete) return o;  // it hit the cap on its own
   }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/dpor_strategy.hpp"
+#include "model/run_groups.hpp"
 #include "model/unit_cache.hpp"
 #include "model/work_units.hpp"
 
@@ -97,11 +98,11 @@ class Pool {
   // lane may lend it work. `claim` also claims one for an ask, until `release`.
   bool idle() {
     const std::lock_guard lock(mutex_);
-    return idle_ > queue_.size() + asking_;
+    return spare();
   }
   bool claim() {
     const std::lock_guard lock(mutex_);
-    if (idle_ <= queue_.size() + asking_) return false;
+    if (!spare()) return false;
     ++asking_;
     return true;
   }
@@ -146,6 +147,8 @@ class Pool {
 
 
  private:
+  // Under mutex_: idle threads that neither a queued job nor a claimed ask will take.
+  bool spare() const { return idle_ > queue_.size() + asking_; }
   std::shared_ptr<Job> try_pop() {
     const std::lock_guard lock(mutex_);
     if (queue_.empty()) return nullptr;
@@ -274,58 +277,6 @@ class FirstStepProbe final : public sim::Scheduler {
 };
 
 using RunRecord = RunFigures;
-
-// A subtree's runs in order, as groups of equal runs (a search's executions mostly have the
-// same length: memory stays small however many millions run), kept as segments so that a
-// parent appends a child's runs without copying them up a tree of hundreds of tasks.
-class Runs {
- public:
-  void push(const RunRecord& r, std::uint64_t count = 1) {
-    if (count == 0) return;
-    if (!tail_) {
-      tail_ = std::make_shared<std::vector<Group>>();
-      segments_.push_back(tail_);
-    }
-    if (!tail_->empty() && tail_->back().run == r) {
-      tail_->back().count += count;
-    } else {
-      tail_->push_back(Group{r, count});
-    }
-    size_ += count;
-  }
-  void append(Runs&& other) {
-    segments_.insert(segments_.end(), other.segments_.begin(), other.segments_.end());
-    size_ += other.size_;
-    tail_.reset();  // the next push starts a segment after the appended ones
-    other = Runs();
-  }
-  std::uint64_t size() const { return size_; }
-  const RunRecord& back() const {
-    for (auto s = segments_.rbegin(); s != segments_.rend(); ++s)
-      if (!(*s)->empty()) return (*s)->back().run;
-    throw std::logic_error("dfs: the last run of none");
-  }
-  // The first n runs, in order, as f(run, how many in a row).
-  template <class F>
-  void for_first(std::uint64_t n, const F& f) const {
-    for (const auto& seg : segments_)
-      for (const Group& g : *seg) {
-        if (n == 0) return;
-        const std::uint64_t k = std::min(n, g.count);
-        f(g.run, k);
-        n -= k;
-      }
-  }
-
- private:
-  struct Group {
-    RunRecord run;
-    std::uint64_t count = 0;
-  };
-  std::vector<std::shared_ptr<std::vector<Group>>> segments_;
-  std::shared_ptr<std::vector<Group>> tail_;
-  std::uint64_t size_ = 0;
-};
 
 // What a subtree's search found, in the order the sequential search would have.
 struct TaskResult {
