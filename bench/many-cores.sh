@@ -28,38 +28,47 @@ machine() {
 source bench/lib.sh
 
 # Issue 20: "with 2 workers on 2 idle cores the search must be at least 1.7 times faster than
-# with 1". Alternating runs, three of each; the machine's other cores are idle.
+# with 1". Alternating runs, RUNS of each (3 for the 15-second one), pinned with taskset: one
+# worker on CPU PIN1 (default 2), two on PIN2 (default 2,3); the machine's other cores are
+# idle. "idle" is the share of the two workers' time they waited with nothing to run (the
+# result's `parallel.idle_thread_s` over twice the wall time).
 two_workers() {
-  local f t1 t2
-  printf '| scenario | run | 1 worker s | 2 workers s | speed-up |\n|---|---:|---:|---:|---:|\n'
-  for f in scenarios/bench/mc-four-threads.yaml "$(one_row scenarios/bench/mc-four-threads-7.yaml sc "$work")" \
-    "$(one_row scenarios/bench/mc-four-threads-7.yaml tso "$work")" scenarios/bench/mc-fib.yaml scenarios/bench/mc-fib-tso.yaml; do
-    for run in 1 2 3; do
-      t1=$(seconds "$LOCKSTEP" check "$f" --quiet --workers 1 --out-dir "$work/o")
-      t2=$(seconds "$LOCKSTEP" check "$f" --quiet --workers 2 --out-dir "$work/o")
-      printf '| %s | %d | %s | %s | %.2fx |\n' "$(basename "$f")" "$run" "$t1" "$t2" "$(python3 -c "print($t1 / $t2)")"
+  local f t1 t2 runs idle pin1=${PIN1:-2} pin2=${PIN2:-2,3}
+  ((cores > 3)) || { pin1=0; pin2=0,1; }
+  printf '| scenario | run | 1 worker s | 2 workers s | speed-up | idle |\n|---|---:|---:|---:|---:|---:|\n'
+  for f in scenarios/bench/mc-fib.yaml scenarios/bench/mc-four-threads.yaml scenarios/bench/mc-fib-tso.yaml \
+    "$(one_row scenarios/bench/mc-four-threads-7.yaml sc "$work")" "$(one_row scenarios/bench/mc-four-threads-7.yaml tso "$work")"; do
+    runs=${RUNS:-5}
+    [[ $f != *7-tso* ]] || runs=3
+    for ((run = 1; run <= runs; ++run)); do
+      t1=$(seconds taskset -c "$pin1" "$LOCKSTEP" check "$f" --quiet --workers 1 --out-dir "$work/o")
+      t2=$(seconds taskset -c "$pin2" "$LOCKSTEP" check "$f" --quiet --workers 2 --out-dir "$work/o" --json "$work/two.json")
+      idle=$(python3 -c "import json; d = json.load(open('$work/two.json')); print(f\"{d['parallel']['idle_thread_s'] / 2 / d['elapsed_s']:.3f}\")")
+      printf '| %s | %d | %s | %s | %.2fx | %s |\n' "$(basename "$f")" "$run" "$t1" "$t2" "$(python3 -c "print($t1 / $t2)")" "$idle"
     done
   done
 }
 
-# The same search with more workers: how far one process scales.
+# The same search with more workers: how far one process scales, and what the workers did
+# besides (the result's `parallel`: tasks, of them split on demand, idle thread-seconds).
 more_workers() {
   local f=bench/distributed/mc-four-threads-7-tso.yaml n t base=
-  printf '| workers | s | speed-up | efficiency |\n|---:|---:|---:|---:|\n'
+  printf '| workers | s | speed-up | efficiency | tasks | on demand | idle |\n|---:|---:|---:|---:|---:|---:|---:|\n'
   for n in 1 2 4 8 16; do
     ((n <= cores)) || break
-    t=$(seconds "$LOCKSTEP" check "$f" --quiet --workers "$n" --executions 1000000000 --out-dir "$work/o")
+    t=$(seconds "$LOCKSTEP" check "$f" --quiet --workers "$n" --executions 1000000000 --out-dir "$work/o" --json "$work/w.json")
     base=${base:-$t}
-    python3 -c "s = $base / $t; print(f'| $n | $t | {s:.2f}x | {s / $n:.2f} |')"
+    python3 -c "import json; p = json.load(open('$work/w.json')).get('parallel', {}); s = $base / $t
+print(f\"| $n | $t | {s:.2f}x | {s / $n:.2f} | {p.get('tasks', 0)} | {p.get('split_on_demand', 0)} | {p.get('idle_thread_s', 0) / $n / $t:.3f} |\")"
   done
 }
 
-# The same search on every core, splitting fewer or more levels than the default (1 + log2 of
-# the workers: 5 on 16): fewer, larger tasks against more, smaller ones.
+# The same search on every core with split levels fixed in advance (the default, 0, splits on
+# demand only): more tasks handed out from the start against fewer.
 splits() {
   local f=bench/distributed/mc-four-threads-7-tso.yaml split t
   printf '| workers | --split | s |\n|---:|---:|---:|\n'
-  for split in 2 3 4 5 6; do
+  for split in 0 2 5; do
     t=$(seconds "$LOCKSTEP" check "$f" --quiet --workers "$cores" --split "$split" --executions 1000000000 --out-dir "$work/o")
     printf '| %d | %d | %s |\n' "$cores" "$split" "$t"
   done

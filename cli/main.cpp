@@ -425,9 +425,10 @@ int main_impl(int argc, char** argv, const Launch& launch) {
                         "Parallel search over this many host threads (overrides the scenario's; same results for any number)")
       ->check(CLI::Range(1, 256));
   check_cmd->add_option("--split", run.split_levels,
-                        "A parallel dfs: branching levels whose branches become units (default 1 + log2 of workers and "
-                        "ranks; same results for any number, docs/model-checking.md)")
-      ->check(CLI::Range(1, 16));
+                        "A parallel dfs: branching levels whose branches become units as soon as they are known (default "
+                        "0: none, every split made on demand when a worker or rank is idle; same results for any number, "
+                        "docs/model-checking.md)")
+      ->check(CLI::Range(0, 16));
   check_cmd->add_flag("--all-outcomes", run.all_outcomes,
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");

@@ -61,6 +61,14 @@ void put_counts(Json& out, const RowReport& r) {
     if (r.remote_progress_reports > 0) out["remote_progress_reports"] = r.remote_progress_reports;
     if (r.remote_units_lent_back > 0) out["remote_units_lent_back"] = r.remote_units_lent_back;
   }
+  if (r.parallel.tasks > 0) {
+    const auto& p = r.parallel;
+    out["parallel"] = Json{{"tasks", p.tasks},
+                           {"split_on_demand", p.split_on_demand},
+                           {"first_step_probes", p.probes},
+                           {"idle_thread_s", rounded_seconds(p.idle_s)},
+                           {"probe_thread_s", rounded_seconds(p.probe_s)}};
+  }
   out["internal_errors"] = r.internal_errors;
   if (r.smt.present) {
     const auto& m = r.smt;

@@ -269,6 +269,7 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
     report.remote_units_lent_back = setup.remote->units_lent_back();
   }
   report.internal_errors = o.internal_errors;
+  report.parallel = {o.parallel.tasks, o.parallel.split_on_demand, o.parallel.probes, o.parallel.idle_s, o.parallel.probe_s};
   report.executions_per_s = e.search_s > 0 ? static_cast<double>(o.executions + o.pruned) / e.search_s : 0;
 
   if (!o.violation) {

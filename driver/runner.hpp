@@ -36,7 +36,7 @@ struct RunOptions {
   std::string chrome_trace_path;            // --chrome-trace (one row only)
   ProgressReporter progress;                // rows longer than a second report here (empty: none)
   std::optional<unsigned> workers;          // --workers: parallel search (every strategy but timed, naive)
-  unsigned split_levels = 0;                // --split: a parallel dfs's branching levels handed out (0: by workers)
+  unsigned split_levels = 0;                // --split: a parallel dfs's branching levels handed out (0: on demand only)
   bool all_outcomes = false;                // --all-outcomes: the smt strategy lists every reachable final state
   RowLanes* lanes = nullptr;                // remote ranks (an MPI launch, docs/distributed.md)
   CheckpointFiles checkpoints;              // --checkpoint, --checkpoint-every, --resume

@@ -59,7 +59,7 @@ SearchCheckpoint decode_checkpoint(const nlohmann::json& j) {
     if (j.contains("units")) {
       c.units = j.at("units");
       c.split = j.at("split").get<unsigned>();
-      if (c.split == 0 || c.split > 64) throw std::runtime_error("its split is out of range");
+      if (c.split > 64) throw std::runtime_error("its split is out of range");
       return c;
     }
     c.next = j.at("next").get<std::uint64_t>();

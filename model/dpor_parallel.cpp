@@ -34,6 +34,7 @@ namespace {
 // lending thread likewise sends jobs back to the caller's rank when it asks (LendBack).
 class Pool {
  public:
+  using Clock = std::chrono::steady_clock;
   // How a job reaches a remote lane: sends a unit, returns the answer, reports progress
   // meanwhile when asked and runs what the lane lends back (RemoteLanes::call). Null: run it
   // here.
@@ -61,13 +62,16 @@ class Pool {
     if (lend_back != nullptr && lend_executor != nullptr)
       threads_.emplace_back([this, lend_back, lend_executor] { lend(*lend_executor, *lend_back); });
   }
-  ~Pool() {
+  ~Pool() { close(); }
+  // Ends its threads (once each has finished its job).
+  void close() {
     {
       const std::lock_guard lock(mutex_);
       closing_ = true;
     }
     ready_.notify_all();
     for (std::thread& t : threads_) t.join();
+    threads_.clear();
   }
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -79,7 +83,9 @@ class Pool {
     bool wake_all = false;
     {
       const std::lock_guard lock(mutex_);
+      ++submitted_;
       queue_.push_back(job);
+      changed();
       wake_all = std::any_of(queue_.begin(), queue_.end(), [](const auto& j) { return j->local_only; });
     }
     // While the queue holds jobs that lanes leave, one woken thread may be the wrong kind: a
@@ -100,15 +106,20 @@ class Pool {
     const std::lock_guard lock(mutex_);
     return spare();
   }
+  // idle() without the lock, as of the last change: for a search to ask between its
+  // executions whether to split (claim() then decides).
+  bool hungry() const { return spare_hint_.load(std::memory_order_relaxed); }
   bool claim() {
     const std::lock_guard lock(mutex_);
     if (!spare()) return false;
     ++asking_;
+    changed();
     return true;
   }
   void release() {
     const std::lock_guard lock(mutex_);
     --asking_;
+    changed();
   }
 
   void wait(Job& job, Executor& mine) {
@@ -139,21 +150,41 @@ class Pool {
       return;
     }
     std::unique_lock lock(mutex_);
-    ++idle_;
+    set_idle(+1);
+    const auto since = Clock::now();
     ready_.wait_for(lock, std::chrono::milliseconds(1),
                     [this, seen] { return closing_ || !queue_.empty() || finished_ != seen; });
-    --idle_;
+    idle_time_ += Clock::now() - since;
+    set_idle(-1);
+  }
+
+  // Jobs submitted, and how long this process's threads waited with nothing to run (a lane's
+  // thread waits for its rank: not counted). Read once closed.
+  std::uint64_t submitted() {
+    const std::lock_guard lock(mutex_);
+    return submitted_;
+  }
+  double idle_s() {
+    const std::lock_guard lock(mutex_);
+    return std::chrono::duration<double>(idle_time_).count();
   }
 
 
  private:
   // Under mutex_: idle threads that neither a queued job nor a claimed ask will take.
   bool spare() const { return idle_ > queue_.size() + asking_; }
+  void set_idle(int change) {
+    idle_ = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(idle_) + change);
+    changed();
+  }
+  // Under mutex_, after idle_, queue_ or asking_ changed.
+  void changed() { spare_hint_.store(spare(), std::memory_order_relaxed); }
   std::shared_ptr<Job> try_pop() {
     const std::lock_guard lock(mutex_);
     if (queue_.empty()) return nullptr;
     auto job = std::move(queue_.front());
     queue_.pop_front();
+    changed();
     return job;
   }
   void run(Job& job, Executor& ex, const Remote* remote) {
@@ -174,6 +205,7 @@ class Pool {
     }
     ready_.notify_all();
   }
+
   void serve(Executor& ex, const Remote* remote) {
     for (;;) {
       std::shared_ptr<Job> job;
@@ -182,15 +214,18 @@ class Pool {
         // A lane's thread takes the first job it may take; a worker's, the first. Either
         // waiting counts as idle: what a lane lends back may run on another lane's rank.
         auto mine = queue_.end();
-        ++idle_;
+        set_idle(+1);
+        const auto since = Clock::now();
         ready_.wait(lock, [&] {
           mine = remote == nullptr ? queue_.begin() : first_remote();
           return closing_ || mine != queue_.end();
         });
-        --idle_;
+        if (remote == nullptr) idle_time_ += Clock::now() - since;
+        set_idle(-1);
         if (mine == queue_.end()) return;
         job = std::move(*mine);
         queue_.erase(mine);
+        changed();
       }
       run(*job, ex, remote);
     }
@@ -221,10 +256,23 @@ class Pool {
       wait = kFirstPoll;
       std::shared_ptr<Job> job;
       {
-        const std::lock_guard lock(mutex_);
-        if (const auto mine = first_remote(); mine != queue_.end()) {
+        // With nothing queued, this thread counts as idle for a while: a search here splits
+        // for it between two executions (ParallelDfs::split_on_demand), unless none can.
+        constexpr auto kSplitWait = std::chrono::milliseconds(2);
+        std::unique_lock lock(mutex_);
+        auto mine = first_remote();
+        if (mine == queue_.end()) {
+          set_idle(+1);
+          ready_.wait_for(lock, kSplitWait, [&] {
+            mine = first_remote();
+            return closing_ || mine != queue_.end();
+          });
+          set_idle(-1);
+        }
+        if (mine != queue_.end()) {
           job = std::move(*mine);
           queue_.erase(mine);
+          changed();
         }
       }
       if (!job) {
@@ -240,8 +288,11 @@ class Pool {
   std::deque<std::shared_ptr<Job>> queue_;
   bool closing_ = false;
   std::size_t idle_ = 0;  // this process's threads waiting for a job
+  std::atomic<bool> spare_hint_{false};  // spare(), for hungry()
   std::size_t asking_ = 0;  // lanes' asks for work not answered yet (claim)
   std::uint64_t finished_ = 0;  // jobs run to the end
+  std::uint64_t submitted_ = 0;
+  Clock::duration idle_time_{};
   std::vector<std::thread> threads_;
 };
 
@@ -563,14 +614,19 @@ class ParallelDfs {
     }
     strategy.analyse();
     if (root && index == 0) {
-      // Nodes above the split depth spawn. Not below half the first execution's length: a
-      // program whose first execution raced only near its end (fib_bench's) would otherwise
-      // hand out subtrees of a few executions each, costing more than they run.
-      spawn_above = std::min(strategy.pending_depth(split_branchings_), strategy.depth() / 2) + 1;
+      // Nodes above the split depth spawn: with split levels, the first ones with a branch
+      // left after the first execution, but not below half its length (a program whose first
+      // execution raced only near its end, fib_bench's, would otherwise hand out subtrees of
+      // a few executions each, costing more than they run). Without, the root node only:
+      // the rest is split on demand.
+      spawn_above = split_branchings_ == 0
+                        ? 1
+                        : std::min(strategy.pending_depth(split_branchings_), strategy.depth() / 2) + 1;
       spawn_above_ = spawn_above;
     }
     strategy.spawn_above(spawn_above);
     spawn_early(strategy, frames, out, up, ex);
+    split_on_demand(strategy, frames, out, up, ex);
     const DporStrategy::Next next = strategy.backtrack();
     publish(up, strategy, ex);
     return next;
@@ -673,6 +729,29 @@ class ParallelDfs {
     }
   }
 
+  // When a thread of this process waits with nothing to run (and no other search has claimed
+  // it), the search hands it the next branch at its shallowest node with one left below the
+  // spawn depth: the largest piece of what it has left. The split levels alone leave threads
+  // idle once the branches above them are out and their subtrees run, most when those are
+  // small: fib_bench's 2,190 subtrees of about 100 executions each kept one of 2 workers
+  // idle 18% of the time. Whichever search splits, the node merges as the spawn depth's
+  // nodes do (take_early), so the results do not depend on when or where this happens.
+  void split_on_demand(DporStrategy& strategy, Frames& frames, TaskResult& out, Upward& up, Executor& ex) {
+    if (!pool_.hungry()) return;
+    const std::optional<std::size_t> node = strategy.shallowest_untaken(strategy.spawn_depth());
+    if (!node || !pool_.claim()) return;
+    struct Release {
+      Pool& pool;
+      ~Release() { pool.release(); }
+    } release{pool_};
+    if (auto subtree = strategy.take_at(*node, first_step(ex))) {
+      Frame& f = frame_at(frames, *node, strategy, out, up);
+      const std::lock_guard lock(f.mutex);
+      submit(f, std::move(*subtree));
+      on_demand_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+
   // Waits for every subtree started in `frames` (a violation or the cap ended the search).
   void drain(Frames& frames, Upward& up, Executor& ex) {
     for (auto& [node, f] : frames) {
@@ -687,16 +766,30 @@ class ParallelDfs {
     drop_frames(frames, up);
   }
 
-  static DporStrategy::FirstStep first_step(Executor& ex) {
-    return [&ex](const DporStrategy::Subtree& t) {
+  DporStrategy::FirstStep first_step(Executor& ex) {
+    return [this, &ex](const DporStrategy::Subtree& t) {
       // One log per thread, kept from probe to probe: a fresh one grew its vectors from
       // nothing on each of a search's tens of thousands of probes.
       thread_local sim::EventLog log;
+      const auto since = std::chrono::steady_clock::now();
       FirstStepProbe probe(t, &log);
       ex.run(probe, 0);
+      probe_ns_.fetch_add(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::steady_clock::now() - since)
+                              .count()),
+                          std::memory_order_relaxed);
+      probes_.fetch_add(1, std::memory_order_relaxed);
       return probe.accesses();
     };
   }
+
+ public:
+  // First-step probes run, and their thread-seconds (SearchOutcome::Parallel).
+  std::uint64_t probes() const { return probes_.load(std::memory_order_relaxed); }
+  double probe_s() const { return static_cast<double>(probe_ns_.load(std::memory_order_relaxed)) * 1e-9; }
+  std::uint64_t on_demand() const { return on_demand_.load(std::memory_order_relaxed); }
+
+ private:
 
   // Hands the requests `strategy` found since the last call to the parent's frame, and
   // merges there what can be merged. The caller is between executions (its executor is free
@@ -921,6 +1014,9 @@ class ParallelDfs {
   double remote_every_s_ = 0;
   std::mutex waiting_mutex_;
   std::map<const Frame*, std::function<void()>> waiting_;  // searches waiting at a spawn node
+  std::atomic<std::uint64_t> probes_{0};
+  std::atomic<std::uint64_t> on_demand_{0};
+  std::atomic<std::uint64_t> probe_ns_{0};
   const std::string root_key_ = to_bytes(nlohmann::json{{"kind", "dfs"}, {"root", true}});  // a MessagePack map
 };
 
@@ -983,20 +1079,19 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
     DporStrategy strategy;
     return search(strategy, *executors.front(), verdict, limits);
   }
-  // Nodes with branches left whose branches become tasks: with early branches (take_early)
-  // the first 1 + log2 N keep N workers busy; more tasks cost more than they balance
-  // (measured with 2 workers, split 1 to 6: `git log -p bench/README.md`).
-  // Remote lanes get the same split: more, smaller units measured slower here
-  // (bench/distributed/mc-four-threads-7-tso.yaml, 2 ranks: 22 units 7.0 s; split +1, +2, +3:
-  // 693, 1,122, 1,794 units, 10.8, 14.9, 18.9 s).
-  // `--split` (SearchLimits::split_levels) sets it, to try other splits on other machines.
+  // Branching levels whose branches become tasks as soon as they are known (take_early): none
+  // by default, the rest being split on demand, when a thread or lane is idle
+  // (split_on_demand). Split levels fixed in advance (1 + log2 N of them kept N workers
+  // busy) left threads idle wherever the work below them was uneven, and cost a task per
+  // branch where it was not: fib_bench on 2 workers, 2,190 tasks and 18% of the threads'
+  // time idle; on demand, about 600 and 3% (docs/model-checking.md, "Parallel search").
+  // `--split` (SearchLimits::split_levels) sets levels, to compare on other machines.
   // A resumed search keeps the split it was checkpointed with, to meet the same units.
-  const auto split = resume != nullptr            ? resume->split
-                     : limits.split_levels != 0 ? limits.split_levels
-                                                : 1 + static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(executors.size() + remote))));
+  const auto split = resume != nullptr ? resume->split : limits.split_levels;
   UnitCache cache;
   if (resume != nullptr) UnitCache::load(*resume->units, cache);
   TaskResult root;
+  SearchOutcome::Parallel figures;
   {
     Pool pool(executors, lanes, lane_executors);
     // Remote lanes report their units' progress as often as this process saves.
@@ -1006,6 +1101,8 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
         save_periodically(checkpoint, cache, split, [&dfs] { dfs.leave_waiting_states(); });
     root = dfs.explore_root(*executors.front());
     if (saver) saver->finish();  // no checkpoint is written after the search ends
+    pool.close();  // its threads' last waits counted
+    figures = {pool.submitted(), dfs.on_demand(), dfs.probes(), pool.idle_s(), dfs.probe_s()};
   }
 
   SearchOutcome o;
@@ -1023,6 +1120,7 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
   }
   o.exhaustive = !root.violation && !root.capped && root.runs.size() <= limits.max_runs;
   o.internal_errors = root.internal_errors;
+  o.parallel = figures;
   return o;
 }
 

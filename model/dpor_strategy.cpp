@@ -253,7 +253,25 @@ DporStrategy::Next DporStrategy::backtrack() {
 }
 
 std::optional<DporStrategy::Subtree> DporStrategy::take_early(std::size_t i, const FirstStep& first_step) {
-  if (i < frozen_ || i >= size_ || i >= spawn_above_ || !stack_[i].has_chosen) return std::nullopt;
+  if (i >= spawn_above_) return std::nullopt;
+  return take_at(i, first_step);
+}
+
+std::optional<std::size_t> DporStrategy::shallowest_untaken(std::size_t from) const {
+  std::optional<std::size_t> shallowest;
+  for (std::size_t i = std::max(from, frozen_); i < size_; ++i) {
+    const Node& n = stack_[i];
+    if (!n.has_chosen) continue;
+    if (std::all_of(n.backtrack.begin(), n.backtrack.end(), [&n](const sim::Choice& c) { return handed_out(n, c); }))
+      continue;
+    if (shallowest) return shallowest;  // a deeper one too
+    shallowest = i;
+  }
+  return std::nullopt;
+}
+
+std::optional<DporStrategy::Subtree> DporStrategy::take_at(std::size_t i, const FirstStep& first_step) {
+  if (i < frozen_ || i >= size_ || !stack_[i].has_chosen) return std::nullopt;
   Node& n = stack_[i];
   // Entries once taken stay taken (the sleep set at i does not change while its chosen branch
   // is explored), so each entry is looked at once.

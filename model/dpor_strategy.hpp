@@ -100,6 +100,13 @@ class DporStrategy final : public ExplorationStrategy {
   // subtree while this strategy goes on below i; when it backtracks to i, it returns `spawn`
   // (even with no branch left to take) so that the caller merges those subtrees in order.
   std::optional<Subtree> take_early(std::size_t i, const FirstStep& first_step);
+  // After analyse(): the shallowest node of the current branch at or below `from` (and below
+  // the frozen root path) with a branch neither taken nor handed out, when a deeper node has
+  // one too (the deepest is where this search goes next itself). Splitting on demand
+  // (dpor_parallel.cpp) hands that branch out with take_at, whatever the spawn depth: the
+  // node then spawns when the search backtracks to it, as take_early's nodes do.
+  std::optional<std::size_t> shallowest_untaken(std::size_t from) const;
+  std::optional<Subtree> take_at(std::size_t i, const FirstStep& first_step);
   std::size_t frozen_depth() const { return frozen_; }
   std::size_t depth() const { return size_; }
   std::size_t spawn_depth() const { return spawn_above_; }

@@ -30,7 +30,8 @@ using Verdict = std::function<std::optional<sim::Violation>(const sim::Execution
 struct SearchLimits {
   std::uint64_t max_runs = 1'000'000;  // executions, pruned ones included
   // A parallel or distributed dfs: how many branching levels hand their branches out as
-  // units (0: 1 + log2 of the workers and ranks). Results do not depend on it; speed does.
+  // units as soon as they are known (0: none; idle workers and ranks get branches split on
+  // demand either way). Results do not depend on it; speed does.
   unsigned split_levels = 0;
 };
 
@@ -45,6 +46,16 @@ struct SearchOutcome {
   sim::Schedule schedule;  // of the violating execution
   std::uint64_t violating_index = 0;
   std::uint64_t violating_steps = 0;
+  // A parallel dfs's own costs, this process's threads only (a distributed search's other
+  // ranks are not in them): what limits its speed-up, docs/model-checking.md "Parallel
+  // search". Host time, never part of a verdict or trace.
+  struct Parallel {
+    std::uint64_t tasks = 0;   // subtrees run as tasks (on a worker here or sent to a rank)
+    std::uint64_t split_on_demand = 0;  // of them, handed to an idle thread below the split levels
+    std::uint64_t probes = 0;  // first-step probes: a subtree's root path run to learn its first step
+    double idle_s = 0;         // thread-seconds the workers waited with nothing to run
+    double probe_s = 0;        // thread-seconds in first-step probes
+  } parallel;
 };
 
 struct CheckpointPolicy;  // model/checkpoint.hpp

@@ -79,6 +79,15 @@ struct RowReport {
   std::uint64_t remote_units = 0;  // work units the other ranks ran
   std::uint64_t remote_progress_reports = 0;  // what running remote units reported (checkpoints)
   std::uint64_t remote_units_lent_back = 0;   // subtrees of remote dfs units run here instead
+  // A parallel dfs's own costs on this process (model::SearchOutcome::Parallel): tasks,
+  // first-step probes, and the thread-seconds idle and probing. Zero for other searches.
+  struct Parallel {
+    std::uint64_t tasks = 0;
+    std::uint64_t split_on_demand = 0;
+    std::uint64_t probes = 0;
+    double idle_s = 0;
+    double probe_s = 0;
+  } parallel;
   // States the search's algorithm says cannot be reached, met anyway (a checker bug): the
   // verdict is not to be trusted, and the command exits 3.
   std::uint64_t internal_errors = 0;

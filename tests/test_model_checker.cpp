@@ -739,8 +739,9 @@ std::size_t running_units(const model::SearchCheckpoint& c) {
       std::count_if(c.units->begin(), c.units->end(), [](const nlohmann::json& e) { return e.size() == 4; }));
 }
 
-// Executions `search` runs on `workers` workers (first-step probes and splitting passes
-// included), requiring the uninterrupted outcome `one`.
+// Executions `search` runs on `workers` workers (splitting passes included, first-step probes
+// not: a parallel dfs splits on demand, as many times as threads happen to be idle, and each
+// split probes once), requiring the uninterrupted outcome `one`.
 std::uint64_t runs_to_finish(const Fleet& fleet, std::size_t workers, const Search& search, const model::CheckpointPolicy* c,
                              const model::SearchOutcome& one) {
   std::vector<std::unique_ptr<CountingExecutor>> counting;
@@ -749,14 +750,16 @@ std::uint64_t runs_to_finish(const Fleet& fleet, std::size_t workers, const Sear
     counting.push_back(std::make_unique<CountingExecutor>(*fleet.runners[w]));
     executors.push_back(counting.back().get());
   }
-  require_same(search(executors, c), one);
+  const model::SearchOutcome o = search(executors, c);
+  require_same(o, one);
   std::uint64_t ran = 0;
   for (const auto& x : counting) ran += x->runs;
-  return ran;
+  REQUIRE(ran >= o.parallel.probes);
+  return ran - o.parallel.probes;
 }
 
 // Runs `search` checkpointed on two slow workers, then resumes its fullest checkpoint (and
-// its first, and the one with most running units) on one, two and three workers.
+// its first, and the last with running units) on one, two and three workers.
 // `resumed_running`: some checkpoint held running units, and resuming it ran fewer
 // executions than a fresh search.
 void check_resumes(const Fleet& fleet, const Search& search, const model::SearchOutcome& one, bool& resumed_any,
@@ -775,9 +778,11 @@ void check_resumes(const Fleet& fleet, const Search& search, const model::Search
   };
   const model::SearchCheckpoint full = reread(*fullest);
   const model::SearchCheckpoint* first = &recorder.saved.front();
-  const auto most_running = std::max_element(recorder.saved.begin(), recorder.saved.end(),
-                                             [](const auto& a, const auto& b) { return running_units(a) < running_units(b); });
-  const model::SearchCheckpoint running = reread(*most_running);
+  // The last checkpoint with running units: the one whose states hold the most work done (a
+  // state saved after a run or two saves less than resuming it costs: its spawn node's replay).
+  const auto last_running = std::find_if(recorder.saved.rbegin(), recorder.saved.rend(),
+                                         [](const auto& c) { return running_units(c) > 0; });
+  const model::SearchCheckpoint running = reread(last_running != recorder.saved.rend() ? *last_running : recorder.saved.back());
   std::vector<const model::SearchCheckpoint*> resumes{&full, first};
   if (running_units(running) > 0) resumes.push_back(&running);  // bounded searches leave none
   for (const model::SearchCheckpoint* from : resumes) {
@@ -944,7 +949,10 @@ TEST_CASE("a checkpoint's units that are not a search's are refused", "[model][c
   CHECK_THROWS_WITH(model::UnitCache::load(nlohmann::json::parse(R"([["a", "b", null]])"), cache), Catch::Contains("base64"));
   CHECK_THROWS_WITH(model::UnitCache::load(nlohmann::json::parse(R"([["AAAA", "AAAA", null]])"), cache),
                     Catch::Contains("MessagePack"));
-  CHECK_THROWS(model::decode_checkpoint(nlohmann::json::parse(R"({"units": [], "split": 0})")));
+  // A split of 0 is a dfs's default (every split on demand); past 64, no search's.
+  CHECK_NOTHROW(model::decode_checkpoint(nlohmann::json::parse(R"({"units": [], "split": 0})")));
+  CHECK_THROWS_WITH(model::decode_checkpoint(nlohmann::json::parse(R"({"units": [], "split": 65})")),
+                    Catch::Contains("out of range"));
 }
 
 TEST_CASE("a sampling search resumed from its checkpoint reports what the uninterrupted one does",
