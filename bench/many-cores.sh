@@ -6,7 +6,9 @@
 # has a time limit, so that one slow part leaves the next its turn, and each part's table is
 # also written to OUT (default out/many-cores).
 #
-# Usage: bench/many-cores.sh. LOCKSTEP names the binary (default build/bin/lockstep); on a
+# Usage: bench/many-cores.sh. PARTS lists the parts to run (default all: two-workers
+# more-workers splits ranks native); each part's limit is NAME_S (TWO_WORKERS_S, ...).
+# LOCKSTEP names the binary (default build/bin/lockstep); on a
 # machine without the Debian packages, make a bundle here with scripts/portable-bundle.sh,
 # carry it, `source BUNDLE/env.sh` there and set LOCKSTEP=lockstep.
 set -uo pipefail
@@ -74,11 +76,13 @@ splits() {
   done
 }
 
+# Ranks: every power of two up to the cores on the 2.2-million search; RANKS8 (default the
+# same) on the 19.7-million one, whose one-rank run alone takes minutes.
 ranks() {
   local counts=1 n
   for n in 2 4 8 16; do ((n <= cores)) && counts+=",$n"; done
   bench/distributed.sh "$counts" bench/distributed/mc-four-threads-7-tso.yaml
-  ONE_PROCESS=0 bench/distributed.sh "$counts" bench/distributed/mc-four-threads-8-tso.yaml
+  ONE_PROCESS=0 bench/distributed.sh "${RANKS8:-$counts}" bench/distributed/mc-four-threads-8-tso.yaml
 }
 
 native() {
@@ -90,9 +94,10 @@ native() {
 }
 
 part() {  # part NAME SECONDS FUNCTION: run it under a time limit, tee its output
+  [[ " ${PARTS:-two-workers more-workers splits ranks native} " == *" $1 "* ]] || return 0
   echo
   echo "== $1 (at most $2 s)"
-  timeout "$2" bash -c "$(declare -f seconds one_row "$3"); work='$work' cores=$cores $3" 2>&1 | tee "$out/$1.txt"
+  timeout "$2" bash -c "$(declare -f seconds one_row "$3"); work='$work' cores=$cores RUNS=${RUNS:-} RANKS8=${RANKS8:-} $3" 2>&1 | tee "$out/$1.txt"
   echo "(rc ${PIPESTATUS[0]})"
 }
 
