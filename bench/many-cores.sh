@@ -32,21 +32,25 @@ source bench/lib.sh
 # Issue 20: "with 2 workers on 2 idle cores the search must be at least 1.7 times faster than
 # with 1". Alternating runs, RUNS of each (3 for the 15-second one), pinned with taskset: one
 # worker on CPU PIN1 (default 2), two on PIN2 (default 2,3); the machine's other cores are
-# idle. "idle" is the share of the two workers' time they waited with nothing to run (the
-# result's `parallel.idle_thread_s` over twice the wall time).
+# idle. "search" is the speed-up of the search alone (`executions_per_s`, without the
+# process's start, the traced re-run and the output, about 30 ms); "idle" the share of the two
+# workers' time they waited with nothing to run (`parallel.idle_thread_s` over twice the
+# search's time). TWO_WORKERS_FILES replaces the list of scenarios.
 two_workers() {
-  local f t1 t2 runs idle pin1=${PIN1:-2} pin2=${PIN2:-2,3}
+  local f t1 t2 runs pin1=${PIN1:-2} pin2=${PIN2:-2,3} files
   ((cores > 3)) || { pin1=0; pin2=0,1; }
-  printf '| scenario | run | 1 worker s | 2 workers s | speed-up | idle |\n|---|---:|---:|---:|---:|---:|\n'
-  for f in scenarios/bench/mc-fib.yaml scenarios/bench/mc-four-threads.yaml scenarios/bench/mc-fib-tso.yaml \
-    "$(one_row scenarios/bench/mc-four-threads-7.yaml sc "$work")" "$(one_row scenarios/bench/mc-four-threads-7.yaml tso "$work")"; do
+  files=${TWO_WORKERS_FILES:-scenarios/bench/mc-fib.yaml scenarios/bench/mc-four-threads.yaml scenarios/bench/mc-fib-tso.yaml \
+$(one_row scenarios/bench/mc-four-threads-7.yaml sc "$work") $(one_row scenarios/bench/mc-four-threads-7.yaml tso "$work")}
+  printf '| scenario | run | 1 worker s | 2 workers s | speed-up | search | idle |\n|---|---:|---:|---:|---:|---:|---:|\n'
+  for f in $files; do
     runs=${RUNS:-5}
     [[ $f != *7-tso* ]] || runs=3
     for ((run = 1; run <= runs; ++run)); do
-      t1=$(seconds taskset -c "$pin1" "$LOCKSTEP" check "$f" --quiet --workers 1 --out-dir "$work/o")
+      t1=$(seconds taskset -c "$pin1" "$LOCKSTEP" check "$f" --quiet --workers 1 --out-dir "$work/o" --json "$work/one.json")
       t2=$(seconds taskset -c "$pin2" "$LOCKSTEP" check "$f" --quiet --workers 2 --out-dir "$work/o" --json "$work/two.json")
-      idle=$(python3 -c "import json; d = json.load(open('$work/two.json')); print(f\"{d['parallel']['idle_thread_s'] / 2 / d['elapsed_s']:.3f}\")")
-      printf '| %s | %d | %s | %s | %.2fx | %s |\n' "$(basename "$f")" "$run" "$t1" "$t2" "$(python3 -c "print($t1 / $t2)")" "$idle"
+      python3 -c "import json; a = json.load(open('$work/one.json')); b = json.load(open('$work/two.json'))
+s = b['executions'] / b['executions_per_s']
+print(f\"| $(basename "$f") | $run | $t1 | $t2 | {$t1 / $t2:.2f}x | {b['executions_per_s'] / a['executions_per_s']:.2f}x | {b['parallel']['idle_thread_s'] / 2 / s:.3f} |\")"
     done
   done
 }
@@ -97,7 +101,7 @@ part() {  # part NAME SECONDS FUNCTION: run it under a time limit, tee its outpu
   [[ " ${PARTS:-two-workers more-workers splits ranks native} " == *" $1 "* ]] || return 0
   echo
   echo "== $1 (at most $2 s)"
-  timeout "$2" bash -c "$(declare -f seconds one_row "$3"); work='$work' cores=$cores RUNS=${RUNS:-} RANKS8=${RANKS8:-} $3" 2>&1 | tee "$out/$1.txt"
+  timeout "$2" bash -c "$(declare -f seconds one_row "$3"); work='$work' cores=$cores RUNS=${RUNS:-} RANKS8=${RANKS8:-} TWO_WORKERS_FILES='${TWO_WORKERS_FILES:-}' $3" 2>&1 | tee "$out/$1.txt"
   echo "(rc ${PIPESTATUS[0]})"
 }
 
