@@ -525,6 +525,7 @@ TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
   auto verdict = [](const ExecutionResult& r) { return r.violation; };
   model::SearchLimits limits;
   limits.max_runs = 1'000'000;
+  std::uint64_t on_demand = 0;
   for (const auto& [build, store_buffer] : parallel_cases()) {
     Fleet fleet(build, store_buffer, 3);
     const auto& runners = fleet.runners;
@@ -532,10 +533,14 @@ TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
     for (std::size_t workers : {2U, 3U}) {
       std::vector<model::Executor*> executors;
       for (std::size_t w = 0; w < workers; ++w) executors.push_back(runners[w].get());
-      require_same(model::search_dfs(executors, verdict, limits), one);
+      const model::SearchOutcome o = model::search_dfs(executors, verdict, limits);
+      require_same(o, one);
+      on_demand += o.parallel.split_on_demand;
+      CHECK(o.parallel.tasks >= o.parallel.split_on_demand);
     }
     // Any split (--split): from one branching level handed out to more than these programs
-    // have, where every branch above half the first execution becomes a task.
+    // have, where every branch above half the first execution becomes a task; splits on
+    // demand come on top.
     for (unsigned split : {1U, 2U, 4U, 8U}) {
       INFO("split " << split);
       model::SearchLimits split_limits = limits;
@@ -543,6 +548,10 @@ TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
       require_same(model::search_dfs({runners[0].get(), runners[1].get()}, verdict, split_limits), one);
     }
   }
+  // The default splits on demand only: idle workers got branches that way (the root's first
+  // execution runs while the others wait, so the first split at least is made on demand).
+  INFO("branches split on demand over the programs: " << on_demand);
+  CHECK(on_demand > 0);
 }
 
 // Remote lanes (docs/distributed.md) without MPI: each lane serves units through the same
