@@ -97,11 +97,13 @@ native() {
   bench/lock-profile-overhead.sh 3
 }
 
-part() {  # part NAME SECONDS FUNCTION: run it under a time limit, tee its output
+# part NAME SECONDS FUNCTION: run it under a time limit, tee its output. The function runs
+# in a shell of its own, which inherits the settings given to this script (RUNS, RANKS8, ...).
+part() {
   [[ " ${PARTS:-two-workers more-workers splits ranks native} " == *" $1 "* ]] || return 0
   echo
   echo "== $1 (at most $2 s)"
-  timeout "$2" bash -c "$(declare -f seconds one_row "$3"); work='$work' cores=$cores RUNS=${RUNS:-} RANKS8=${RANKS8:-} TWO_WORKERS_FILES='${TWO_WORKERS_FILES:-}' $3" 2>&1 | tee "$out/$1.txt"
+  timeout "$2" bash -c "$(declare -f seconds one_row "$3"); work='$work' cores=$cores $3" 2>&1 | tee "$out/$1.txt"
   echo "(rc ${PIPESTATUS[0]})"
 }
 

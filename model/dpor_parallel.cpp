@@ -98,16 +98,12 @@ class Pool {
     return job;
   }
 
-  // Whether a thread of this process (a worker, or a lane's thread for its rank) waits with
-  // nothing to run, more of them than jobs queued and asks claimed (RemoteLanes::Lending): a
-  // lane may lend it work. `claim` also claims one for an ask, until `release`.
-  bool idle() {
-    const std::lock_guard lock(mutex_);
-    return spare();
-  }
-  // idle() without the lock, as of the last change: for a search to ask between its
-  // executions whether to split (claim() then decides).
-  bool hungry() const { return spare_hint_.load(std::memory_order_relaxed); }
+  // Whether a thread of this process (a worker, a lane's thread for its rank, or a lending
+  // thread asked for work) waits with nothing to run, more of them than jobs queued and asks
+  // claimed: a lane may lend it work (RemoteLanes::Lending), a search may split for it
+  // (split_on_demand). Read without the lock, as of the last change, so that a search can ask
+  // between any two executions; `claim` decides under the lock, and claims one until `release`.
+  bool idle() const { return spare_hint_.load(std::memory_order_relaxed); }
   bool claim() {
     const std::lock_guard lock(mutex_);
     if (!spare()) return false;
@@ -287,7 +283,7 @@ class Pool {
   std::deque<std::shared_ptr<Job>> queue_;
   bool closing_ = false;
   std::size_t idle_ = 0;  // this process's threads waiting for a job
-  std::atomic<bool> spare_hint_{false};  // spare(), for hungry()
+  std::atomic<bool> spare_hint_{false};  // spare(), for idle()
   std::size_t asking_ = 0;  // lanes' asks for work not answered yet (claim)
   std::uint64_t finished_ = 0;  // jobs run to the end
   std::uint64_t submitted_ = 0;
@@ -448,6 +444,12 @@ class ParallelDfs {
     const std::lock_guard lock(waiting_mutex_);
     for (const auto& [frame, leave] : waiting_) leave();
   }
+
+  // First-step probes run, their thread-seconds, and branches split on demand
+  // (SearchOutcome::Parallel).
+  std::uint64_t probes() const { return probes_.load(std::memory_order_relaxed); }
+  double probe_s() const { return static_cast<double>(probe_ns_.load(std::memory_order_relaxed)) * 1e-9; }
+  std::uint64_t on_demand() const { return on_demand_.load(std::memory_order_relaxed); }
 
   // The whole search. With a unit cache, the root leaves its state as running units do, and
   // goes on from a state found there (a checkpoint's).
@@ -736,7 +738,7 @@ class ParallelDfs {
   // idle 18% of the time. Whichever search splits, the node merges as the spawn depth's
   // nodes do (take_early), so the results do not depend on when or where this happens.
   void split_on_demand(DporStrategy& strategy, Frames& frames, TaskResult& out, Upward& up, Executor& ex) {
-    if (!pool_.hungry()) return;
+    if (!pool_.idle()) return;
     const std::optional<std::size_t> node = strategy.shallowest_untaken(strategy.spawn_depth());
     if (!node || !pool_.claim()) return;
     struct Release {
@@ -781,14 +783,6 @@ class ParallelDfs {
       return probe.accesses();
     };
   }
-
- public:
-  // First-step probes run, and their thread-seconds (SearchOutcome::Parallel).
-  std::uint64_t probes() const { return probes_.load(std::memory_order_relaxed); }
-  double probe_s() const { return static_cast<double>(probe_ns_.load(std::memory_order_relaxed)) * 1e-9; }
-  std::uint64_t on_demand() const { return on_demand_.load(std::memory_order_relaxed); }
-
- private:
 
   // Hands the requests `strategy` found since the last call to the parent's frame, and
   // merges there what can be merged. The caller is between executions (its executor is free
