@@ -39,11 +39,19 @@ class Pool {
   // here.
   using Remote =
       std::function<std::string(const std::string&, const RemoteLanes::Progress*, const RemoteLanes::Lending*)>;
+  // A thread waiting for something in particular (a spawn node's subtrees, a job): what it
+  // waits for signals it alone. Guarded by the pool's mutex; `signalled` stays set until the
+  // waiter sees it, so a signal sent before it sleeps is not slept through.
+  struct Waiter {
+    std::condition_variable cv;
+    bool signalled = false;
+  };
   struct Job {
     std::function<void(Executor&, const Remote*)> fn;
     bool local_only = false;  // remote lanes' threads leave it to this process's
     std::atomic<bool> done{false};
     std::exception_ptr error;
+    Waiter* waiter = nullptr;  // whoever waits for it (wait), under the pool's mutex
   };
 
   Pool(const std::vector<Executor*>& executors, RemoteLanes* lanes = nullptr,
@@ -67,8 +75,10 @@ class Pool {
     {
       const std::lock_guard lock(mutex_);
       closing_ = true;
+      for (Waiter* w : helpers_) w->cv.notify_one();
     }
     ready_.notify_all();
+    closed_.notify_all();
     for (std::thread& t : threads_) t.join();
     threads_.clear();
   }
@@ -79,19 +89,20 @@ class Pool {
     auto job = std::make_shared<Job>();
     job->fn = std::move(fn);
     job->local_only = local_only;
-    bool wake_all = false;
-    {
-      const std::lock_guard lock(mutex_);
-      ++submitted_;
-      queue_.push_back(job);
-      changed();
-      wake_all = std::any_of(queue_.begin(), queue_.end(), [](const auto& j) { return j->local_only; });
-    }
-    // While the queue holds jobs that lanes leave, one woken thread may be the wrong kind: a
-    // lane's thread woken for a local job, or a worker that takes a local job and leaves this
-    // one to a lane's thread still asleep. Wake them all then.
-    if (wake_all) {
+    const std::lock_guard lock(mutex_);
+    ++submitted_;
+    queue_.push_back(job);
+    changed();
+    // One thread is woken: one waiting for a job if there is one, else one waiting at a spawn
+    // node (help runs any job). While the queue holds jobs that lanes leave, one woken thread
+    // may be the wrong kind: a lane's thread woken for a local job, or a worker that takes a
+    // local job and leaves this one to a lane's thread still asleep. Wake them all then.
+    // Under the lock: a helper's Waiter lives until it has left helpers_, which takes it.
+    if (std::any_of(queue_.begin(), queue_.end(), [](const auto& j) { return j->local_only; })) {
       ready_.notify_all();
+      for (Waiter* w : helpers_) w->cv.notify_one();
+    } else if (waiting_for_jobs_ == 0 && !helpers_.empty()) {
+      helpers_.back()->cv.notify_one();
     } else {
       ready_.notify_one();
     }
@@ -118,39 +129,52 @@ class Pool {
   }
 
   void wait(Job& job, Executor& mine) {
+    Waiter w;
     for (;;) {
-      const std::uint64_t seen = finished();
-      if (job.done.load(std::memory_order_acquire)) break;
-      help(mine, seen);
+      {
+        const std::lock_guard lock(mutex_);
+        if (job.done.load(std::memory_order_acquire)) {
+          job.waiter = nullptr;
+          break;
+        }
+        job.waiter = &w;
+      }
+      help(mine, w);
     }
     if (job.error) std::rethrow_exception(job.error);
   }
 
-  // How many jobs have finished: read before looking at what the caller waits for, and handed
-  // to help(), so that a job finishing in between is not slept through.
-  std::uint64_t finished() {
+  // Wakes `w` (its thread is in help, or will see the signal when it gets there).
+  void signal(Waiter& w) {
     const std::lock_guard lock(mutex_);
-    return finished_;
+    w.signalled = true;
+    w.cv.notify_one();
   }
 
-  // Runs one queued job on `mine`, or, when there is none, sleeps until one is queued, a job
-  // finishes after `seen` (what the caller waits for may be done), or a millisecond passes:
-  // spinning would take the core from a worker on a machine with fewer cores than threads, or
-  // from the other hyperthread of the same core; and each wake-up costs, most on a VM (a
-  // 2-rank search of mc-four-threads-7-tso spent 5.6% of its perf samples in the VM's
-  // interrupt handling while waiters woke every 50 us, 2.8% with this).
-  void help(Executor& mine, std::uint64_t seen) {
+  // Runs one queued job on `mine`, or, when there is none, sleeps until one is queued, `w` is
+  // signalled (what the caller waits for may be done), or a millisecond passes: spinning
+  // would take the core from a worker on a machine with fewer cores than threads, or from the
+  // other hyperthread of the same core; and each wake-up costs, most on a VM (a 2-rank search
+  // of mc-four-threads-7-tso spent 5.6% of its perf samples in the VM's interrupt handling
+  // while waiters woke every 50 us, 2.8% with this). Only the waiter's own signal wakes it:
+  // when every finished job woke every waiting thread, 16 workers of a search making small
+  // subtrees spent more time in the kernel than in the search (fib_bench, 2 vCPUs).
+  void help(Executor& mine, Waiter& w) {
     if (const auto other = try_pop()) {
       run(*other, mine, nullptr);
       return;
     }
     std::unique_lock lock(mutex_);
-    set_idle(+1);
-    const auto since = Clock::now();
-    ready_.wait_for(lock, std::chrono::milliseconds(1),
-                    [this, seen] { return closing_ || !queue_.empty() || finished_ != seen; });
-    idle_time_ += Clock::now() - since;
-    set_idle(-1);
+    if (!std::exchange(w.signalled, false)) {
+      set_idle(+1);
+      helpers_.push_back(&w);
+      const auto since = Clock::now();
+      w.cv.wait_for(lock, std::chrono::milliseconds(1), [this, &w] { return closing_ || !queue_.empty() || w.signalled; });
+      idle_time_ += Clock::now() - since;
+      helpers_.erase(std::find(helpers_.begin(), helpers_.end(), &w));
+      w.signalled = false;
+      set_idle(-1);
+    }
   }
 
   // Jobs submitted, and how long this process's threads waited with nothing to run (a lane's
@@ -193,12 +217,12 @@ class Pool {
     // task of a parallel dfs (LeakSanitizer, the asan stage of CI). The thread running it
     // holds the job itself, so the job outlives this.
     job.fn = nullptr;
+    const std::lock_guard lock(mutex_);
     job.done.store(true, std::memory_order_release);
-    {
-      const std::lock_guard lock(mutex_);
-      ++finished_;
+    if (job.waiter != nullptr) {
+      job.waiter->signalled = true;
+      job.waiter->cv.notify_one();
     }
-    ready_.notify_all();
   }
 
   void serve(Executor& ex, const Remote* remote) {
@@ -210,12 +234,14 @@ class Pool {
         // waiting counts as idle: what a lane lends back may run on another lane's rank.
         auto mine = queue_.end();
         set_idle(+1);
+        ++waiting_for_jobs_;
         const auto since = Clock::now();
         ready_.wait(lock, [&] {
           mine = remote == nullptr ? queue_.begin() : first_remote();
           return closing_ || mine != queue_.end();
         });
         if (remote == nullptr) idle_time_ += Clock::now() - since;
+        --waiting_for_jobs_;
         set_idle(-1);
         if (mine == queue_.end()) return;
         job = std::move(*mine);
@@ -245,7 +271,7 @@ class Pool {
     for (std::chrono::microseconds wait = kFirstPoll;; wait = std::min<std::chrono::microseconds>(wait * 2, kLongestPoll)) {
       {
         std::unique_lock lock(mutex_);
-        if (ready_.wait_for(lock, wait, [this] { return closing_; })) return;
+        if (closed_.wait_for(lock, wait, [this] { return closing_; })) return;
       }
       if (!back.asked()) continue;
       wait = kFirstPoll;
@@ -258,10 +284,12 @@ class Pool {
         auto mine = first_remote();
         if (mine == queue_.end()) {
           set_idle(+1);
+          ++waiting_for_jobs_;
           ready_.wait_for(lock, kSplitWait, [&] {
             mine = first_remote();
             return closing_ || mine != queue_.end();
           });
+          --waiting_for_jobs_;
           set_idle(-1);
         }
         if (mine != queue_.end()) {
@@ -279,13 +307,15 @@ class Pool {
   }
 
   std::mutex mutex_;
-  std::condition_variable ready_;
+  std::condition_variable ready_;   // a job queued (serve, lend), or closing
+  std::condition_variable closed_;  // closing (the lending thread's polls sleep on it)
   std::deque<std::shared_ptr<Job>> queue_;
   bool closing_ = false;
   std::size_t idle_ = 0;  // this process's threads waiting for a job
   std::atomic<bool> spare_hint_{false};  // spare(), for idle()
   std::size_t asking_ = 0;  // lanes' asks for work not answered yet (claim)
-  std::uint64_t finished_ = 0;  // jobs run to the end
+  std::size_t waiting_for_jobs_ = 0;  // threads waiting on ready_ for a job (serve, lend)
+  std::vector<Waiter*> helpers_;  // threads waiting in help, in the order they came
   std::uint64_t submitted_ = 0;
   Clock::duration idle_time_{};
   std::vector<std::thread> threads_;
@@ -423,6 +453,7 @@ struct Frame {
   bool open = false;
   bool stopped = false;  // a violation, the cap or an error ended the search in here
   std::exception_ptr error;
+  Pool::Waiter* waiter = nullptr;  // the owner's, while it waits here (explore_spawn_node)
 };
 
 class ParallelDfs {
@@ -431,9 +462,10 @@ class ParallelDfs {
   // there is not run again (a checkpoint's, model/unit_cache.hpp). With `remote_every_s`
   // above 0 too, subtrees on remote lanes report their progress into it that often.
   ParallelDfs(Pool& pool, const Verdict& verdict, std::uint64_t max_runs, unsigned split_branchings,
-              std::size_t spawn_above = 0, UnitCache* cache = nullptr, double remote_every_s = 0)
+              std::size_t spawn_above = 0, UnitCache* cache = nullptr, double remote_every_s = 0,
+              std::uint64_t min_piece_runs = SearchLimits{}.min_piece_runs)
       : pool_(pool), verdict_(verdict), max_runs_(max_runs), split_branchings_(split_branchings), spawn_above_(spawn_above),
-        cache_(cache), remote_every_s_(cache != nullptr ? remote_every_s : 0) {}
+        cache_(cache), remote_every_s_(cache != nullptr ? remote_every_s : 0), min_piece_runs_(min_piece_runs) {}
 
   // The root call passes spawn_above = 0 and has it set from its first execution; subtrees
   // inherit the absolute depth.
@@ -737,9 +769,20 @@ class ParallelDfs {
   // small: fib_bench's 2,190 subtrees of about 100 executions each kept one of 2 workers
   // idle 18% of the time. Whichever search splits, the node merges as the spawn depth's
   // nodes do (take_early), so the results do not depend on when or where this happens.
+  //
+  // Only a piece that looks worth its cost is handed out: one at a node whose branch has run
+  // kMinPieceRuns executions already (its siblings are likely as large). A subtree costs about
+  // 70 us of CPU to hand out, start and merge (the probe, a fresh search and its first
+  // execution's analysis, the wake-ups; 16 workers on this 2-vCPU VM), tens of executions.
+  // Without the floor, 16 workers (on 2 vCPUs) cut mc-four-threads-7-tso into 177,551
+  // subtrees of 12 executions on average (fib_bench: 58,293 of 4) and spent 2.4 times one
+  // worker's CPU; with 64, 6,498 subtrees and 1.4 times. 2 and 4 workers: no change in time
+  // or idle share.
+  // [guess] 64 (SearchLimits::min_piece_runs) is the value from those runs, not tuned on a
+  // machine with many cores.
   void split_on_demand(DporStrategy& strategy, Frames& frames, TaskResult& out, Upward& up, Executor& ex) {
     if (!pool_.idle()) return;
-    const std::optional<std::size_t> node = strategy.shallowest_untaken(strategy.spawn_depth());
+    const std::optional<std::size_t> node = strategy.shallowest_untaken(strategy.spawn_depth(), min_piece_runs_);
     if (!node || !pool_.claim()) return;
     struct Release {
       Pool& pool;
@@ -814,22 +857,26 @@ class ParallelDfs {
   // frames' locks) before each checkpoint: nothing but merging, under f.mutex, changes the
   // search until it leaves (waiting_ registers it; unregistering waits for a leave under way).
   bool explore_spawn_node(Frame& f, Executor& ex, std::function<void()> leave) {
+    Pool::Waiter waiter;  // signalled when a child finishes
     {
       const std::lock_guard lock(f.mutex);
       f.open = true;
+      f.waiter = &waiter;
     }
     if (leave) {
       const std::lock_guard lock(waiting_mutex_);
       waiting_.emplace(&f, std::move(leave));
     }
     for (;;) {
-      const std::uint64_t seen = pool_.finished();
       {
         const std::lock_guard lock(f.mutex);
         pump(f, ex);
-        if (f.stopped || f.children.empty()) break;
+        if (f.stopped || f.children.empty()) {
+          f.waiter = nullptr;
+          break;
+        }
       }
-      pool_.help(ex, seen);
+      pool_.help(ex, waiter);
     }
     {
       const std::lock_guard lock(waiting_mutex_);
@@ -962,6 +1009,7 @@ class ParallelDfs {
       child->error = error;
       child->finished = true;
       pump(f, e);
+      if (f.waiter != nullptr) pool_.signal(*f.waiter);
     }, local_only);
   }
 
@@ -980,7 +1028,9 @@ class ParallelDfs {
                   const RemoteLanes::Lending lending = lend_here();
                   *answer = (*remote)(unit, nullptr, &lending);
                 } else {
-                  *answer = serve_unit(unit, UnitContext{{&e}, verdict_, nullptr});
+                  UnitContext context{{&e}, verdict_, nullptr};
+                  context.min_piece_runs = min_piece_runs_;
+                  *answer = serve_unit(unit, context);
                 }
               });
               return [job, answer]() -> std::optional<std::string> {
@@ -1005,6 +1055,7 @@ class ParallelDfs {
   std::size_t spawn_above_ = 0;
   UnitCache* cache_ = nullptr;
   double remote_every_s_ = 0;
+  std::uint64_t min_piece_runs_;  // split_on_demand
   std::mutex waiting_mutex_;
   std::map<const Frame*, std::function<void()>> waiting_;  // searches waiting at a spawn node
   std::atomic<std::uint64_t> probes_{0};
@@ -1026,7 +1077,8 @@ nlohmann::json serve_dfs(const nlohmann::json& unit, const std::string& key, Uni
   const std::size_t spawn_above = unit.at("spawn_above").get<std::size_t>();
   const RemoteLanes::Progress* progress =
       cache != nullptr && context.progress != nullptr && context.progress->every_s > 0 ? context.progress : nullptr;
-  ParallelDfs dfs(pool, context.verdict, unit.at("max_runs").get<std::uint64_t>(), split, spawn_above, cache);
+  ParallelDfs dfs(pool, context.verdict, unit.at("max_runs").get<std::uint64_t>(), split, spawn_above, cache, 0,
+                  context.min_piece_runs);
   Upward up;
   if (cache != nullptr) up.unit = &key;
   CheckpointPolicy reporting;
@@ -1089,7 +1141,8 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
     Pool pool(executors, lanes, lane_executors);
     // Remote lanes report their units' progress as often as this process saves.
     const double remote_every_s = checkpoint != nullptr && checkpoint->save ? checkpoint->every_s : 0;
-    ParallelDfs dfs(pool, verdict, limits.max_runs, split, 0, checkpoint != nullptr ? &cache : nullptr, remote_every_s);
+    ParallelDfs dfs(pool, verdict, limits.max_runs, split, 0, checkpoint != nullptr ? &cache : nullptr, remote_every_s,
+                    limits.min_piece_runs);
     const std::unique_ptr<PeriodicSave> saver =
         save_periodically(checkpoint, cache, split, [&dfs] { dfs.leave_waiting_states(); });
     root = dfs.explore_root(*executors.front());

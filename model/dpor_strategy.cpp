@@ -58,6 +58,7 @@ std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
   n.early.clear();
   n.scanned = 0;
   n.has_chosen = false;
+  n.since = executions_ - 1;  // this execution is its branch's first
   for (const sim::Candidate& c : candidates) n.enabled.push_back(c.choice);
   if (i > 0) wake_up(stack_[i - 1], log_.steps[i - 1], n);
   for (std::size_t k = 0; k < candidates.size(); ++k) {
@@ -205,10 +206,22 @@ DporStrategy::Next DporStrategy::advance() {
   return backtrack();
 }
 
+// A subtree's root path (nodes below frozen_ - 1) replays its parent's current branch, which
+// the parent analysed before handing the subtree out. A race between two of those steps
+// depends on them and the steps between them only, so the parent met it already: it reversed
+// it (a backtrack entry at its node, so the same request from here would find it covered)
+// or requested it (so its first_request would drop ours). Those races are skipped here: on
+// every execution of a subtree, and above all on its first, which found every race of the
+// root path anew, built a request for each and copied it up the chain of parents, to be
+// dropped there (about 30,000 instructions a subtree on fib_bench with 2 workers, a tenth of
+// what a subtree cost in all). The race of the subtree's first step (node frozen_ - 1) is
+// new and is analysed.
 void DporStrategy::analyse() {
   races_.clear();
   order_.analyse(log_, &races_);
-  for (const Race& r : races_) reverse(order_, r);
+  const std::size_t replayed = frozen_ > 0 ? frozen_ - 1 : 0;
+  for (const Race& r : races_)
+    if (r.second >= replayed) reverse(order_, r);
 }
 
 std::size_t DporStrategy::pending_depth(unsigned k) const {
@@ -244,6 +257,7 @@ DporStrategy::Next DporStrategy::backtrack() {
       if (i < spawn_above_) return Next::spawn;
       n.chosen = c;
       n.has_chosen = true;
+      n.since = executions_;
       return Next::run;
     }
     --size_;
@@ -257,7 +271,7 @@ std::optional<DporStrategy::Subtree> DporStrategy::take_early(std::size_t i, con
   return take_at(i, first_step);
 }
 
-std::optional<std::size_t> DporStrategy::shallowest_untaken(std::size_t from) const {
+std::optional<std::size_t> DporStrategy::shallowest_untaken(std::size_t from, std::uint64_t min_runs) const {
   std::optional<std::size_t> shallowest;
   for (std::size_t i = std::max(from, frozen_); i < size_; ++i) {
     const Node& n = stack_[i];
@@ -265,6 +279,7 @@ std::optional<std::size_t> DporStrategy::shallowest_untaken(std::size_t from) co
     if (std::all_of(n.backtrack.begin(), n.backtrack.end(), [&n](const sim::Choice& c) { return handed_out(n, c); }))
       continue;
     if (shallowest) return shallowest;  // a deeper one too
+    if (executions_ - n.since < min_runs) return std::nullopt;
     shallowest = i;
   }
   return std::nullopt;

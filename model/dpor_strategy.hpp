@@ -56,7 +56,10 @@ class DporStrategy final : public ExplorationStrategy {
 
   std::string name() const override { return "dfs"; }
   sim::EventLog* event_log() override { return &log_; }
-  void begin_execution(std::uint64_t) override { depth_ = 0; }
+  void begin_execution(std::uint64_t) override {
+    depth_ = 0;
+    ++executions_;
+  }
   std::size_t pick(std::span<const sim::Candidate> candidates) override;
   bool next(const sim::ExecutionResult& last) override;
   bool exhaustive() const override { return exhausted_; }
@@ -105,7 +108,10 @@ class DporStrategy final : public ExplorationStrategy {
   // one too (the deepest is where this search goes next itself). Splitting on demand
   // (dpor_parallel.cpp) hands that branch out with take_at, whatever the spawn depth: the
   // node then spawns when the search backtracks to it, as take_early's nodes do.
-  std::optional<std::size_t> shallowest_untaken(std::size_t from) const;
+  // With `min_runs`: none unless that node's current branch has run that many executions
+  // already (a deeper node's started later and has run fewer): the size of the branches
+  // there, as far as this search knows, so that a split is worth what it costs.
+  std::optional<std::size_t> shallowest_untaken(std::size_t from, std::uint64_t min_runs = 0) const;
   std::optional<Subtree> take_at(std::size_t i, const FirstStep& first_step);
   std::size_t frozen_depth() const { return frozen_; }
   std::size_t depth() const { return size_; }
@@ -141,6 +147,7 @@ class DporStrategy final : public ExplorationStrategy {
     std::uint32_t scanned = 0;  // backtrack entries before this are taken (take_early)
     sim::Choice chosen;
     bool has_chosen = false;
+    std::uint64_t since = 0;  // executions_ before the chosen branch's first execution
   };
 
  private:
@@ -170,6 +177,7 @@ class DporStrategy final : public ExplorationStrategy {
   std::vector<Race> races_;
   std::vector<std::uint32_t> notdep_;  // scratch for reverse()
   std::size_t depth_ = 0;
+  std::uint64_t executions_ = 0;  // begun by this strategy
   std::uint64_t internal_errors_ = 0;
   bool exhausted_ = false;
 };

@@ -33,6 +33,10 @@ struct SearchLimits {
   // units as soon as they are known (0: none; idle workers and ranks get branches split on
   // demand either way). Results do not depend on it; speed does.
   unsigned split_levels = 0;
+  // A split on demand hands out a branch only where the search's branch at that node has run
+  // this many executions (model/dpor_parallel.cpp, kMinPieceRuns). Results do not depend on
+  // it; 0 splits wherever a node has a branch left (tests, to split small programs).
+  std::uint64_t min_piece_runs = 64;
 };
 
 struct SearchOutcome {

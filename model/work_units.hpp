@@ -29,6 +29,8 @@ struct UnitContext {
   // merges their answers on (first-step probes); or null.
   const LendBack* lend_back = nullptr;
   Executor* lend_executor = nullptr;
+  // A dfs unit's splits on demand (SearchLimits::min_piece_runs).
+  std::uint64_t min_piece_runs = SearchLimits{}.min_piece_runs;
 };
 
 // Runs one unit (any kind) and returns its answer. Throws std::runtime_error on bytes that

@@ -525,6 +525,10 @@ TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
   auto verdict = [](const ExecutionResult& r) { return r.violation; };
   model::SearchLimits limits;
   limits.max_runs = 1'000'000;
+  // These programs' branches are smaller than the default's smallest piece worth a split
+  // (SearchLimits::min_piece_runs): every split is allowed here, so that the merges of
+  // pieces split on demand are checked too. The default is run below.
+  limits.min_piece_runs = 0;
   std::uint64_t on_demand = 0;
   for (const auto& [build, store_buffer] : parallel_cases()) {
     Fleet fleet(build, store_buffer, 3);
@@ -537,6 +541,7 @@ TEST_CASE("a parallel dfs reports what the sequential one does", "[model]") {
       require_same(o, one);
       on_demand += o.parallel.split_on_demand;
       CHECK(o.parallel.tasks >= o.parallel.split_on_demand);
+      require_same(model::search_dfs(executors, verdict, model::SearchLimits{limits.max_runs}), one);
     }
     // Any split (--split): from one branching level handed out to more than these programs
     // have, where every branch above half the first execution becomes a task; splits on
@@ -600,6 +605,7 @@ class LoopbackLanes final : public model::RemoteLanes {
     if (lane == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
     model::Executor* ex = slow_.at(lane).get();
     model::UnitContext context{{ex}, verdict_, progress};
+    context.min_piece_runs = 0;  // these programs are small: let the lanes' searches split
     const model::LendBack back{[lending] { return lending->claim(); }, [lending] { lending->release(); },
                                [this, lending](const std::string& lent_unit) {
                                  ++lent;
@@ -862,6 +868,7 @@ TEST_CASE("a distributed dfs whose lanes lend subtrees back reports what the seq
   auto verdict = [](const ExecutionResult& r) { return r.violation; };
   model::SearchLimits limits;
   limits.max_runs = 1'000'000;
+  limits.min_piece_runs = 0;  // small programs: every split allowed, as on the lanes
   std::uint64_t units = 0;
   std::uint64_t lent = 0;
   std::uint64_t relayed = 0;
