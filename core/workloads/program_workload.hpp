@@ -16,9 +16,11 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
 
 #include "core/futex/futex_table.hpp"
@@ -70,10 +72,13 @@ class ProgramWorkload {
       futexes_.emplace(prog.futex, machine, prog.threads.size());
     }
     if (prog.mutex) make_mutexes(*prog.mutex);
-    registers_.resize(prog.threads.size());
+    std::size_t total = 0;
+    for (const program::ThreadProgram& t : prog.threads) total += t.registers.size();
+    register_file_.assign(total, 0);  // whole before the views into it are taken
+    for (std::size_t i = 0, at = 0; i < prog.threads.size(); at += prog.threads[i].registers.size(), ++i)
+      registers_.emplace_back(register_file_.data() + at, prog.threads[i].registers.size());
     for (std::size_t i = 0; i < prog.threads.size(); ++i) {
       const program::ThreadProgram& t = prog.threads[i];
-      registers_[i].assign(t.registers.size(), 0);
       spawn(t.name, t.cpu, [this, i] {
         if (futexes_) futexes_->bind(i);
         run(program_->threads[i].body, registers_[i]);
@@ -127,7 +132,7 @@ class ProgramWorkload {
         c.plain->store(init);
       }
     }
-    for (std::vector<std::int64_t>& regs : registers_) std::fill(regs.begin(), regs.end(), 0);
+    std::fill(register_file_.begin(), register_file_.end(), 0);
     if (futexes_) futexes_->reset();
   }
 
@@ -141,6 +146,7 @@ class ProgramWorkload {
   using Word = typename P::template Atomic<std::uint32_t>;
   using Ledger = FutexLedger<P>;
   using Mutex = usync::AnyMutex<P, Ledger>;
+  using Registers = std::span<std::int64_t>;
   struct Cell {
     Atomic* atomic = nullptr;
     Plain* plain = nullptr;
@@ -193,19 +199,19 @@ class ProgramWorkload {
     });
   }
 
-  void run(const std::vector<program::Op>& block, std::vector<std::int64_t>& regs) {
+  void run(const std::vector<program::Op>& block, Registers& regs) {
     for (const program::Op& op : block) step(op, regs);
   }
 
-  std::int64_t eval(const program::Expr& e, const std::vector<std::int64_t>& regs) const {
+  std::int64_t eval(const program::Expr& e, const Registers& regs) const {
     return program::evaluate(e, [&regs](const program::ExprNode& n) { return regs[static_cast<std::size_t>(n.index)]; });
   }
 
-  static void assign(std::vector<std::int64_t>& regs, int reg, std::uint64_t value) {
+  static void assign(Registers& regs, int reg, std::uint64_t value) {
     if (reg >= 0) regs[static_cast<std::size_t>(reg)] = static_cast<std::int64_t>(value);
   }
 
-  void step(const program::Op& op, std::vector<std::int64_t>& regs) {
+  void step(const program::Op& op, Registers& regs) {
     using program::OpKind;
     switch (op.kind) {
       case OpKind::load: assign(regs, op.reg, load(static_cast<std::size_t>(op.var), op.order)); return;
@@ -231,7 +237,7 @@ class ProgramWorkload {
     }
   }
 
-  void lock_op(const program::Op& op, const std::vector<std::int64_t>& regs) {
+  void lock_op(const program::Op& op, const Registers& regs) {
     const auto l = static_cast<std::size_t>(op.lock);
     const bool lock = op.kind == program::OpKind::lock;
     if (mutexes_.empty()) {
@@ -242,7 +248,7 @@ class ProgramWorkload {
     lock ? mutexes_[l]->lock() : mutexes_[l]->unlock();
   }
 
-  void futex_op(const program::Op& op, std::vector<std::int64_t>& regs) {
+  void futex_op(const program::Op& op, Registers& regs) {
     using program::OpKind;
     futexes_->at(thread_of(regs), &op.where);
     Word& word = *cells_[static_cast<std::size_t>(op.var)].word;
@@ -275,18 +281,18 @@ class ProgramWorkload {
     }
   }
 
-  std::uint64_t rmw(const program::Op& op, const std::vector<std::int64_t>& regs) {
+  std::uint64_t rmw(const program::Op& op, const Registers& regs) {
     const Cell& c = cells_[static_cast<std::size_t>(op.var)];
     return c.word != nullptr ? rmw_on(*c.word, op, regs) : rmw_on(*c.atomic, op, regs);
   }
 
   template <class A>
-  std::uint64_t rmw_on(A& a, const program::Op& op, const std::vector<std::int64_t>& regs) {
+  std::uint64_t rmw_on(A& a, const program::Op& op, const Registers& regs) {
     return program::with_order(op.order, [&](auto order) { return rmw_ordered(a, op, regs, order); });
   }
 
   template <class A, class Order>
-  std::uint64_t rmw_ordered(A& a, const program::Op& op, const std::vector<std::int64_t>& regs, Order order) {
+  std::uint64_t rmw_ordered(A& a, const program::Op& op, const Registers& regs, Order order) {
     using T = decltype(a.load());
     const auto operand = static_cast<T>(eval(op.value, regs));
     switch (op.rmw) {
@@ -305,7 +311,7 @@ class ProgramWorkload {
     return 0;
   }
 
-  void run_while(const program::Op& op, std::vector<std::int64_t>& regs) {
+  void run_while(const program::Op& op, Registers& regs) {
     for (std::uint64_t i = 0;; ++i) {
       if (eval(op.cond, regs) == 0) return;
       if (i == op.count) {
@@ -316,19 +322,19 @@ class ProgramWorkload {
     }
   }
 
-  std::string show(const std::vector<std::int64_t>& regs, const program::Op&) const {
+  std::string show(const Registers& regs, const program::Op&) const {
     std::string out;
     const auto& names = program_->threads[thread_of(regs)].registers;
     for (std::size_t i = 0; i < names.size(); ++i) out += fmt::format("{}{}={}", i == 0 ? "" : " ", names[i], regs[i]);
     return out;
   }
 
-  std::size_t thread_of(const std::vector<std::int64_t>& regs) const {
+  std::size_t thread_of(const Registers& regs) const {
     return static_cast<std::size_t>(&regs - registers_.data());
   }
 
   // The calling thread's node for `lock`; nodes are laid out thread by thread.
-  LockNode& lock_node(const std::vector<std::int64_t>& regs, int lock) const {
+  LockNode& lock_node(const Registers& regs, int lock) const {
     return *nodes_[thread_of(regs) * locks_.size() + static_cast<std::size_t>(lock)];
   }
 
@@ -374,12 +380,18 @@ class ProgramWorkload {
   }
 
   std::shared_ptr<const program::Program> program_;
-  std::vector<Cell> cells_;
+  // A fresh workload is built for every simulated execution: room for small programs inline,
+  // so that building one allocates nothing (its vectors were 6 of the 8 heap blocks an
+  // execution of fib_bench allocated).
+  boost::container::small_vector<Cell, 8> cells_;
   std::vector<AnySpinlock<P>*> locks_;
   std::vector<LockNode*> nodes_;  // [thread * locks + lock]
   std::vector<Mutex*> mutexes_;  // design.mutex: one per lock, instead of locks_
   std::optional<Ledger> futexes_;
-  std::vector<std::vector<std::int64_t>> registers_;
+  // Every thread's registers, thread after thread, and each thread's view of its own (the
+  // interpreter finds a thread by its view's place in registers_, thread_of).
+  boost::container::small_vector<std::int64_t, 16> register_file_;
+  boost::container::small_vector<Registers, 4> registers_;
 };
 
 }  // namespace lockstep

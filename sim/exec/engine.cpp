@@ -90,6 +90,10 @@ ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) 
                                         shape_.cpus()));
   const auto id = static_cast<ThreadId>(threads_.size());
   SimThread& t = threads_.emplace_back();
+  if (!spare_spin_watches_.empty()) {
+    t.spin_watch = std::move(spare_spin_watches_.back());
+    spare_spin_watches_.pop_back();
+  }
   t.name = std::move(name);
   t.cpu = cpu;
   t.body = std::move(body);
@@ -105,8 +109,16 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
     bool outer;
     ~TracingHere() { tls_tracing_ = outer; }
   } tracing_here{std::exchange(tls_tracing_, trace != nullptr || lock_profiler_ != nullptr)};
+  for (SimThread& t : threads_) {
+    t.spin_watch.clear();
+    spare_spin_watches_.push_back(std::move(t.spin_watch));
+  }
   threads_.clear();
-  cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
+  if (cpus_.size() == static_cast<std::size_t>(shape_.cpus())) {
+    for (SimCpu& cpu : cpus_) cpu.reset();
+  } else {
+    cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
+  }
   idle_stats_ = {};
   migrations_ = 0;
   balancer_moves_ = 0;
@@ -117,6 +129,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   destroy_fibers();
   ready_.clear();
   schedule_.clear();
+  schedule_.reserve(schedule_room_);
   memory_.reset();
   costs_.reset();
   oracle_ = &oracle;
@@ -188,6 +201,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   }
   result.memory_ops = memory_ops_;
   result.virtual_time_ns = now();
+  schedule_room_ = std::max(schedule_room_, schedule_.size());
   result.schedule = std::move(schedule_);
   result.abandoned = abandoned_;
   if (trace_ != nullptr)

@@ -104,6 +104,7 @@ struct ExecutionResult {
 
 class Engine;
 struct BufferedStore;  // engine_state.hpp
+struct SpinRead;       // engine_state.hpp
 
 // What a workload does before and after its threads run, on the host side of the engine
 // (no scheduling points): allocate and label shared state, spawn threads; check final state.
@@ -406,6 +407,13 @@ class Engine {
   bool internal_is_bug_ = false;
   std::exception_ptr oracle_error_;  // the oracle threw on a simulated thread (pick_next)
   Schedule schedule_;
+
+  // Storage kept from one execution to the next: every execution spawns its threads anew and
+  // hands its schedule out, and each grew its vectors from nothing (about 12 of the 20 heap
+  // blocks an execution of fib_bench allocated; each costs more with several workers, whose
+  // allocator takes locks that one thread does not).
+  std::vector<std::vector<SpinRead>> spare_spin_watches_;
+  std::size_t schedule_room_ = 0;  // the longest schedule so far
 };
 
 }  // namespace lockstep::sim

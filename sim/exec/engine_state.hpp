@@ -62,15 +62,26 @@ struct Engine::SimThread {
   std::uint32_t stores_buffered = 0;  // this execution, for BufferedStore::ordinal
 };
 
-struct Engine::SimCpu {
+// A CPU's state but its queue (SimCpu), so that a new execution resets it whole.
+struct SimCpuState {
   ThreadId running = kNoThread;
-  std::deque<ThreadId> queue;  // ready threads, FIFO (round robin)
   std::uint64_t slice_end_ns = 0;
   std::uint64_t idle_since_ns = 0;
   // The idle loop (MachineShape::idle other than none): recent switches, and how many there
   // were when the CPU went idle.
   SwitchCounter switches;
   std::uint32_t idle_switches = 0;
+};
+
+struct Engine::SimCpu : SimCpuState {
+  std::deque<ThreadId> queue;  // ready threads, FIFO (round robin)
+
+  // A fresh CPU's state, the queue's storage kept: a deque allocates when it is built, and
+  // every execution starts here.
+  void reset() {
+    static_cast<SimCpuState&>(*this) = SimCpuState{};
+    queue.clear();
+  }
 };
 
 // --- per-operation members, inline (engine_cpus.cpp has the rest of virtual time) --------
