@@ -57,7 +57,7 @@ using io::write_file_atomically;
 struct Launch {
   driver::RowLanes* lanes = nullptr;  // rank 0 of several: the others
   bool serving_rank = false;          // a rank above 0: serves rank 0's units
-  std::function<int(unsigned)> serve;
+  std::function<int(unsigned, std::uint64_t)> serve;  // workers, --min-piece
 };
 
 constexpr int kExitMatched = 0;
@@ -429,6 +429,11 @@ int main_impl(int argc, char** argv, const Launch& launch) {
                         "0: none, every split made on demand when a worker or rank is idle; same results for any number, "
                         "docs/model-checking.md)")
       ->check(CLI::Range(0, 16));
+  check_cmd->add_option("--min-piece", run.min_piece_runs,
+                        "A parallel dfs splits on demand only at a node whose branch has run this many executions "
+                        "(same results for any number; docs/model-checking.md)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}));
   check_cmd->add_flag("--all-outcomes", run.all_outcomes,
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
@@ -499,7 +504,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
 
   // A rank above 0 serves rank 0's units: a search's (check) or whole sweep rows (run).
   if (launch.serving_rank)
-    return check_cmd->parsed() || run_cmd->parsed() ? launch.serve(run.workers.value_or(1)) : kExitMatched;
+    return check_cmd->parsed() || run_cmd->parsed() ? launch.serve(run.workers.value_or(1), run.min_piece_runs) : kExitMatched;
 #ifndef LOCKSTEP_HAVE_MPI
   if (mpi) throw UsageError("--mpi: this lockstep was built without MPI (install libopenmpi-dev, rebuild)");
 #endif
@@ -561,7 +566,9 @@ int main(int argc, char** argv) {
       mpi::Session session(argc, argv);
       launch.lanes = session.rank() == 0 ? &session : nullptr;
       launch.serving_rank = session.rank() > 0;
-      launch.serve = [&session](unsigned workers) { return session.serve(workers); };
+      launch.serve = [&session](unsigned workers, std::uint64_t min_piece_runs) {
+        return session.serve(workers, min_piece_runs);
+      };
       return cli::main_impl(argc, argv, launch);
     }
 #endif

@@ -227,6 +227,7 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
   setup.max_runs = max_runs;
   setup.workers = options_.workers.value_or(s_.strategy.workers);
   setup.split_levels = options_.split_levels;
+  setup.min_piece_runs = options_.min_piece_runs;
   setup.executor = &main;
   setup.make_executor = [this, runs = meter.executions()] { return std::make_unique<OwnedSimExecutor>(s_, runs); };
   setup.verdict = [this](const sim::ExecutionResult& r) { return checked_violation(s_, r); };

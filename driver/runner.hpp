@@ -8,6 +8,7 @@
 #include <string>
 
 #include "driver/progress.hpp"
+#include "model/search.hpp"
 #include "scenario/outcome.hpp"
 #include "scenario/report.hpp"
 #include "driver/checkpoint_file.hpp"
@@ -37,6 +38,7 @@ struct RunOptions {
   ProgressReporter progress;                // rows longer than a second report here (empty: none)
   std::optional<unsigned> workers;          // --workers: parallel search (every strategy but timed, naive)
   unsigned split_levels = 0;                // --split: a parallel dfs's branching levels handed out (0: on demand only)
+  std::uint64_t min_piece_runs = model::SearchLimits{}.min_piece_runs;  // --min-piece: a split on demand's floor
   bool all_outcomes = false;                // --all-outcomes: the smt strategy lists every reachable final state
   RowLanes* lanes = nullptr;                // remote ranks (an MPI launch, docs/distributed.md)
   CheckpointFiles checkpoints;              // --checkpoint, --checkpoint-every, --resume

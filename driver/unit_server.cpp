@@ -39,6 +39,7 @@ std::string UnitServer::serve(const std::string& path, const std::string& sha256
     context_.verdict = [&s](const sim::ExecutionResult& r) { return scenario::checked_violation(s, r); };
   }
   model::UnitContext context = context_;
+  context.min_piece_runs = min_piece_runs_;
   context.progress = progress;
   context.lend_back = lend_back;
   return model::serve_unit(unit, context);

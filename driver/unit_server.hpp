@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,7 +18,9 @@ namespace lockstep::driver {
 
 class UnitServer {
  public:
-  explicit UnitServer(unsigned workers) : workers_(workers == 0 ? 1 : workers) {}
+  // `min_piece_runs`: a dfs unit's splits on demand (SearchLimits::min_piece_runs).
+  explicit UnitServer(unsigned workers, std::uint64_t min_piece_runs = model::SearchLimits{}.min_piece_runs)
+      : workers_(workers == 0 ? 1 : workers), min_piece_runs_(min_piece_runs) {}
 
   // The answer to `unit`, for row `row` of the file at `path` whose bytes hash to `sha256`;
   // a dfs unit reports its progress to `progress` meanwhile (or not, null). Throws
@@ -28,6 +31,7 @@ class UnitServer {
 
  private:
   unsigned workers_;
+  std::uint64_t min_piece_runs_;
   std::string path_;
   std::size_t row_ = 0;
   std::unique_ptr<scenario::ScenarioFile> file_;

@@ -51,7 +51,7 @@ Exploration explore(const ExplorationSetup& setup) {
   const StrategySpec& spec = setup.strategy;
   Exploration e;
   e.strategy = name_of(spec.kind);
-  SearchLimits limits{setup.max_runs, setup.split_levels};
+  SearchLimits limits{setup.max_runs, setup.split_levels, setup.min_piece_runs};
   const bool sampling = spec.kind == StrategyKind::random || spec.kind == StrategyKind::pct;
 
   // bounded: the loader ensured exactly one of the two bounds.

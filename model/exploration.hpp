@@ -22,6 +22,7 @@ struct ExplorationSetup {
   std::uint64_t max_runs = 0;  // executions (random, pct) or the cap (dfs, bounded)
   unsigned workers = 1;
   unsigned split_levels = 0;  // SearchLimits::split_levels
+  std::uint64_t min_piece_runs = SearchLimits{}.min_piece_runs;
   Executor* executor = nullptr;                              // worker 0's
   std::function<std::unique_ptr<Executor>()> make_executor;  // the others'
   Verdict verdict;

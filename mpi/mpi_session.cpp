@@ -267,8 +267,8 @@ std::string Session::call(std::size_t lane, const scenario::ScenarioFile& file, 
   return call_rank(static_cast<int>(lane) + 1, header_of(file, row), unit, nullptr, nullptr, nullptr);
 }
 
-int Session::serve(unsigned workers) {
-  driver::UnitServer server(workers);
+int Session::serve(unsigned workers, std::uint64_t min_piece_runs) {
+  driver::UnitServer server(workers, min_piece_runs);
   // A dfs unit's lending thread (model/remote_lanes.hpp, LendBack): rank 0's asks, and the
   // subtrees it sends back. An ask left over from a unit already answered is dropped below.
   const model::LendBack lend_back{[] { return try_receive(0, kWant).has_value(); }, [] { send("", 0, kLent); },

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,8 +36,9 @@ class Session final : public driver::RowLanes {
                    const std::string& unit) override;
 
   // Ranks above 0: serve units with `workers` executors each until rank 0 stops; returns
-  // the process's exit code (0, or 3 if a unit failed: rank 0 reports it).
-  int serve(unsigned workers);
+  // the process's exit code (0, or 3 if a unit failed: rank 0 reports it). A dfs unit splits
+  // on demand as `min_piece_runs` says (SearchLimits::min_piece_runs).
+  int serve(unsigned workers, std::uint64_t min_piece_runs);
 
  private:
   class Lanes;

@@ -66,14 +66,21 @@ grep -q "store buffer drains: f = 1 reaches memory" "$work/lw.txt" && pass || fa
   || fail "lost wakeup: replay does not reproduce it"
 [[ $(json_field "$work/lw-replay.json" "['trace_sha256']") == $(json_field "$work/lw.json" "['trace_sha256']") ]] \
   && pass || fail "lost wakeup: replay trace differs"
-# Parallel dfs: the same counts with 1 and 2 workers.
+# Parallel dfs: the same counts with 1 and 2 workers, and with every split on demand allowed
+# (--min-piece 0; the default splits only where a branch has run 64 executions).
 for w in 1 2; do
   "$lockstep" check scenarios/futex/wake-fastpath-correct.yaml --quiet --workers $w --out-dir "$work/d$w" \
     --json "$work/d$w.json"
 done
-[[ $(json_field "$work/d1.json" "['executions']") == $(json_field "$work/d2.json" "['executions']") && \
-   $(json_field "$work/d1.json" "['pruned']") == $(json_field "$work/d2.json" "['pruned']") ]] && pass \
-  || fail "parallel dfs: 1 and 2 workers disagree"
+"$lockstep" check scenarios/futex/wake-fastpath-correct.yaml --quiet --workers 2 --min-piece 0 --out-dir "$work/d0" \
+  --json "$work/d0.json"
+for other in d2 d0; do
+  [[ $(json_field "$work/d1.json" "['executions']") == $(json_field "$work/$other.json" "['executions']") && \
+     $(json_field "$work/d1.json" "['pruned']") == $(json_field "$work/$other.json" "['pruned']") ]] && pass \
+    || fail "parallel dfs: 1 and 2 workers disagree ($other)"
+done
+"$lockstep" check scenarios/futex/wake-fastpath-correct.yaml --quiet --min-piece -1 >/dev/null 2>&1; code=$?
+[[ $code -eq 2 ]] && pass || fail "--min-piece -1: exit $code, expected 2"
 # Parallel pct search: the same verdict and counts with 1 and 2 workers.
 for w in 1 2; do
   "$lockstep" check scenarios/usync/forgetful-mutex.yaml --quiet --workers $w --out-dir "$work/w$w" \
