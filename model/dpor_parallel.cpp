@@ -771,7 +771,7 @@ class ParallelDfs {
   // nodes do (take_early), so the results do not depend on when or where this happens.
   //
   // Only a piece that looks worth its cost is handed out: one at a node whose branch has run
-  // kMinPieceRuns executions already (its siblings are likely as large). A subtree costs about
+  // min_piece_runs_ executions already (its siblings are likely as large). A subtree costs about
   // 70 us of CPU to hand out, start and merge (the probe, a fresh search and its first
   // execution's analysis, the wake-ups; 16 workers on this 2-vCPU VM), tens of executions.
   // Without the floor, 16 workers (on 2 vCPUs) cut mc-four-threads-7-tso into 177,551
