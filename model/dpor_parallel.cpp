@@ -128,18 +128,18 @@ class Pool {
     changed();
   }
 
+  // Registered under the lock that run() marks the job done under: a job not done by then
+  // signals `w` when it is.
   void wait(Job& job, Executor& mine) {
     Waiter w;
-    for (;;) {
-      {
-        const std::lock_guard lock(mutex_);
-        if (job.done.load(std::memory_order_acquire)) {
-          job.waiter = nullptr;
-          break;
-        }
-        job.waiter = &w;
-      }
-      help(mine, w);
+    {
+      const std::lock_guard lock(mutex_);
+      if (!job.done.load(std::memory_order_acquire)) job.waiter = &w;
+    }
+    while (!job.done.load(std::memory_order_acquire)) help(mine, w);
+    {
+      const std::lock_guard lock(mutex_);
+      job.waiter = nullptr;
     }
     if (job.error) std::rethrow_exception(job.error);
   }

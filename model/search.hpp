@@ -34,7 +34,7 @@ struct SearchLimits {
   // demand either way). Results do not depend on it; speed does.
   unsigned split_levels = 0;
   // A split on demand hands out a branch only where the search's branch at that node has run
-  // this many executions (model/dpor_parallel.cpp, kMinPieceRuns). Results do not depend on
+  // this many executions (`check --min-piece`; ParallelDfs::split_on_demand). Results do not depend on
   // it; 0 splits wherever a node has a branch left (tests, to split small programs).
   std::uint64_t min_piece_runs = 64;
 };
