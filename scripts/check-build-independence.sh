@@ -16,13 +16,7 @@ a=$1
 b=$2
 shift 2
 scenarios=("$@")
-if ((${#scenarios[@]} == 0)); then
-  while IFS= read -r f; do
-    grep -q '^platform: native' "$f" && continue
-    head -1 "$f" | grep -q '^# lockstep: long-running' && continue
-    scenarios+=("$f")
-  done < <(find scenarios -name '*.yaml' | sort)
-fi
+((${#scenarios[@]} > 0)) || mapfile -t scenarios < <(scripts/simulated-scenarios.sh)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for side in a b; do
