@@ -321,17 +321,27 @@ class Pool {
   std::vector<std::thread> threads_;
 };
 
-// Runs a subtree's root path and its first step, then stops: what that step touched. With
-// `into`, the steps are logged there (a resumed search's log, DporStrategy::event_log).
+// Runs a subtree's root path and its first step, logging them into `log`, then goes on for
+// up to `tail` more steps (each thread's first candidate) to let the threads finish: an
+// execution ended early destroys its unfinished fibers, and each one's stack is unwound by an
+// exception (Boost.Context's forced_unwind) at about 35,000 instructions. On fib_bench with
+// 16 workers, 2,946 first-step probes threw 7,203 times, 58% of all the work the parallel
+// search added over one worker (callgrind: 10.30 G instructions against 9.62 G); running
+// the threads out took 9.87 G. The tail's steps fill a log no one reads past the first step;
+// where the threads do not finish within it (a long or looping program) the execution ends
+// there as before. A resumed search's replay (its strategy's log, read by backtracking)
+// takes no tail: that log must hold the branch's steps only.
 class FirstStepProbe final : public sim::Scheduler {
  public:
-  explicit FirstStepProbe(const DporStrategy::Subtree& t, sim::EventLog* into = nullptr) : t_(t), into_(into) {}
+  FirstStepProbe(const DporStrategy::Subtree& t, sim::EventLog& log, std::size_t tail)
+      : t_(t), log_(log), end_(t.nodes.size() + tail) {}
   sim::EngineMode mode() const override { return sim::EngineMode::explore; }
-  sim::EventLog* event_log() override { return into_ != nullptr ? into_ : &log_; }
+  sim::EventLog* event_log() override { return &log_; }
   void begin_execution(std::uint64_t) override { depth_ = 0; }
   std::size_t pick(std::span<const sim::Candidate> candidates) override {
     const std::size_t i = depth_++;
-    if (i >= t_.nodes.size()) return kAbandon;
+    if (i >= end_) return kAbandon;
+    if (i >= t_.nodes.size()) return 0;
     for (std::size_t k = 0; k < candidates.size(); ++k)
       if (candidates[k].choice == t_.nodes[i].chosen) return k;
     throw std::logic_error("dfs: a subtree's root path does not replay: the scenario is not deterministic");
@@ -340,17 +350,21 @@ class FirstStepProbe final : public sim::Scheduler {
   // The root path was found by a search that went on past violations: so must its re-run.
   bool continue_after_violation() const override { return true; }
   std::vector<sim::StepAccess> accesses() const {
-    const sim::EventLog& log = into_ != nullptr ? *into_ : log_;
-    const auto a = log.accesses_of(log.steps.at(t_.nodes.size() - 1));
+    const auto a = log_.accesses_of(log_.steps.at(t_.nodes.size() - 1));
     return {a.begin(), a.end()};
   }
 
  private:
   const DporStrategy::Subtree& t_;
-  sim::EventLog* into_;
-  sim::EventLog log_;
+  sim::EventLog& log_;
+  std::size_t end_;
   std::size_t depth_ = 0;
 };
+
+// A first-step probe's tail: a thousand steps cost about as much as unwinding two or three
+// threads, so a probe that does not finish within it costs at most about twice what it did.
+// [guess; fib_bench's executions take at most 32 steps, mc-four-threads-7's 28]
+constexpr std::size_t kProbeTail = 1000;
 
 using RunRecord = RunFigures;
 
@@ -551,7 +565,7 @@ class ParallelDfs {
       // Backtracking reads what each step of the current branch touched, from the log of the
       // last execution: none ran in this process yet, so the branch runs once to log them.
       const DporStrategy::Subtree branch = strategy.branch();
-      FirstStepProbe replay(branch, strategy.event_log());
+      FirstStepProbe replay(branch, *strategy.event_log(), 0);
       ex.run(replay, 0);
     }
     for (std::uint64_t index = 0;; ++index) {
@@ -816,7 +830,7 @@ class ParallelDfs {
       // nothing on each of a search's tens of thousands of probes.
       thread_local sim::EventLog log;
       const auto since = std::chrono::steady_clock::now();
-      FirstStepProbe probe(t, &log);
+      FirstStepProbe probe(t, log, kProbeTail);
       ex.run(probe, 0);
       probe_ns_.fetch_add(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                               std::chrono::steady_clock::now() - since)
