@@ -43,6 +43,12 @@ class DporStrategy final : public ExplorationStrategy {
   // root, whose last node's chosen branch is the subtree; none of them is backtracked into.
   struct Subtree {
     std::vector<Node> nodes;
+    // Per root-path node, choices its owner already tries or has asleep there when it hands
+    // the subtree out. The owner's backtrack and sleep sets only grow until the subtree is
+    // merged, so a request naming one of these is a no-op there: the subtree need not build
+    // it (reverse). A hint for speed only, left out of the unit's encoding (its key must not
+    // depend on timing): a subtree without it, run from a unit, requests the same and more.
+    std::vector<Small<sim::Choice>> covered;
   };
   // A race whose first step lies above a subtree: the state there must try one of
   // `initials` unless one is already tried or asleep. Whoever owns that node decides.
@@ -168,6 +174,7 @@ class DporStrategy final : public ExplorationStrategy {
   std::size_t size_ = 0;
   std::size_t frozen_ = 0;       // nodes of the subtree's root path
   std::size_t spawn_above_ = 0;  // branches at nodes above this are left to the caller
+  std::vector<Small<sim::Choice>> covered_;  // Subtree::covered, for the nodes above frozen_
   std::vector<Request> requests_;
   // Requests made, by node and initials (first_request): packed in 64 bits when they fit.
   std::unordered_set<std::uint64_t> requested_small_;

@@ -236,7 +236,7 @@ TEST_CASE("dfs counts an unreachable state as an internal error and recovers sou
   node.backtrack = {node.enabled.front()};
   node.chosen = node.enabled.front();
   node.has_chosen = true;
-  model::DporStrategy dfs(model::DporStrategy::Subtree{{node, node}});
+  model::DporStrategy dfs(model::DporStrategy::Subtree{{node, node}, {}});
   CHECK(dfs.internal_errors() == 0);
   dfs.apply(model::DporStrategy::Request{1, {sim::Choice{sim::Choice::Kind::step, 7}}});
   CHECK(dfs.internal_errors() == 1);
