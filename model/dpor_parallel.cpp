@@ -361,9 +361,10 @@ class FirstStepProbe final : public sim::Scheduler {
   std::size_t depth_ = 0;
 };
 
-// A first-step probe's tail: a thousand steps cost about as much as unwinding two or three
-// threads, so a probe that does not finish within it costs at most about twice what it did.
-// [guess; fib_bench's executions take at most 32 steps, mc-four-threads-7's 28]
+// A first-step probe's tail, in steps [guess]: well above what the bundled searches'
+// executions take (fib_bench's at most 32 steps, mc-four-threads-7's 28), so their probes
+// run out; a probe whose threads do not finish within it pays for these steps and then for
+// the unwinding, as before.
 constexpr std::size_t kProbeTail = 1000;
 
 using RunRecord = RunFigures;

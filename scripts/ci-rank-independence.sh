@@ -8,7 +8,7 @@
 # schedule files byte for byte). Only what measures the host or the launch may differ:
 # elapsed seconds, rates per host second, the SMT solver's seconds, the rank count and how
 # many units went to other ranks. cli.distributed in `make test` checks five scenarios this
-# way; this stage checks them all (about 2.5 minutes on the 2-vCPU VM).
+# way; this stage checks them all (45 s in a fresh-clone .ci/run on the 2-vCPU VM, 13-14 s a run).
 #
 # Usage: scripts/ci-rank-independence.sh [LOCKSTEP] [RANKS...]   (default build/bin/lockstep 2 4)
 # Skipped, with a line saying so, when the binary was built without MPI or mpirun is missing.
