@@ -115,10 +115,14 @@ DporStrategy::DporStrategy(Subtree subtree)
 void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
   const bool mine = race.first >= frozen_;  // else a request for whoever owns that node
   const Node& n = stack_[race.first];
-  // Above the root, what the owner was known to cover: a request naming it would be dropped
-  // there. On mc-four-threads-7-tso with 16 workers, building those requests on every
-  // execution was 3.0 G of the 6.7 G instructions the split added (callgrind).
+  // An initial already tried or asleep at the node covers the race. Above the root, that is
+  // what the owner was known to cover (Subtree::covered): a request naming it would be
+  // dropped there. On mc-four-threads-7-tso with 16 workers, building those requests on
+  // every execution was 3.0 G of the 6.7 G instructions the split added (callgrind).
   const Small<sim::Choice>* owner_covers = !mine && race.first < covered_.size() ? &covered_[race.first] : nullptr;
+  const auto covered = [&](const sim::Choice& c) {
+    return mine ? contains(n.backtrack, c) || asleep(n, c) : owner_covers != nullptr && contains(*owner_covers, c);
+  };
   std::vector<std::uint32_t>& v = notdep_;
   v.clear();
   for (std::uint32_t k = race.first + 1; k < race.second; ++k)
@@ -130,8 +134,7 @@ void DporStrategy::reverse(const CausalOrder& order, const Race& race) {
     for (std::size_t y = 0; y < x && initial; ++y) initial = !order.happens_before(v[y], v[x]);
     if (!initial) continue;
     const sim::Choice c = log_.steps[v[x]].choice;
-    if (mine && (contains(n.backtrack, c) || asleep(n, c))) return;  // already covered
-    if (owner_covers != nullptr && contains(*owner_covers, c)) return;
+    if (covered(c)) return;
     if (!contains(initials, c)) initials.push_back(c);
   }
   if (!mine) {
