@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 
 namespace lockstep::model {
 
+// Only simulated memory: an access in a store buffer's space marks the load it answered
+// (for its drain to find), and depends on nothing (causal_order.hpp).
 bool conflicting(std::span<const sim::StepAccess> a, std::span<const sim::StepAccess> b) {
   for (const sim::StepAccess& x : a)
     for (const sim::StepAccess& y : b)
-      if ((x.write || y.write) && x.space == y.space && x.addr < y.addr + y.size && y.addr < x.addr + x.size)
+      if ((x.write || y.write) && x.space == sim::kSharedSpace && y.space == sim::kSharedSpace &&
+          x.addr < y.addr + y.size && y.addr < x.addr + x.size)
         return true;
   return false;
 }
@@ -66,15 +70,15 @@ void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
     const auto mine = log.accesses_of(s);
     earlier.clear();
     for (const sim::StepAccess& a : mine) {
-      if (a.space != sim::kSharedSpace) {  // a buffered store: its drain after the loads it answered
-        const std::uint32_t read = buffer_read(a);
-        if (a.write && read != sim::kNoStep) earlier.push_back(read);
-        continue;
-      }
+      if (a.space != sim::kSharedSpace) continue;  // a forwarded load, or its store's drain: independent
       for (std::size_t i = 0; i < locations_used_; ++i) {
         const Location& l = locations_[i];
         if (l.space != a.space || l.addr >= a.addr + a.size || a.addr >= l.addr + l.size) continue;
-        if (l.last_write != sim::kNoStep) earlier.push_back(l.last_write);
+        // A load of exactly what its own thread's drain wrote last reads that store, as it
+        // would have from the buffer before the drain: no dependence on the drain.
+        const bool own_store = !a.write && l.last_write != sim::kNoStep && process_[l.last_write] == p + 1 &&
+                               (p & 1U) == 0 && l.addr == a.addr && l.size == a.size;
+        if (l.last_write != sim::kNoStep && !own_store) earlier.push_back(l.last_write);
         if (a.write) earlier.insert(earlier.end(), l.reads_since.begin(), l.reads_since.end());
       }
     }
@@ -91,7 +95,21 @@ void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
     last_[p] = static_cast<std::uint32_t>(j);
     for (const sim::StepAccess& a : mine) {
       if (a.space != sim::kSharedSpace) {
-        buffer_read(a) = a.write ? sim::kNoStep : static_cast<std::uint32_t>(j);
+        std::uint32_t& read = buffer_read(a);
+        if (!a.write) {
+          read = static_cast<std::uint32_t>(j);
+          continue;
+        }
+        // A drain: the latest load its store answered from the buffer now reads it from
+        // memory, so the writes that follow in coherence order depend on that load (a
+        // from-read edge), as they do on the loads that read the drain itself.
+        if (read != sim::kNoStep) {
+          const auto to = std::find_if(mine.begin(), mine.end(),
+                                       [](const sim::StepAccess& x) { return x.write && x.space == sim::kSharedSpace; });
+          if (to == mine.end()) throw std::logic_error("causal order: a drain that writes no memory");
+          location(*to).reads_since.push_back(read);
+        }
+        read = sim::kNoStep;
         continue;
       }
       Location& l = location(a);

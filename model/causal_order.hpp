@@ -5,9 +5,13 @@
 // store buffer (under x86-TSO a buffered store reaching memory is an event of its own, as in
 // Nidhugg's TSO model). Two steps of different processes are dependent when they touch
 // overlapping bytes and at least one writes (a park and an unpark of the same thread both
-// write its permit). Happens-before is the transitive closure of program order, the
-// engine's causal edges (an unpark to the woken thread, a write to the spinner it released,
-// a buffered store to its drain) and the execution order of dependent steps.
+// write its permit). Under x86-TSO one exception makes the classes reads-from and coherence
+// classes: a load that reads its own thread's store, from the buffer or from memory once it
+// drained, does not depend on that drain; from the drain on it is a reader of the store's
+// location, which the writes after it depend on (docs/model-checking.md, "Dependence under
+// x86-TSO"). Happens-before is the transitive closure of program order, the engine's causal
+// edges (an unpark to the woken thread, a write to the spinner it released, a buffered store
+// to its drain) and the execution order of dependent steps.
 //
 // A race is a pair of dependent steps of different processes ordered by nothing but each
 // other: reversing it gives an execution that is not equivalent to this one.
@@ -64,10 +68,10 @@ class CausalOrder {
   };
   Location& location(const sim::StepAccess& a);
   // Locations in a store buffer (StepAccess::space): one per buffered store, read by the
-  // loads it answers and then written once, by its drain. Only the latest such load can
-  // race with the drain (the thread's earlier ones are ordered before it), so each store
-  // keeps just that, indexed by thread and ordinal instead of scanning `locations_`: under
-  // TSO there is one per store of the execution.
+  // loads it answers and then written once, by its drain, which makes the latest of those
+  // loads a reader of the store's location (the thread's earlier ones are ordered before
+  // it). Indexed by thread and ordinal instead of scanning `locations_`: under TSO there is
+  // one per store of the execution.
   std::uint32_t& buffer_read(const sim::StepAccess& a);
   std::vector<std::vector<std::uint32_t>> buffer_reads_;  // [thread][ordinal] -> step
   std::vector<Location> locations_;

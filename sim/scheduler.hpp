@@ -79,10 +79,11 @@ struct StepAccess {
   bool write = false;
   // kSharedSpace: simulated memory. Otherwise buffer_space(t): the stores in thread t's
   // store buffer (x86-TSO), `addr` being a store's ordinal among t's buffered stores. A load
-  // that store-to-load forwarding answers reads its source store there; that store's drain
-  // writes it, since once it drained the same load reads memory instead. So the load and
-  // that drain are dependent, and a search tries both orders (docs/model-checking.md,
-  // "Dependence under x86-TSO").
+  // that store-to-load forwarding answers reads its source store there, and that store's
+  // drain writes it. Accesses in a buffer's space depend on nothing: the load reads the same
+  // store before the drain and after it. They name the load for its drain, which makes it a
+  // reader of the store's location from then on (docs/model-checking.md, "Dependence under
+  // x86-TSO").
   std::uint32_t space = 0;
 };
 inline constexpr std::uint32_t kSharedSpace = 0;

@@ -74,13 +74,12 @@ void Engine::drain_oldest(ThreadId id) {
   --buffered_stores_;
   std::memcpy(s.host, &s.value, s.size);
   log_access(s.addr, s.size, true);
-  // The store left the thread's buffer: a load of the thread's that read it by forwarding
-  // would now read memory (the dependence with a forwarded load; StepAccess::space). The
-  // location in that space is the store itself (its ordinal), not the address it writes:
-  // whether a drain is the newest store to its address depends on whether the thread
-  // buffered another one since, an independent step, and a footprint that changes with an
-  // independent step makes a search miss executions (difftest seed 25: t0: y=2;
-  // t1: y=1; r0=y; y=r0+1).
+  // The store left the thread's buffer: the loads of the thread's that forwarding answered
+  // from it now count as readers of its location (StepAccess::space). The location in that
+  // space is the store itself (its ordinal), not the address it writes: whether a drain is
+  // the newest store to its address depends on whether the thread buffered another one
+  // since, an independent step, and a footprint that changes with an independent step makes
+  // a search miss executions (difftest seed 25: t0: y=2; t1: y=1; r0=y; y=r0+1).
   log_access(s.ordinal, 1, true, buffer_space(id));
   // Its pending operation waited for this drain: a causal edge, like an unpark's.
   if (waited && !waits_for_buffer(t)) t.enabled_by_drain = current_step();

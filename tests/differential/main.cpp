@@ -198,9 +198,16 @@ class Run {
             t.dependence_sum += *ref.dependence_classes;
             if (e.executions == *ref.dependence_classes) {
               ++t.dependence_equal;
-            } else if (o_.verbose) {
-              fmt::print("seed {} {}: dfs {} executions, {} classes of its dependence\n", seed, name_of(model),
-                         e.executions, *ref.dependence_classes);
+            } else {
+              // One complete execution per class is what the search promises: any other count
+              // is a bug (an extra class explored twice, or a class missed that the outcomes
+              // happened not to show).
+              bad = true;
+              report += fmt::format("# dfs ran {} complete executions; the reference counts {} classes of its dependence\n",
+                                    e.executions, *ref.dependence_classes);
+              if (o_.verbose)
+                fmt::print("seed {} {}: dfs {} executions, {} classes of its dependence\n", seed, name_of(model),
+                           e.executions, *ref.dependence_classes);
             }
           }
           if (e.executions < *ref.rf_co_classes) {

@@ -129,7 +129,6 @@ std::int64_t eval(const program::Expr& e, const std::vector<std::int64_t>& regs)
 // --- the abstract machine's state ----------------------------------------------------------
 
 constexpr std::uint32_t kNoWriter = ~std::uint32_t{0};
-constexpr std::uint32_t kForwarded = std::uint32_t{1} << 31;  // a read answered by the thread's buffer
 
 struct Buffered {
   std::uint32_t var = 0;
@@ -319,7 +318,7 @@ class Machine {
           for (auto it = t.buffer.rbegin(); it != t.buffer.rend(); ++it) {
             if (it->var != var) continue;
             value = it->value;
-            from = it->writer | (dependence_ ? kForwarded : 0);
+            from = it->writer;  // the same store it reads from memory once drained
             break;
           }
         }

@@ -49,10 +49,9 @@ struct ReferenceResult {
   // and the program has no failing assert; nullopt when not computed or past the cap.
   std::optional<std::uint64_t> rf_co_classes;
   // The same classes as dfs's dependence relation draws them: a read-modify-write that
-  // leaves the value as it was is a read (it commutes with other reads), and a load answered
-  // by its own thread's buffer differs from one that reads the same store from memory after
-  // it drained. dfs (source sets with sleep sets) should run exactly this many complete
-  // executions; docs/model-checking.md, "Counts".
+  // leaves the value as it was is a read (it commutes with other reads); otherwise the
+  // reads-from and coherence classes. dfs (source sets with sleep sets) must run exactly this
+  // many complete executions; docs/model-checking.md, "Counts".
   std::optional<std::uint64_t> dependence_classes;
 };
 
