@@ -23,6 +23,7 @@
 #include "cli/lock_profile_output.hpp"
 #include "cli/measurements_csv.hpp"
 #include "cli/calibrate_command.hpp"
+#include "cli/import_command.hpp"
 #include "cli/keys_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/native_probe.hpp"
@@ -124,6 +125,15 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
   for (const auto& [path, value] : r.params) params += fmt::format(" {}={}", path, value);
   if (r.litmus) {  // a native run of thread programs: its histogram and the checker's verdicts
     fmt::print("{}", litmus_summary(s.name + params, r));
+    return;
+  }
+  if (r.result == "estimate") {
+    const auto& e = r.estimate;
+    fmt::print("{}{}: dfs would complete about {:.0f} executions (95% interval +-{:.0f}, {:.0f}%), from {} probes in "
+               "{:.2f} s{}\n",
+               s.name, params, e.executions, e.half_width, e.executions > 0 ? 100 * e.half_width / e.executions : 0.0,
+               e.probes, e.elapsed_s,
+               e.footprint_misses > 0 ? fmt::format("; {} steps' footprints mispredicted", e.footprint_misses) : "");
     return;
   }
   // A dfs or bounded search that its cap stopped says so: its "pass" covers only what it ran.
@@ -434,6 +444,13 @@ int main_impl(int argc, char** argv, const Launch& launch) {
                         "(same results for any number; docs/model-checking.md)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}));
+  check_cmd->add_flag("--estimate", run.estimate_only,
+                      "dfs: estimate the executions the search would complete, from random probes, without searching "
+                      "(docs/model-checking.md, \"Estimating a search\")");
+  check_cmd->add_option("--probes", run.estimate_probes,
+                        "dfs: random probes that estimate the search before it starts (0: none with a search)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{100'000'000}));
   check_cmd->add_flag("--all-outcomes", run.all_outcomes,
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
@@ -491,6 +508,8 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   CLI::App* calibrate_cmd = add_calibrate(app, calibrate);
   KeysCommand keys;
   CLI::App* keys_cmd = add_keys(app, keys);
+  ImportCommand import;
+  CLI::App* import_litmus_cmd = add_import(app, import);
   NativeProbeOptions machine_probe;
   add_native_probes(*native_cmd->get_subcommand("probe"), machine_probe);
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
@@ -517,6 +536,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
     return kExitMatched;
   }
   if (fileio_cmd->parsed()) return run_fileio_probe(probe);
+  if (import_litmus_cmd->parsed()) return run_import(import);
   if (keys_cmd->parsed()) {
     require_writable(keys.json, "--json");
     return run_keys(keys);
