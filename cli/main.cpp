@@ -127,15 +127,6 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
     fmt::print("{}", litmus_summary(s.name + params, r));
     return;
   }
-  if (r.result == "estimate") {
-    const auto& e = r.estimate;
-    fmt::print("{}{}: dfs would complete about {:.0f} executions (95% interval +-{:.0f}, {:.0f}%), from {} probes in "
-               "{:.2f} s{}\n",
-               s.name, params, e.executions, e.half_width, e.executions > 0 ? 100 * e.half_width / e.executions : 0.0,
-               e.probes, e.elapsed_s,
-               e.footprint_misses > 0 ? fmt::format("; {} steps' footprints mispredicted", e.footprint_misses) : "");
-    return;
-  }
   // A dfs or bounded search that its cap stopped says so: its "pass" covers only what it ran.
   const bool capped = r.result == "pass" && !r.exhaustive && (r.strategy == "dfs" || r.strategy == "bounded");
   const std::string scope =
@@ -444,13 +435,6 @@ int main_impl(int argc, char** argv, const Launch& launch) {
                         "(same results for any number; docs/model-checking.md)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}));
-  check_cmd->add_flag("--estimate", run.estimate_only,
-                      "dfs: estimate the executions the search would complete, from random probes, without searching "
-                      "(docs/model-checking.md, \"Estimating a search\")");
-  check_cmd->add_option("--probes", run.estimate_probes,
-                        "dfs: random probes that estimate the search before it starts (0: none with a search)")
-      ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{100'000'000}));
   check_cmd->add_flag("--all-outcomes", run.all_outcomes,
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");

@@ -17,6 +17,16 @@ bool conflicting(std::span<const sim::StepAccess> a, std::span<const sim::StepAc
   return false;
 }
 
+void follow_drain(std::span<sim::StepAccess> accesses, std::span<const sim::StepAccess> drain) {
+  const sim::StepAccess* slot = nullptr;  // the drained store, in the buffer's space
+  const sim::StepAccess* memory = nullptr;
+  for (const sim::StepAccess& d : drain) (d.space == sim::kSharedSpace ? memory : slot) = &d;
+  if (slot == nullptr || memory == nullptr) return;
+  for (sim::StepAccess& x : accesses)
+    if (!x.write && x.space == slot->space && x.addr == slot->addr)
+      x = sim::StepAccess{memory->addr, memory->size, false, sim::kSharedSpace};
+}
+
 CausalOrder::Location& CausalOrder::location(const sim::StepAccess& a) {
   for (std::size_t i = 0; i < locations_used_; ++i)
     if (locations_[i].addr == a.addr && locations_[i].size == a.size && locations_[i].space == a.space)

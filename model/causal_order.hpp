@@ -33,6 +33,11 @@ inline std::uint32_t process_of(const sim::Choice& c) {
 // True when the two access sets touch overlapping bytes and one of them writes.
 bool conflicting(std::span<const sim::StepAccess> a, std::span<const sim::StepAccess> b);
 
+// A load of the thread's that its buffer answered from the store `drain` wrote (a drain step's
+// accesses) reads that store from memory from now on: its footprint becomes the store's
+// location (docs/model-checking.md, "Dependence under x86-TSO").
+void follow_drain(std::span<sim::StepAccess> accesses, std::span<const sim::StepAccess> drain);
+
 struct Race {
   std::uint32_t first = 0;   // step index
   std::uint32_t second = 0;  // step index, > first

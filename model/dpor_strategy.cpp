@@ -30,18 +30,6 @@ bool DporStrategy::handed_out(const Node& n, const sim::Choice& c) {
          std::any_of(n.early.begin(), n.early.end(), [&c](const Asleep& a) { return a.choice == c; });
 }
 
-// A load of the thread's that its buffer answered from the store `drain` wrote now reads that
-// store from memory: its footprint becomes the store's location.
-void DporStrategy::follow_drain(Small<sim::StepAccess>& accesses, std::span<const sim::StepAccess> drain) {
-  const sim::StepAccess* slot = nullptr;  // the drained store, in the buffer's space
-  const sim::StepAccess* memory = nullptr;
-  for (const sim::StepAccess& d : drain) (d.space == sim::kSharedSpace ? memory : slot) = &d;
-  if (slot == nullptr || memory == nullptr) return;
-  for (sim::StepAccess& x : accesses)
-    if (!x.write && x.space == slot->space && x.addr == slot->addr)
-      x = sim::StepAccess{memory->addr, memory->size, false, sim::kSharedSpace};
-}
-
 // A sleeping choice stays asleep across a step it does not depend on. A sleeping load that
 // its thread's buffer answers stays asleep across that store's drain (they commute: it reads
 // the same store either way), and from then on reads it from memory: its footprint becomes
@@ -53,7 +41,7 @@ void DporStrategy::wake_up(const Node& parent, const sim::StepRecord& step, Node
   for (const Asleep& a : parent.sleep) {
     if (process_of(a.choice) == by || conflicting({a.accesses.data(), a.accesses.size()}, done)) continue;
     child.sleep.push_back(a);
-    if (drain && a.choice.thread == step.choice.thread) follow_drain(child.sleep.back().accesses, done);
+    if (drain && a.choice.thread == step.choice.thread) follow_drain({child.sleep.back().accesses.data(), child.sleep.back().accesses.size()}, done);
   }
 }
 

@@ -161,7 +161,6 @@ class DporStrategy final : public ExplorationStrategy {
   static bool handed_out(const Node& n, const sim::Choice& c);
   Subtree branch_at(std::size_t i, const sim::Choice& c) const;
   void wake_up(const Node& parent, const sim::StepRecord& step, Node& child) const;
-  static void follow_drain(Small<sim::StepAccess>& accesses, std::span<const sim::StepAccess> drain);
   void reverse(const CausalOrder& order, const Race& race);
   void add_initial(Node& n, std::span<const sim::Choice> initials);
   void internal_error(const char* what);
