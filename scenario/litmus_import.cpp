@@ -359,6 +359,9 @@ void Parser::parse_instruction(std::size_t t, std::size_t begin, std::size_t end
     mnemonic = word(i);
     if (mnemonic.empty()) fail(at, "LOCK prefix without an instruction");
   }
+  static const std::set<std::string> branches = {"jmp", "je", "jne", "jz", "jnz", "jl", "jg", "jle", "jge", "call", "ret", "cmp", "test"};
+  if (branches.contains(lower(mnemonic)))
+    fail(mnemonic_at, fmt::format("instruction '{}': branches, comparisons and labels are not supported", mnemonic));
   // Operands, split at top-level commas.
   std::vector<Operand> ops;
   skip_space(i, e);
@@ -488,9 +491,6 @@ void Parser::parse_instruction(std::size_t t, std::size_t begin, std::size_t end
     return;
   }
   if (locked) fail(mnemonic_at, fmt::format("LOCK {} is not supported", mnemonic));
-  static const std::set<std::string> branches = {"jmp", "je", "jne", "jz", "jnz", "jl", "jg", "jle", "jge", "call", "ret", "cmp", "test"};
-  if (branches.contains(m))
-    fail(mnemonic_at, fmt::format("instruction '{}': branches, comparisons and labels are not supported", mnemonic));
   fail(mnemonic_at, fmt::format("instruction '{}' is not supported (MOV, MFENCE, LFENCE, SFENCE, XCHG and LOCK "
                                 "XADD/ADD/SUB/INC/DEC/AND/OR/CMPXCHG are)", mnemonic));
 }
@@ -686,6 +686,12 @@ Imported Parser::run() {
     if (l[nb] == '{') {
       open = line_starts_[line] + nb;
       break;
+    }
+    if (l.substr(nb).starts_with("(*")) {  // a comment: skip to its end
+      std::size_t i = line_starts_[line] + nb;
+      skip_space(i, text_.size());
+      line = static_cast<std::size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), i - 1) - line_starts_.begin()) - 1;
+      continue;
     }
     if (l[nb] == '"') {
       if (cycle_.empty()) cycle_ = std::string(l.substr(nb));
