@@ -300,5 +300,16 @@ EOF
 out=$("$lockstep" check "$work/smt-lock.yaml" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ smt-lock.yaml:6:26:.*cannot\ encode ]] && pass || fail "smt unsupported op: exit $code, '$out'"
 
+# herd litmus import (docs/litmus.md): a test becomes a scenario that `check` decides as the
+# literature does (SB+rfi-pos is allowed under x86-TSO); an unknown instruction is exit 2 at
+# its file:line:col.
+out=$("$lockstep" import litmus tests/litmus/SB+rfi-pos.litmus --out "$work/lit" 2>&1); code=$?
+[[ $code -eq 0 ]] && pass || fail "import litmus: exit $code, '$out'"
+out=$("$lockstep" check "$work"/lit/*.yaml --out-dir "$work/lit" 2>&1); code=$?
+[[ $code -eq 0 && $out =~ reachable ]] && pass || fail "check of an imported litmus test: exit $code, '$out'"
+printf 'X86 bad\n{ x=0; }\n P0 ;\n NOP ;\nexists (x=0)\n' >"$work/bad.litmus"
+out=$("$lockstep" import litmus "$work/bad.litmus" --out "$work/lit2" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ bad.litmus:4:[0-9]+: ]] && pass || fail "import of an unknown instruction: exit $code, '$out'"
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
