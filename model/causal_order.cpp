@@ -103,6 +103,10 @@ void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
     }
     c[p] = local_[j];
     last_[p] = static_cast<std::uint32_t>(j);
+    // The location this step wrote in memory (index into locations_): a drain logs it
+    // before its store's slot in the buffer.
+    constexpr std::size_t kNone = ~std::size_t{0};
+    std::size_t written = kNone;
     for (const sim::StepAccess& a : mine) {
       if (a.space != sim::kSharedSpace) {
         std::uint32_t& read = buffer_read(a);
@@ -114,10 +118,8 @@ void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
         // memory, so the writes that follow in coherence order depend on that load (a
         // from-read edge), as they do on the loads that read the drain itself.
         if (read != sim::kNoStep) {
-          const auto to = std::find_if(mine.begin(), mine.end(),
-                                       [](const sim::StepAccess& x) { return x.write && x.space == sim::kSharedSpace; });
-          if (to == mine.end()) throw std::logic_error("causal order: a drain that writes no memory");
-          location(*to).reads_since.push_back(read);
+          if (written == kNone) throw std::logic_error("causal order: a drain that wrote no memory first");
+          locations_[written].reads_since.push_back(read);
         }
         read = sim::kNoStep;
         continue;
@@ -126,6 +128,7 @@ void CausalOrder::analyse(const sim::EventLog& log, std::vector<Race>* races) {
       if (a.write) {
         l.last_write = static_cast<std::uint32_t>(j);
         l.reads_since.clear();
+        written = static_cast<std::size_t>(&l - locations_.data());
       } else if (l.reads_since.empty() || l.reads_since.back() != j) {
         l.reads_since.push_back(static_cast<std::uint32_t>(j));
       }

@@ -40,8 +40,8 @@ void DporStrategy::wake_up(const Node& parent, const sim::StepRecord& step, Node
   const bool drain = step.choice.kind == sim::Choice::Kind::drain;
   for (const Asleep& a : parent.sleep) {
     if (process_of(a.choice) == by || conflicting({a.accesses.data(), a.accesses.size()}, done)) continue;
-    child.sleep.push_back(a);
-    if (drain && a.choice.thread == step.choice.thread) follow_drain({child.sleep.back().accesses.data(), child.sleep.back().accesses.size()}, done);
+    Asleep& kept = child.sleep.emplace_back(a);
+    if (drain && a.choice.thread == step.choice.thread) follow_drain({kept.accesses.data(), kept.accesses.size()}, done);
   }
 }
 
