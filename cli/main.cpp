@@ -127,6 +127,20 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
     fmt::print("{}", litmus_summary(s.name + params, r));
     return;
   }
+  if (r.result == "estimate") {
+    const auto& e = r.estimate;
+    if (e.executions <= 0) {  // every probe's kept nodes died asleep: a sample says nothing
+      fmt::print("{}{}: no estimate: none of {} probes of {} strata reached a complete execution (try --strata or "
+                 "more --probes)\n",
+                 s.name, params, e.probes, e.strata);
+      return;
+    }
+    fmt::print("{}{}: dfs would complete about {:.0f} executions (95% interval +-{:.0f}, {:.0f}%), from {} probes of {} "
+               "strata in {:.2f} s\n",
+               s.name, params, e.executions, e.half_width, e.executions > 0 ? 100 * e.half_width / e.executions : 0.0,
+               e.probes, e.strata, e.elapsed_s);
+    return;
+  }
   // A dfs or bounded search that its cap stopped says so: its "pass" covers only what it ran.
   const bool capped = r.result == "pass" && !r.exhaustive && (r.strategy == "dfs" || r.strategy == "bounded");
   const std::string scope =
@@ -435,6 +449,17 @@ int main_impl(int argc, char** argv, const Launch& launch) {
                         "(same results for any number; docs/model-checking.md)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}));
+  check_cmd->add_flag("--estimate", run.estimate_only,
+                      "dfs: estimate the executions the search would complete, without searching "
+                      "(docs/model-checking.md, \"Estimating a search\")");
+  check_cmd->add_option("--probes", run.estimate_probes,
+                        "dfs: stratified probes that estimate the search (before it, or alone with --estimate; 0: none before a search)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000}));
+  check_cmd->add_option("--strata", run.estimate_strata,
+                        "dfs: strata per level of each probe (0: as many as a fixed budget of re-run steps allows)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1'000'000}));
   check_cmd->add_flag("--all-outcomes", run.all_outcomes,
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");

@@ -43,6 +43,18 @@ std::string progress_line(const driver::ProgressSnapshot& s) {
       out += fmt::format(", {}", seconds(s.elapsed_s));
     return out;
   }
+  if (s.estimate > 0) {
+    // "dfs 1.2 M of ~5.0 M executions (+-15%), ~18 s left": the estimate made before the
+    // search (model/search_estimate.hpp); once the search passes it, the count alone.
+    const double search_per_s = s.search_s > 0 ? static_cast<double>(s.executions) / s.search_s : 0;
+    const auto done = static_cast<double>(s.executions);
+    if (done < s.estimate) {
+      out += fmt::format("{} of ~{} executions (+-{:.0f}%)", count(s.executions),
+                         count(static_cast<std::uint64_t>(std::llround(s.estimate))), 100 * s.estimate_half_width / s.estimate);
+      if (search_per_s > 0) out += fmt::format(", ~{} left", seconds((s.estimate - done) / search_per_s));
+      return out;
+    }
+  }
   out += fmt::format("{} executions", count(s.executions));
   if (s.cap != 0) out += fmt::format(" (cap {})", count(s.cap));
   out += fmt::format(", {}, {}", rate(per_s, "/s"), seconds(s.elapsed_s));

@@ -69,6 +69,16 @@ void put_counts(Json& out, const RowReport& r) {
                            {"idle_thread_s", rounded_seconds(p.idle_s)},
                            {"probe_thread_s", rounded_seconds(p.probe_s)}};
   }
+  if (r.estimate.present) {
+    const auto& e = r.estimate;
+    out["estimate"] = Json{{"executions", std::round(e.executions)},
+                           {"half_width", std::round(e.half_width)},
+                           {"relative", e.executions > 0 ? std::round(1000 * e.half_width / e.executions) / 1000 : 0.0},
+                           {"probes", e.probes},
+                           {"strata", e.strata},
+                           {"replays", e.replays},
+                           {"elapsed_s", rounded_seconds(e.elapsed_s)}};
+  }
   out["internal_errors"] = r.internal_errors;
   if (r.smt.present) {
     const auto& m = r.smt;

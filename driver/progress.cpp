@@ -11,11 +11,23 @@ ProgressMeter::ProgressMeter(ProgressReporter reporter, ProgressSnapshot base, c
 
 ProgressMeter::~ProgressMeter() { stop(); }
 
+void ProgressMeter::set_estimate(double executions, double half_width) {
+  estimate_ = executions;
+  estimate_half_width_ = half_width;
+  search_start_ = std::chrono::steady_clock::now();
+  estimated_.store(true, std::memory_order_release);
+}
+
 ProgressSnapshot ProgressMeter::sample() const {
   ProgressSnapshot s = base_;
   s.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   s.executions = executions_.load(std::memory_order_relaxed);
   s.phase = phase_.load(std::memory_order_relaxed);
+  if (estimated_.load(std::memory_order_acquire)) {
+    s.estimate = estimate_;
+    s.estimate_half_width = estimate_half_width_;
+    s.search_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - search_start_).count();
+  }
   if (engine_ != nullptr) {
     const sim::Engine::Progress p = engine_->progress();
     s.steps = p.steps;

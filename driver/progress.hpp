@@ -32,6 +32,11 @@ struct ProgressSnapshot {
   std::uint64_t executions = 0;
   std::uint64_t planned = 0;
   std::uint64_t cap = 0;
+  // dfs: the executions the search will complete as estimated before it began (0: none),
+  // the half-width of the estimate's 95% interval, and the seconds since the search began.
+  double estimate = 0;
+  double estimate_half_width = 0;
+  double search_s = 0;
   // Timed runs: the execution's steps and virtual time so far.
   std::uint64_t steps = 0;
   std::uint64_t virtual_ns = 0;
@@ -57,6 +62,9 @@ class ProgressMeter {
   // What the row does now, after its search or run (a string literal: it is read by the
   // meter's thread).
   void set_phase(const char* phase) { phase_.store(phase, std::memory_order_relaxed); }
+  // The search's estimated size (model/search_estimate.hpp), known before it begins: call
+  // once, before the search, from the thread that runs it.
+  void set_estimate(double executions, double half_width);
   // Ends the meter: the final report, if any was made, then no more.
   void stop();
 
@@ -70,6 +78,9 @@ class ProgressMeter {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::atomic<std::uint64_t> executions_{0};
   std::atomic<const char*> phase_{""};
+  std::atomic<bool> estimated_{false};
+  double estimate_ = 0, estimate_half_width_ = 0;  // written before estimated_ is set
+  std::chrono::steady_clock::time_point search_start_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -51,11 +51,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport::Counterexample, present, preemptio
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport::Smt, present, memory_model, unroll, complete, events, queries, solver_s,
                                    witness_replayed, outcomes, outcomes_complete)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport::Parallel, tasks, split_on_demand, probes, idle_s, probe_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport::Estimate, present, probes, executions, half_width, strata, replays,
+                                   elapsed_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport, params, result, property, message, expected, matched, strategy, seed,
                                    executions, exhaustive, sim_ops, steps, virtual_time_ns, elapsed_s, trace_sha256,
                                    trace_path, chrome_trace_path, schedule_path, replay_command, sim_ops_per_host_s,
                                    pruned, max_depth, bounds, guarantee, executions_per_s, workers, ranks,
-                                   remote_units, remote_progress_reports, remote_units_lent_back, parallel, internal_errors, counterexample, interleaving, protocol_steps,
+                                   remote_units, remote_progress_reports, remote_units_lent_back, parallel, estimate, internal_errors, counterexample, interleaving, protocol_steps,
                                    protocol_steps_verbose, machine, machine_source, workload, lock_profile,
                                    lock_profile_unmatched, litmus, smt)
 }  // namespace scenario

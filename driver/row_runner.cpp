@@ -9,6 +9,7 @@
 
 #include "driver/simulation.hpp"
 #include "model/exploration.hpp"
+#include "model/search_estimate.hpp"
 #include "model/random_strategy.hpp"
 #include "model/replay_strategy.hpp"
 #include "scenario/outcome.hpp"
@@ -220,6 +221,27 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
   (sampling ? base.planned : base.cap) = max_runs;
   ProgressMeter meter(options_.progress, std::move(base));
   const auto start = Clock::now();
+  if (s_.strategy.kind == StrategyKind::dfs && (options_.estimate_probes > 0 || options_.estimate_only)) {
+    // Stratified probes of the search's tree (model/search_estimate.hpp): a fixed number and
+    // budget, so the estimate is part of the deterministic result; --estimate stops here.
+    SimExecutor probing(engine_, *workload_);
+    model::EstimateOptions eo;
+    eo.probes = std::max<std::uint64_t>(options_.estimate_probes, 2);
+    eo.seed = seed();
+    eo.strata = options_.estimate_strata;
+    // Before a search, a twentieth of --estimate's budget: a search of seconds is not held up
+    // by more than a fraction of a second.
+    if (!options_.estimate_only) eo.steps_per_probe /= 20;
+    const model::SearchEstimate e = model::estimate_search(probing, eo);
+    report.estimate = {true, e.probes, e.executions, e.half_width, e.strata, e.replays, e.seconds};
+    meter.set_estimate(e.executions, e.half_width);
+    if (options_.estimate_only) {
+      report.strategy = "dfs";
+      report.result = "estimate";
+      report.elapsed_s = seconds_since(start);
+      return report;
+    }
+  }
   SimExecutor main(engine_, *workload_, meter.executions());
   model::ExplorationSetup setup;
   setup.strategy = s_.strategy;

@@ -43,6 +43,11 @@ struct RunOptions {
   RowLanes* lanes = nullptr;                // remote ranks (an MPI launch, docs/distributed.md)
   CheckpointFiles checkpoints;              // --checkpoint, --checkpoint-every, --resume
   bool lock_profile = false;                // --lock-profile: timed rows profile their locks (docs/os.md)
+  // dfs rows: stratified probes estimate the search first (model/search_estimate.hpp); 0:
+  // none. --estimate: the estimate alone, no search.
+  std::uint64_t estimate_probes = 2;
+  bool estimate_only = false;
+  std::size_t estimate_strata = 0;  // --strata: per level (0: from the budget)
 };
 
 // Throws ScenarioError, at the place in the file, when a row cannot be simulated: the

@@ -88,6 +88,17 @@ struct RowReport {
     double idle_s = 0;
     double probe_s = 0;
   } parallel;
+  // dfs: the executions probes predicted before the search (model/search_estimate.hpp), with
+  // the half-width of their 95% interval; `elapsed_s` is host time.
+  struct Estimate {
+    bool present = false;
+    std::uint64_t probes = 0;
+    double executions = 0;
+    double half_width = 0;
+    std::uint64_t strata = 0;
+    std::uint64_t replays = 0;
+    double elapsed_s = 0;
+  } estimate;
   // States the search's algorithm says cannot be reached, met anyway (a checker bug): the
   // verdict is not to be trusted, and the command exits 3.
   std::uint64_t internal_errors = 0;

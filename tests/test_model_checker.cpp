@@ -23,6 +23,7 @@
 #include "model/minimize.hpp"
 #include "model/pct_strategy.hpp"
 #include "model/random_strategy.hpp"
+#include "model/search_estimate.hpp"
 #include "model/search.hpp"
 #include "model/unit_cache.hpp"
 #include "model/work_units.hpp"
@@ -271,6 +272,53 @@ TEST_CASE("dfs reaches every final state a full enumeration reaches", "[model]")
     Runner runner(p, 0);
     for (std::uint64_t i = 0; i < 5000; ++i) runner.run(random, i);
     for (const Outcome& o : p.seen) CHECK(reduced.outcomes.count(o) == 1);
+  }
+}
+
+// The estimator (model/search_estimate.hpp) probes the tree of a search with sleep sets alone,
+// which has one complete leaf per class: dfs's count. Programs whose steps do not depend on
+// the values read are counted exactly when the strata are not bounded (two probes agree and
+// stop); a program that spins until a value appears is sampled, and its interval must hold
+// dfs's count. The difference test compares it on every generated program as well.
+TEST_CASE("the estimate of a dfs is its count where values do not steer the program, and near it where they do", "[model]") {
+  const auto both = [](Program& p, std::uint32_t store_buffer, std::size_t strata) {
+    model::DporStrategy dpor;
+    const Explored e = explore(p, dpor, store_buffer);
+    REQUIRE(e.search.exhaustive);
+    Runner runner(p, store_buffer);
+    model::EstimateOptions o;
+    o.strata = strata;
+    o.probes = 16;
+    return std::pair{e.search.executions, model::estimate_search(runner, o)};
+  };
+  SECTION("racy increments and store buffering, SC and TSO: exact") {
+    for (const std::uint32_t sb : {0U, 4U}) {
+      Program p;
+      racy_increments(p, 3);
+      const auto [count, est] = both(p, sb, 1 << 20);
+      CHECK(est.executions == static_cast<double>(count));
+      CHECK(est.half_width == 0);
+      CHECK(est.probes == 2);
+      Program q;
+      store_buffering(q, false);
+      const auto [count2, est2] = both(q, sb, 1 << 20);
+      CHECK(est2.executions == static_cast<double>(count2));
+    }
+  }
+  SECTION("a narrow probe (one stratum a level: Knuth's estimator) is a sample, and still centred") {
+    Program p;
+    racy_increments(p, 3);
+    const auto [count, est] = both(p, 4, 1);
+    CHECK(est.probes == 16);
+    CHECK(std::abs(est.executions - static_cast<double>(count)) <= est.half_width);
+  }
+  SECTION("three threads under a ticket lock: spinning, sampled") {
+    Program p;
+    ticket_counter(p);
+    const auto [count, est] = both(p, 0, 0);
+    CHECK(est.half_width > 0);
+    CHECK(std::abs(est.executions - static_cast<double>(count)) <= est.half_width);
+    CHECK(std::abs(est.executions - static_cast<double>(count)) <= 0.3 * static_cast<double>(count));
   }
 }
 

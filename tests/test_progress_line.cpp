@@ -26,6 +26,21 @@ TEST_CASE("a sampling search's progress line estimates the time left", "[progres
   CHECK(progress_line(s) == "racy counter: random 20.0 k/100 k executions, 10.0 k/s, 8.0 s left");
 }
 
+TEST_CASE("a dfs with an estimate shows how far along it is and the time left", "[progress]") {
+  ProgressSnapshot s;
+  s.scenario = "fib";
+  s.strategy = "dfs";
+  s.elapsed_s = 3.0;
+  s.search_s = 2.0;
+  s.executions = 1'200'000;
+  s.estimate = 5'000'000;
+  s.estimate_half_width = 750'000;
+  s.cap = 10'000'000;
+  CHECK(progress_line(s) == "fib: dfs 1.20 M of ~5.00 M executions (+-15%), ~6.3 s left");
+  s.executions = 6'000'000;  // past the estimate: the count alone
+  CHECK(progress_line(s) == "fib: dfs 6.00 M executions (cap 10.0 M), 2.00 M/s, 3.0 s");
+}
+
 TEST_CASE("an exhaustive search's progress line shows its cap, not a time left", "[progress]") {
   ProgressSnapshot s;
   s.scenario = "mutex3";

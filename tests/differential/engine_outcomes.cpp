@@ -9,6 +9,7 @@
 #include "model/dpor_strategy.hpp"
 #include "model/naive_strategy.hpp"
 #include "model/search.hpp"
+#include "model/search_estimate.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/exec/engine.hpp"
 #include "sim/exec/sim_platform.hpp"
@@ -139,6 +140,12 @@ EngineOutcomes explore_engine(const std::shared_ptr<const program::Program>& pro
   r.internal_errors = o.internal_errors;
   r.exhaustive = o.exhaustive;
   return r;
+}
+
+model::SearchEstimate estimate_engine(const std::shared_ptr<const program::Program>& program, Model model,
+                                     const model::EstimateOptions& options) {
+  Executor executor(program, model);
+  return model::estimate_search(executor, options);
 }
 
 }  // namespace lockstep::difftest

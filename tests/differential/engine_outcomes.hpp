@@ -11,6 +11,7 @@
 
 #include "axiomatic/witness_plan.hpp"
 #include "core/workloads/program.hpp"
+#include "model/search_estimate.hpp"
 #include "tests/differential/reference_machine.hpp"
 
 namespace lockstep::difftest {
@@ -36,5 +37,9 @@ std::vector<FollowedPlan> follow_plans(const std::shared_ptr<const program::Prog
 
 EngineOutcomes explore_engine(const std::shared_ptr<const program::Program>& program, Model model, Explorer explorer,
                               unsigned workers, std::uint64_t max_runs);
+
+// The estimate of dfs's executions (model/search_estimate.hpp) on the same engine.
+model::SearchEstimate estimate_engine(const std::shared_ptr<const program::Program>& program, Model model,
+                                     const model::EstimateOptions& options);
 
 }  // namespace lockstep::difftest

@@ -11,6 +11,7 @@
 //   lockstep_difftest --seed 1 --programs 300          (what `make test` runs)
 //   bench/differential.sh                               (the long run)
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -57,6 +58,12 @@ struct Tally {
   std::uint64_t executions_sum = 0, classes_sum = 0;
   // ... and against the classes of dfs's own dependence relation (ReferenceResult).
   std::uint64_t dependence_compared = 0, dependence_equal = 0, dependence_sum = 0;
+  // The estimator (model/search_estimate.hpp) against dfs's count: exact on programs whose
+  // control flow and footprints do not depend on values; on the others, how far off and
+  // how often the 95% interval held the count.
+  std::uint64_t estimate_exact_programs = 0, estimate_exact_equal = 0;
+  std::uint64_t estimate_sampled = 0, estimate_within = 0;
+  double estimate_error_sum = 0;
   // The axiomatic checker: programs, witnesses the engine followed, solver time.
   std::uint64_t smt_programs = 0, smt_witnesses = 0;
   double smt_seconds = 0;
@@ -145,6 +152,38 @@ class Run {
   }
 
  private:
+  // The estimator on a generated program, against dfs's count; true on a mismatch. Without
+  // an `if`, an `assert` (a failed one stops its thread), a compare-and-swap or an exchange,
+  // nothing a program does depends on the values it reads (every other read-modify-write
+  // here writes a value it did not read; difftest seed 95 had an assert), so the
+  // probes' strata merge only nodes with equal subtrees: with no bound on strata the
+  // estimate must be the count itself.
+  bool estimate(const std::shared_ptr<const lockstep::program::Program>& prog, Model model, const std::string& text,
+                std::uint64_t executions, Tally& t, std::string& report) {
+    model::EstimateOptions eo;
+    eo.probes = 8;
+    eo.seed = 1;
+    const bool value_free = text.find("if:") == std::string::npos && text.find("cas:") == std::string::npos &&
+                            text.find("exchange:") == std::string::npos && text.find("assert:") == std::string::npos;
+    if (value_free) eo.strata = 1 << 20;
+    const model::SearchEstimate e = estimate_engine(prog, model, eo);
+    if (value_free) {
+      ++t.estimate_exact_programs;
+      if (e.executions == static_cast<double>(executions) && e.half_width == 0) {
+        ++t.estimate_exact_equal;
+        return false;
+      }
+      report += fmt::format("# the estimator gave {} (+-{}) for dfs's {} executions, with strata unbounded\n",
+                            e.executions, e.half_width, executions);
+      return true;
+    }
+    ++t.estimate_sampled;
+    const double truth = static_cast<double>(executions);
+    t.estimate_error_sum += truth > 0 ? std::abs(e.executions - truth) / truth : 0;
+    if (std::abs(e.executions - truth) <= e.half_width) ++t.estimate_within;
+    return false;
+  }
+
   // True when it agreed; a mismatch is reported and, for a generated program, written.
   bool check(std::uint64_t seed, Model model, const scenario::ScenarioFile& file, const fs::path& path,
              const std::string& text) {
@@ -218,6 +257,7 @@ class Run {
           }
         }
       }
+      if (w == o_.workers.front() && !text.empty()) bad |= estimate(prog, model, text, e.executions, t, report);
       bad |= compare(fmt::format("dfs, {} worker{}", w, w == 1 ? "" : "s"), ref, e, report);
     }
     if (ref.interleavings <= o_.naive_cap) {
@@ -272,6 +312,13 @@ class Run {
             "     dfs executions vs classes of dfs's dependence relation: equal in {} of {} programs; {} classes in "
             "all\n",
             t.dependence_equal, t.dependence_compared, t.dependence_sum);
+      if (t.estimate_exact_programs + t.estimate_sampled > 0)
+        fmt::print(
+            "     estimator: exact on {} of {} programs that values do not steer; on the {} others, {:.1f}% off on "
+            "average, dfs's count within the 95% interval in {}\n",
+            t.estimate_exact_equal, t.estimate_exact_programs, t.estimate_sampled,
+            t.estimate_sampled > 0 ? 100 * t.estimate_error_sum / static_cast<double>(t.estimate_sampled) : 0.0,
+            t.estimate_within);
       if (t.smt_programs > 0)
         fmt::print("     smt: {} programs, {} witnesses followed by the engine to their outcome, {:.2f} s in the solver\n",
                    t.smt_programs, t.smt_witnesses, t.smt_seconds);
