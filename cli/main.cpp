@@ -190,7 +190,7 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
 // must be a writable directory.
 void require_writable(const std::string& path, const char* option) {
   namespace fs = std::filesystem;
-  if (path.empty()) return;
+  if (path.empty() || path == "-") return;  // "-": standard output
   const fs::path p = fs::absolute(path);
   if (fs::is_directory(p)) throw UsageError(fmt::format("{} {}: is a directory", option, path));
   fs::path dir = p.parent_path();
@@ -201,13 +201,39 @@ void require_writable(const std::string& path, const char* option) {
     throw UsageError(fmt::format("{} {}: the directory {} is not writable", option, path, dir.string()));
 }
 
-void require_writable(const RunOptions& run, const Outputs& out) {
-  require_writable(out.json, "--json");
-  require_writable(out.junit, "--junit");
-  require_writable(out.csv, "--csv");
-  require_writable(out.lock_profile, "--lock-profile");
-  require_writable(run.trace_path, "--trace");
-  require_writable(run.chrome_trace_path, "--chrome-trace");
+// Two paths that name one file (a link, "./x" and "x", a hard link): written by both, one
+// would destroy the other. Devices and FIFOs may be named twice (/dev/null).
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  if (a == "-" || b == "-") return a == b;
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) {
+    const fs::file_status s = fs::status(a, ec);
+    if (fs::is_character_file(s) || fs::is_fifo(s)) return false;
+    return fs::equivalent(a, b, ec);
+  }
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+// Every output writable, none naming an input (`--json s.yaml s.yaml` would write over the
+// scenario) or another output (`--json r.json --trace r.json` would keep one of them).
+void require_writable(const RunOptions& run, const Outputs& out, const std::vector<std::string>& inputs) {
+  const std::vector<std::pair<const char*, std::string>> outputs{
+      {"--json", out.json},           {"--junit", out.junit},
+      {"--csv", out.csv},             {"--lock-profile", out.lock_profile},
+      {"--trace", run.trace_path},    {"--chrome-trace", run.chrome_trace_path},
+      {"--checkpoint", run.checkpoints.write_path}};
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const auto& [option, path] = outputs[i];
+    if (path.empty()) continue;
+    require_writable(path, option);
+    for (const std::string& input : inputs)
+      if (same_file(path, input)) throw UsageError(fmt::format("{} {}: is an input of this command; not overwritten", option, path));
+    for (std::size_t j = 0; j < i; ++j)
+      if (!outputs[j].second.empty() && same_file(path, outputs[j].second))
+        throw UsageError(fmt::format("{} {} and {} {} name one file: give each output its own", outputs[j].first,
+                                     outputs[j].second, option, path));
+  }
 }
 
 void write_outputs(const std::vector<ScenarioReport>& reports, const RunOptions& run, const Outputs& out) {
@@ -286,8 +312,9 @@ int run_files(const std::vector<std::string>& paths, RunOptions run, const Outpu
     throw UsageError("--checkpoint and --resume take a single scenario row (a checkpoint holds one search)");
   if (run.checkpoints.any() && run.command == Command::run && files.size() > 1)
     throw UsageError("--checkpoint and --resume take a single scenario file (a checkpoint holds one sweep)");
-  require_writable(run.checkpoints.write_path, "--checkpoint");
-  require_writable(run, out);
+  std::vector<std::string> inputs = paths;
+  if (!run.checkpoints.resume_path.empty()) inputs.push_back(run.checkpoints.resume_path);
+  require_writable(run, out, inputs);
   if (!out.quiet && isatty(STDERR_FILENO) != 0) run.progress = print_progress;
   std::vector<ScenarioReport> reports;
   for (const ScenarioFile& file : files) reports.push_back(run_scenario_file(file, run));
@@ -308,7 +335,7 @@ int native_files(const std::vector<std::string>& paths, RunOptions run, const Ou
     throw UsageError("--trace and --chrome-trace take a single scenario file; use --save-traces for several");
   run.trace_path = native.trace_path;
   run.chrome_trace_path = native.chrome_trace_path;
-  require_writable(run, out);
+  require_writable(run, out, paths);
   native.out_dir = run.out_dir;
   native.lock_profile = !out.lock_profile.empty();
   std::vector<ScenarioReport> reports;
@@ -319,7 +346,7 @@ int native_files(const std::vector<std::string>& paths, RunOptions run, const Ou
 
 int replay(const std::string& path, const RunOptions& run, const Outputs& out) {
   const model::ScheduleFile schedule = model::parse_schedule(read_file(path), path);
-  require_writable(run, out);
+  require_writable(run, out, {path});
   std::vector<ScenarioReport> reports{replay_schedule(schedule, path, run)};
   write_outputs(reports, run, out);
   return exit_code(reports);
@@ -529,6 +556,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
     const int code = app.exit(e);
     return code == 0 ? kExitMatched : kExitBadInput;
   }
+  if (out.json == "-") out.quiet = true;  // the JSON alone on standard output
 
   // A rank above 0 serves rank 0's units: a search's (check) or whole sweep rows (run).
   if (launch.serving_rank)

@@ -2,14 +2,16 @@
 // half-written output: write a temporary beside the target, then rename), SHA-256.
 #pragma once
 
-#include <string>
+#include <cstdint>
 #include <cstdio>
+#include <string>
 #include <string_view>
 
 namespace lockstep::io {
 
 // Throws std::runtime_error naming the file.
 std::string read_file(const std::string& path);
+// AtomicFileWriter's rules, in one piece.
 void write_file_atomically(const std::string& path, std::string_view content);
 std::string sha256_hex(std::string_view bytes);
 
@@ -31,8 +33,17 @@ class Sha256Stream {
   void* ctx_;
 };
 
-// A file written in pieces that appears whole or not at all: the pieces go to a temporary
-// beside the target, renamed over it by commit(); without commit() the temporary is removed.
+// An output file, written in pieces (docs/results.md, "How outputs are written"):
+//  - a regular file (or none yet) appears whole or not at all: the pieces go to a temporary
+//    made with mkstemp beside it (a fresh name, O_EXCL: nothing planted is followed),
+//    renamed over it by commit(), with the mode of the file it replaces; without commit(),
+//    or on SIGINT, SIGTERM or SIGHUP, the temporary is removed, and stale ones a killed run
+//    left for the same path are swept on the next write;
+//  - a symlink is followed: the file it names is written, the link stays;
+//  - a character device or a FIFO is written through, in place, never replaced;
+//  - "-" is standard output;
+//  - a directory, another kind of file, or a regular file with no write permission bit
+//    (even for root) is refused: std::runtime_error naming the path.
 class AtomicFileWriter {
  public:
   explicit AtomicFileWriter(std::string path);
@@ -43,9 +54,14 @@ class AtomicFileWriter {
   void commit();
 
  private:
-  std::string path_;
+  enum class Mode : std::uint8_t { replace, through, standard_output };
+  void discard();
+  std::string path_;    // as given
+  std::string target_;  // the file replaced (a symlink's target)
   std::string temp_;
   std::FILE* file_ = nullptr;
+  Mode mode_ = Mode::replace;
+  int slot_ = -1;  // in the signal handler's list of temporaries
 };
 
 }  // namespace lockstep::io

@@ -311,5 +311,20 @@ printf 'X86 bad\n{ x=0; }\n P0 ;\n NOP ;\nexists (x=0)\n' >"$work/bad.litmus"
 out=$("$lockstep" import litmus "$work/bad.litmus" --out "$work/lit2" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ bad.litmus:4:[0-9]+: ]] && pass || fail "import of an unknown instruction: exit $code, '$out'"
 
+# Outputs (docs/results.md "How outputs are written"): `--json -` is the JSON alone on
+# standard output; an output naming an input or another output, or a read-only file, is
+# refused with exit 2 and nothing overwritten; /dev/null stays a device.
+cp scenarios/litmus/sb-tso.yaml "$work/s.yaml"
+out=$("$lockstep" check "$work/s.yaml" --out-dir "$work/o" --json -); code=$?
+[[ $code -eq 0 ]] && python3 -c "import json,sys; json.loads(sys.argv[1])" "$out" && pass || fail "--json -: exit $code, '$out'"
+out=$("$lockstep" check "$work/s.yaml" --out-dir "$work/o" --json "$work/s.yaml" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ is\ an\ input && $(head -1 "$work/s.yaml") == name:* ]] && pass || fail "--json over the scenario: exit $code, '$out'"
+out=$("$lockstep" check "$work/s.yaml" --out-dir "$work/o" --json "$work/r.json" --trace "$work/./r.json" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ name\ one\ file ]] && pass || fail "two outputs, one file: exit $code, '$out'"
+echo keep >"$work/ro.json"; chmod 444 "$work/ro.json"
+out=$("$lockstep" check "$work/s.yaml" --out-dir "$work/o" --json "$work/ro.json" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ read-only && $(cat "$work/ro.json") == keep ]] && pass || fail "read-only output: exit $code, '$out'"
+"$lockstep" check "$work/s.yaml" --out-dir "$work/o" --json /dev/null -q && [[ -c /dev/null ]] && pass || fail "--json /dev/null"
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]
