@@ -25,10 +25,15 @@ struct CheckpointFiles {
 };
 
 // A checkpoint file's JSON, read with a bound (`max_bytes`) and checked to be `format` of
-// `version`, written for the bytes of `file`. Throws std::runtime_error, naming the path and
+// `version`, whole (its digest), written for the bytes of `file`. Throws std::runtime_error, naming the path and
 // saying what is wrong: "PATH: cannot resume from it: ..." (exit 2).
 nlohmann::json read_checkpoint_json(const std::string& path, std::uintmax_t max_bytes, const char* format, int version,
                                     const scenario::ScenarioFile& file);
+// A checkpoint's text: `j` with a `digest` member added, the SHA-256 of `j`'s own dump
+// (members in key order, so the dump is canonical). read_checkpoint_json recomputes it: a
+// file edited or damaged anywhere in its body is refused instead of resumed into a false
+// verdict (issue 46: an emptied dfs stack resumed as "pass, exhaustive").
+std::string checkpoint_text(nlohmann::json j);
 // The error read_checkpoint_json throws, for what its caller checks after it.
 std::runtime_error cannot_resume(const std::string& path, const std::string& why);
 

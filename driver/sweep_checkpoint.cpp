@@ -15,7 +15,7 @@ namespace lockstep::driver {
 namespace {
 
 constexpr const char* kFormat = "lockstep sweep checkpoint";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2: a digest over the whole content (checkpoint_text)
 // Reports are kilobytes (a lock profile or a histogram, tens); a sweep has at most
 // scenario::kMaxSweepRows rows. Anything this large is not one of these files.
 constexpr std::uintmax_t kMaxBytes = 256ULL << 20;
@@ -72,7 +72,7 @@ void SweepCheckpoint::write() const {
   for (const auto& [row, report] : rows_) rows[std::to_string(row)] = io::base64_encode(report);
   const nlohmann::json j = {{"format", kFormat}, {"version", kVersion}, {"scenario", scenario_},
                             {"sha256", sha256_}, {"options", options_},  {"rows", std::move(rows)}};
-  io::write_file_atomically(write_path_, j.dump() + "\n");
+  io::write_file_atomically(write_path_, checkpoint_text(j));
 }
 
 }  // namespace lockstep::driver

@@ -57,6 +57,37 @@ out=$("$lockstep" check scenarios/bench/mc-fib.yaml --resume "$work/run.ckpt" 2>
 [[ $code -eq 2 && $out =~ other\ bytes ]] && pass || fail "another scenario's checkpoint: exit $code, '$out'"
 out=$("$lockstep" check "$f" --executions 1000 --resume "$work/run.ckpt" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ same\ --executions ]] && pass || fail "another cap: exit $code, '$out'"
+# A checkpoint edited in its body (issue 46: an emptied stack resumed as "pass, exhaustive"):
+# its digest no longer matches, exit 2 naming the file. Edited by someone who recomputes the
+# digest too: an empty stack after executions, or a string where a stack entry belongs, is
+# still refused, naming the file. Without a digest: refused.
+edit() {  # in, out, python statement on d, recompute digest (1/0)
+  python3 - "$1" "$2" "$3" "$4" <<'PY'
+import hashlib, json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+if sys.argv[4] == "1" or sys.argv[3] == "pass":
+    d.pop("digest", None)
+if sys.argv[4] == "1":
+    d["digest"] = hashlib.sha256(json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+edit "$work/run.ckpt" "$work/same.ckpt" "pass" 1
+out=$("$lockstep" check "$f" --quiet --out-dir "$work/ck" --resume "$work/same.ckpt" --json "$work/same.json" 2>&1); code=$?
+[[ $code -eq 0 ]] && pass || fail "a checkpoint re-digested by the test's own rule: exit $code, '$out' (the digest rule differs)"
+edit "$work/run.ckpt" "$work/emptied.ckpt" "d['search']['strategy']['stack'] = []; d['digest'] = json.load(open(sys.argv[1]))['digest']" 0
+out=$("$lockstep" check "$f" --resume "$work/emptied.ckpt" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ emptied.ckpt:\ cannot\ resume.*edited\ or\ damaged ]] && pass || fail "an emptied stack: exit $code, '$out'"
+edit "$work/run.ckpt" "$work/forged.ckpt" "d['search']['strategy']['stack'] = []" 1
+out=$("$lockstep" check "$f" --resume "$work/forged.ckpt" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ forged.ckpt:\ cannot\ resume ]] && pass || fail "an emptied stack, digest recomputed: exit $code, '$out'"
+edit "$work/run.ckpt" "$work/typed.ckpt" "d['search']['strategy']['stack'] = 'not a stack'" 1
+out=$("$lockstep" check "$f" --resume "$work/typed.ckpt" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ typed.ckpt:\ cannot\ resume ]] && pass || fail "a string for the stack: exit $code, '$out'"
+edit "$work/run.ckpt" "$work/nodigest.ckpt" "pass" 0
+out=$("$lockstep" check "$f" --resume "$work/nodigest.ckpt" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ no\ digest ]] && pass || fail "no digest: exit $code, '$out'"
 sed 's/^strategy: {kind: dfs}/strategy: {kind: naive}/' "$f" >"$work/naive.yaml"
 out=$("$lockstep" check "$work/naive.yaml" --checkpoint "$work/naive.ckpt" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ dfs,\ bounded,\ random\ or\ pct ]] && pass || fail "checkpoint of a naive search: exit $code, '$out'"
