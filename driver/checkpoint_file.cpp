@@ -64,7 +64,7 @@ nlohmann::json read_checkpoint_json(const std::string& path, std::uintmax_t max_
   if (bytes > max_bytes) throw cannot_resume(path, fmt::format("{} bytes: larger than any {}", bytes, format));
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(io::read_file(path));
+    j = nlohmann::json::parse(io::read_file(path, max_bytes));
   } catch (const nlohmann::json::exception& e) {
     throw cannot_resume(path, fmt::format("not a {} (not JSON: {})", format, e.what()));
   }

@@ -22,13 +22,31 @@
 
 namespace lockstep::io {
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path, std::uintmax_t max_bytes) {
+  // Looked at before it is opened: opening a FIFO blocks until a writer comes, and a device
+  // (/dev/zero) never ends.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw std::runtime_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) throw std::runtime_error(fmt::format("{}: is a directory, not a file", path));
+  if (!S_ISREG(st.st_mode))
+    throw std::runtime_error(fmt::format("{}: is not a regular file (a FIFO, a device or a socket): not read", path));
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
+    throw std::runtime_error(fmt::format("{}: {} bytes, more than the {} this input may have", path, st.st_size, max_bytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream out;
-  out << in.rdbuf();
+  std::string out;
+  out.resize(static_cast<std::size_t>(st.st_size));
+  in.read(out.data(), static_cast<std::streamsize>(out.size()));
+  out.resize(static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw std::runtime_error(fmt::format("{}: read error", path));
-  return out.str();
+  // A file that grew since stat: read on, within the bound.
+  char more[4096];
+  while (in.read(more, sizeof more) || in.gcount() > 0) {
+    out.append(more, static_cast<std::size_t>(in.gcount()));
+    if (out.size() > max_bytes)
+      throw std::runtime_error(fmt::format("{}: more than the {} bytes this input may have", path, max_bytes));
+  }
+  return out;
 }
 
 void write_file_atomically(const std::string& path, std::string_view content) {

@@ -9,8 +9,12 @@
 
 namespace lockstep::io {
 
-// Throws std::runtime_error naming the file.
-std::string read_file(const std::string& path);
+// Inputs (scenarios, machine files, schedules, checkpoints, litmus tests) are read whole
+// with a bound: a regular file only (a directory, FIFO, device or socket is refused before
+// it is opened, so /dev/zero and a FIFO cannot hang or fill memory), at most `max_bytes`.
+inline constexpr std::uintmax_t kMaxInputBytes = 64ULL << 20;
+// Throws std::runtime_error naming the file and what is wrong.
+std::string read_file(const std::string& path, std::uintmax_t max_bytes = kMaxInputBytes);
 // AtomicFileWriter's rules, in one piece.
 void write_file_atomically(const std::string& path, std::string_view content);
 std::string sha256_hex(std::string_view bytes);

@@ -78,6 +78,13 @@ class Parser {
     }
     if (!saw_header) fail(1, "empty file");
     if (out.scenario.empty()) fail(1, "the schedule names no scenario");
+    // Every schedule lockstep writes has the line, even for an execution with no choice to
+    // make ("choices:" alone): without it the file was cut short or written by hand, and a
+    // replay of no choices would report a verdict with no line to point at (issue 46).
+    if (out.choices_line == 0) {
+      line_ = 1;
+      fail(1, "the schedule has no 'choices:' line (cut short?)");
+    }
     return out;
   }
 

@@ -28,7 +28,6 @@ namespace {
 namespace mc = sim::machine;
 
 constexpr int kMaxCpus = 1024;
-constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 // Limits on overrides: beyond them a value is a typo, not an experiment.
 constexpr double kMaxNs = 1e9;  // one second
 constexpr double kMinBytesPerNs = 0.001;
@@ -115,7 +114,7 @@ void load_idle_costs(const yaml::Source& src, const YAML::Node& node, sim::IdleC
 }
 
 void load_costs(const yaml::Map& m, sim::FlatCosts& costs) {
-  for (const CostField& f : kCostFields) cost_of(costs, f) = m.unsigned_or(f.name, f.min, kNoLimit, cost_of(costs, f));
+  for (const CostField& f : kCostFields) cost_of(costs, f) = m.unsigned_or(f.name, f.min, static_cast<std::uint64_t>(kMaxNs), cost_of(costs, f));
   if (const auto idle = m.get("idle_costs")) load_idle_costs(m.source(), *idle, costs.idle);
 }
 

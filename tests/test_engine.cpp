@@ -4,6 +4,7 @@
 
 #include "core/sync/ticket_lock.hpp"
 #include "model/random_strategy.hpp"
+#include "sim/exec/engine_state.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/timed_strategy.hpp"
 #include "tests/lambda_workload.hpp"
@@ -269,4 +270,13 @@ TEST_CASE("memory policies place allocations on nodes", "[engine][memory]") {
   // Unbacked ranges interleave page by page.
   const std::uint64_t base = memory.reserve_unbacked(1 << 20, Placement{true, 0}, 4);
   for (int page = 0; page < 8; ++page) CHECK(memory.node_of_address(base + page * kPageBytes + 8) == page % 4);
+}
+
+// Virtual time saturates into an error instead of wrapping (issue 46: a cost of 2^64 - 1 ns
+// reported 596 ns of virtual time).
+TEST_CASE("virtual time never wraps", "[engine]") {
+  CHECK(lockstep::sim::advance_virtual(5, 7) == 12);
+  CHECK(lockstep::sim::advance_virtual(0, lockstep::sim::kMaxVirtualNs) == lockstep::sim::kMaxVirtualNs);
+  CHECK_THROWS_WITH(lockstep::sim::advance_virtual(lockstep::sim::kMaxVirtualNs, 1), Catch::Contains("virtual time"));
+  CHECK_THROWS_WITH(lockstep::sim::advance_virtual(1, ~std::uint64_t{0}), Catch::Contains("virtual time"));
 }

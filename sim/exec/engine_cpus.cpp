@@ -8,6 +8,7 @@
 // Explore mode: CPUs do not restrict which thread goes next (any preemption is possible on a
 // real machine); one global clock advances by each operation's latency.
 #include <cmath>
+#include <stdexcept>
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -73,7 +74,7 @@ void Engine::balance(SimThread& ticking, std::uint64_t at_ns) {
     } else {
       const IdleWake w = wake_idle_cpu(m.to, at_ns, m.from);
       start += w.wakee_ns;
-      ticking.clock_ns += w.waker_ns;
+      ticking.clock_ns = advance_virtual(ticking.clock_ns, w.waker_ns);
     }
     dispatch(to, std::max(start, to.idle_since_ns));
   }
@@ -271,10 +272,16 @@ void Engine::charge_cost(Work kind, std::uint32_t units) {
         break;
       }
     }
-    t.clock_ns += cost;
+    t.clock_ns = advance_virtual(t.clock_ns, cost);
   } else {
-    now_ns_ += cost;
+    now_ns_ = advance_virtual(now_ns_, cost);
   }
+}
+
+void virtual_time_overflow(std::uint64_t at_ns, std::uint64_t by_ns) {
+  throw std::runtime_error(fmt::format("virtual time would pass 2^62 ns (about 146 years) at {} ns + {} ns: the run "
+                                       "is far longer than anything the machine's costs (`machine:`) should give",
+                                       at_ns, by_ns));
 }
 
 }  // namespace lockstep::sim

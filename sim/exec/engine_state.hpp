@@ -1,6 +1,7 @@
 // The engine's per-execution records of threads and CPUs (private to sim/exec).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 
@@ -90,12 +91,22 @@ inline std::uint64_t Engine::start_time() const {
   return mode_ == EngineMode::timed ? threads_[current_].clock_ns : now_ns_;
 }
 
+// Virtual time never wraps: every cost is at most 10^9 ns (scenario/machine_loader.cpp), so
+// only a run of more than 10^9 costly steps could pass this, and it ends with an error
+// instead of reporting a clock that wrapped (issue 46: 2^64 - 1 ns reported 596 ns).
+inline constexpr std::uint64_t kMaxVirtualNs = std::uint64_t{1} << 62;  // about 146 years
+[[noreturn]] void virtual_time_overflow(std::uint64_t at_ns, std::uint64_t by_ns);
+inline std::uint64_t advance_virtual(std::uint64_t at_ns, std::uint64_t by_ns) {
+  if (by_ns > kMaxVirtualNs - std::min(at_ns, kMaxVirtualNs)) virtual_time_overflow(at_ns, by_ns);
+  return at_ns + by_ns;
+}
+
 inline void Engine::finish_step(std::uint64_t latency_ns) {
   SimThread& t = threads_[current_];
   if (mode_ == EngineMode::timed) {
-    t.clock_ns += latency_ns;
+    t.clock_ns = advance_virtual(t.clock_ns, latency_ns);
   } else {
-    now_ns_ += latency_ns;
+    now_ns_ = advance_virtual(now_ns_, latency_ns);
     t.clock_ns = now_ns_;
   }
   if (++steps_ > limits_.max_steps) [[unlikely]]

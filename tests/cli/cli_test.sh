@@ -224,6 +224,15 @@ out=$("$lockstep" check 2>&1); code=$?
 printf 'not a schedule\n' >"$work/bad.schedule"
 out=$("$lockstep" replay "$work/bad.schedule" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ bad.schedule:1:1 ]] && pass || fail "bad schedule: exit $code, '$out'"
+# A schedule cut before its choices line, and one naming /dev/zero as its scenario (issue 46).
+printf '# lockstep schedule v1\nscenario: scenarios/litmus/sb-sc.yaml\nexecution: 0\n' >"$work/nochoices.schedule"
+out=$("$lockstep" replay "$work/nochoices.schedule" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ nochoices.schedule:1:1:.*no\ .choices:.\ line ]] && pass || fail "schedule without choices: exit $code, '$out'"
+printf '# lockstep schedule v1\nscenario: /dev/zero\nchoices:\n' >"$work/zero.schedule"
+out=$(timeout 20 "$lockstep" replay "$work/zero.schedule" 2>&1); code=$?
+[[ $code -eq 2 && $out =~ not\ a\ regular\ file ]] && pass || fail "schedule naming /dev/zero: exit $code, '$out'"
+out=$(timeout 20 "$lockstep" check /dev/zero 2>&1); code=$?
+[[ $code -eq 2 && $out =~ not\ a\ regular\ file ]] && pass || fail "check /dev/zero: exit $code, '$out'"
 
 # Outputs are written whole: the JUnit report parses.
 "$lockstep" check scenarios/litmus/sb-sc.yaml --quiet --out-dir "$work/j" --junit "$work/j.xml" \
