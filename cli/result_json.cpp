@@ -97,6 +97,8 @@ void put_counts(Json& out, const RowReport& r) {
                                  {"found_preemptions", c.found_preemptions},
                                  {"found_steps", c.found_steps},
                                  {"minimize_executions", c.minimize_executions},
+                                 {"minimize_steps", c.minimize_steps},
+                                 {"minimize_stopped", c.minimize_stopped},
                                  {"interleaving", r.interleaving},
                                  {"protocol_steps", r.protocol_steps}};
   }

@@ -47,7 +47,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LitmusReport, runs, elapsed_s, runs_per_s, ma
                                    watchdog_s, histogram, conditions, model_bugs, notes, hang_explained)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport::Counterexample, present, preemptions, steps, minimized,
                                    fewest_preemptions_proven, fewest_steps_proven, found_preemptions, found_steps,
-                                   minimize_executions)
+                                   minimize_executions, minimize_steps, minimize_stopped)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport::Smt, present, memory_model, unroll, complete, events, queries, solver_s,
                                    witness_replayed, outcomes, outcomes_complete)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport::Parallel, tasks, split_on_demand, probes, idle_s, probe_s)

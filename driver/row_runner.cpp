@@ -325,6 +325,8 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
   ce.found_preemptions = e.found_preemptions;
   ce.found_steps = o.violating_steps;
   ce.minimize_executions = c.executions;
+  ce.minimize_steps = c.steps_spent;
+  ce.minimize_stopped = c.stopped;
   write_schedule(report, c.schedule, sim::EngineMode::explore, o.violating_index, e.strategy);
   // The reported trace comes from replaying the schedule: every counterexample is checked
   // to replay before it is shown. Its message is the replayed one (minimization may have

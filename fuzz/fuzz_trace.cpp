@@ -5,9 +5,11 @@
 // (load_document without the read: file_kind, then parse_result or the trace parser),
 // and for a trace that parses, what the views derive from it on opening (bands, flows,
 // statistics, the state at the first and last step, the step list's lines, a comparison
-// with itself). Any bytes must either open or be refused with a FormatError (TraceError) or
-// a ResultError; anything else (a crash, another exception, undefined behaviour, a hang) is
-// a finding.
+// with itself), and then painted as the views paint it, into an image on Qt's offscreen
+// platform (the timeline, the statistics page; a result's page for every row and its sweep
+// chart): issue 46's hangs were all in painting, in axis loops the parsers never reach. Any
+// bytes must either open or be refused with a FormatError (TraceError) or a ResultError;
+// anything else (a crash, another exception, undefined behaviour, a hang) is a finding.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +17,12 @@
 #include <string_view>
 
 #include <simdjson.h>
+
+#include <cstdlib>
+
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
 
 #include "gui/model/bands.hpp"
 #include "gui/model/compare.hpp"
@@ -24,6 +32,9 @@
 #include "gui/model/statistics.hpp"
 #include "gui/model/step_state.hpp"
 #include "gui/model/trace.hpp"
+#include "gui/render/result_page.hpp"
+#include "gui/render/stats_page.hpp"
+#include "gui/render/timeline.hpp"
 #include "trace/reader.hpp"
 
 namespace {
@@ -46,6 +57,46 @@ void read_events(std::string_view text) {
     (void)e.json();
   }
   reader.require_end();
+}
+
+void app() {
+  static int argc = 1;
+  static char name[] = "lockstep_fuzz_trace";
+  static char* argv[] = {name, nullptr};
+  static QGuiApplication* instance = [] {
+    ::setenv("QT_QPA_PLATFORM", "offscreen", 0);
+    return new QGuiApplication(argc, argv);
+  }();
+  (void)instance;
+}
+
+// A page as the views paint it, cut at a height an image can hold.
+void paint_page(const Page& page) {
+  QImage image(page.width(), std::min(page.height(), 4000), QImage::Format_ARGB32);
+  QPainter p(&image);
+  page.paint(p);
+}
+
+void paint_trace(const Trace& trace) {
+  app();
+  QImage image(900, 500, QImage::Format_ARGB32);
+  {
+    QPainter p(&image);
+    (void)paint_timeline(p, trace, QRect(0, 0, 900, 500), full_window(trace));
+  }
+  paint_page(stats_page(trace, compute_statistics(trace, whole_trace(trace)), 900));
+  paint_page(stats_page(trace, compute_statistics(trace, whole_trace(trace)), 900, StatsPageOptions{true}));
+}
+
+void paint_result(const ResultFile& result) {
+  app();
+  for (const auto& [scenario, row] : result_rows(result)) {
+    ResultPageOptions options;
+    options.scenario = scenario;
+    options.row = row;
+    paint_page(result_page(result, options, 900));
+  }
+  if (const auto sweep = sweep_page(result, 900)) paint_page(*sweep);
 }
 
 void derive(const Trace& trace) {
@@ -73,9 +124,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     if (file_kind(text) == FileKind::result) {
-      (void)parse_result(text);
+      paint_result(parse_result(text));
     } else {
-      derive(parse_padded_trace(padded));
+      const Trace trace = parse_padded_trace(padded);
+      derive(trace);
+      paint_trace(trace);
     }
   } catch (const TraceError&) {
     // Bad input, refused with a message: fine.

@@ -17,8 +17,6 @@ namespace lockstep::model {
 
 namespace {
 
-// Minimization tries each preemption bound up to this many executions.
-constexpr std::uint64_t kMinimizeBudgetPerBound = 20'000;
 // PCT's k, when the scenario does not give it: the most choice points among this many random
 // executions (deterministic: they use the run's seed).
 constexpr std::uint64_t kPctProbeExecutions = 16;
@@ -153,7 +151,7 @@ Exploration explore(const ExplorationSetup& setup) {
     e.found_preemptions = count_preemptions(*setup.executor, e.outcome.schedule, e.outcome.violating_index);
     if (spec.minimize) {
       e.counterexample = minimize(*setup.executor, same, e.outcome.schedule, e.outcome.violating_index,
-                                         kMinimizeBudgetPerBound);
+                                  MinimizeBudget{}, e.outcome.violation->property);
     } else {
       Counterexample c;
       c.schedule = e.outcome.schedule;

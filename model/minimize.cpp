@@ -1,5 +1,6 @@
 #include "model/minimize.hpp"
 
+#include <chrono>
 #include <stdexcept>
 #include <tuple>
 
@@ -53,20 +54,33 @@ unsigned count_preemptions(Executor& executor, const sim::Schedule& schedule, st
 }
 
 Counterexample minimize(Executor& executor, const Verdict& verdict, const sim::Schedule& found,
-                        std::uint64_t found_index, std::uint64_t budget_per_bound) {
+                        std::uint64_t found_index, const MinimizeBudget& budget, const std::string& property) {
   Counterexample best;
   best.schedule = found;
   PreemptionCounter counter(found);
   best.steps = executor.run(counter, found_index).steps;
   best.preemptions = counter.preemptions();
+  if (property == "bound_exceeded") {
+    best.stopped = "skipped: a step-bound violation runs to the bound under any schedule";
+    return best;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto over_budget = [&] {
+    if (best.steps_spent >= budget.steps) return best.stopped = "step budget", true;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > budget.seconds)
+      return best.stopped = "time budget", true;
+    return false;
+  };
   bool lower_bounds_exhausted = true;
   for (unsigned bound = 0; bound <= best.preemptions; ++bound) {
     BoundedStrategy strategy(BoundKind::preemption, bound);
     bool hit = false;
     bool exhausted = false;
-    for (std::uint64_t run = 0; run < budget_per_bound; ++run) {
+    for (std::uint64_t run = 0; run < budget.executions_per_bound; ++run) {
+      if (over_budget()) return best;  // nothing proven: the bound's search did not finish
       sim::ExecutionResult r = executor.run(strategy, run);
       ++best.executions;
+      best.steps_spent += r.steps;
       if (verdict(r)) {
         const unsigned p = count_preemptions(executor, r.schedule, run);
         if (std::tie(p, r.steps) < std::tie(best.preemptions, best.steps)) {

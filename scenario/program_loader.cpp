@@ -172,6 +172,14 @@ class ProgramLoader {
     if (node.size() == 0) src_.fail(node, "threads: a program needs at least one thread");
     if (node.size() > sim::kMaxThreads) src_.fail(node, fmt::format("threads: at most {} threads", sim::kMaxThreads));
     for (std::size_t i = 0; i < node.size(); ++i) prog_.threads.push_back(thread(node[i], i));
+    // The cap is on one execution's work, all threads together (issue 46: 16 threads of 99
+    // million `set`s each passed a per-thread cap and took a minute an execution).
+    std::uint64_t total = 0;
+    for (const program::ThreadProgram& t : prog_.threads) total = saturating_add(total, most_ops(t.body));
+    if (total > kMaxProgramOps)
+      src_.fail(node, fmt::format("the threads can run more than {} ops in one execution, all together ({}); lower "
+                                  "a `times` or a `max`, or run fewer threads",
+                                  kMaxProgramOps, total == kUnbounded ? std::string("more than 2^64") : std::to_string(total)));
   }
 
   program::ThreadProgram thread(const YAML::Node& node, std::size_t index) {
@@ -191,16 +199,18 @@ class ProgramLoader {
     // Every loop is bounded (times, max), so a thread's run is too; but the bounds multiply,
     // and ops that are not steps (set, if) run without a scheduling point, so no step cap
     // would stop them. The bound is checked here, where the user can see it.
-    if (const std::uint64_t most = most_ops(t.body); most > kMaxOpsPerThread)
+    if (const std::uint64_t most = most_ops(t.body); most > kMaxProgramOps)
       src_.fail(body, fmt::format("thread '{}' can run more than {} ops (its loops' bounds multiply: {}); lower "
                                   "a `times` or a `max`",
-                                  t.name, kMaxOpsPerThread, most == kUnbounded ? std::string("more than 2^64") : std::to_string(most)));
+                                  t.name, kMaxProgramOps, most == kUnbounded ? std::string("more than 2^64") : std::to_string(most)));
     return t;
   }
 
   // The most ops `block` can run, saturating at kUnbounded.
   static constexpr std::uint64_t kUnbounded = std::numeric_limits<std::uint64_t>::max();
-  static constexpr std::uint64_t kMaxOpsPerThread = 100'000'000;
+  // One execution's ops, every thread's together: about a second of the engine's time for
+  // ops that are not steps (`set`, `if`), ten for memory operations.
+  static constexpr std::uint64_t kMaxProgramOps = 100'000'000;
   static std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > kUnbounded - b ? kUnbounded : a + b; }
   static std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
     return a != 0 && b > kUnbounded / a ? kUnbounded : a * b;

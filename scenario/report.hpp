@@ -113,6 +113,8 @@ struct RowReport {
     unsigned found_preemptions = 0;           // before minimization
     std::uint64_t found_steps = 0;
     std::uint64_t minimize_executions = 0;
+    std::uint64_t minimize_steps = 0;
+    std::string minimize_stopped;  // empty: ran to its end (model/minimize.hpp)
   } counterexample;
   std::vector<std::string> interleaving;  // the counterexample, one readable line per step
   // The same, grouped by the designs' protocol steps (trace/interleaving.hpp); the verbose

@@ -397,12 +397,31 @@ TEST_CASE("minimization finds the lost update with one preemption and proves it 
   REQUIRE(found.search.violation);
   Runner runner(p, 0);
   const model::Verdict verdict = [](const ExecutionResult& r) { return r.violation; };
+  model::MinimizeBudget budget;
+  budget.executions_per_bound = 10'000;
   const model::Counterexample c =
-      model::minimize(runner, verdict, found.search.schedule, found.search.violating_index, 10'000);
+      model::minimize(runner, verdict, found.search.schedule, found.search.violating_index, budget, "assertion");
   CHECK(c.preemptions == 1);
   CHECK(c.fewest_preemptions_proven);
   CHECK(c.steps == 6);
+  CHECK(c.stopped.empty());
+  CHECK(c.steps_spent > 0);
   CHECK(model::count_preemptions(runner, c.schedule, 0) == 1);
+
+  // Out of its step budget after the first tries: the schedule found so far, nothing proven.
+  budget.steps = 12;
+  const model::Counterexample cut =
+      model::minimize(runner, verdict, found.search.schedule, found.search.violating_index, budget, "assertion");
+  CHECK(cut.stopped == "step budget");
+  CHECK_FALSE(cut.fewest_preemptions_proven);
+  CHECK(cut.executions <= 3);
+  CHECK(model::count_preemptions(runner, cut.schedule, 0) == cut.preemptions);
+
+  // A step-bound violation is not minimized: every try would run to the bound.
+  const model::Counterexample skipped =
+      model::minimize(runner, verdict, found.search.schedule, found.search.violating_index, budget, "bound_exceeded");
+  CHECK(skipped.stopped.starts_with("skipped"));
+  CHECK(skipped.executions == 0);
 }
 
 TEST_CASE("pct finds the store-buffering outcome and states its guarantee", "[model]") {

@@ -272,6 +272,7 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"no_workload.yaml", 1, 1, "missing the workload"},
       {"duplicate_thread.yaml", 4, 12, "duplicate thread name 't0'"},
       {"duplicate_key.yaml", 2, 44, "duplicate key 'threads' in workload"},
+      {"program_work_cap.yaml", 4, 3, "the threads can run more than 100000000 ops in one execution, all together (122000002)"},
       {"machine_cost_too_large.yaml", 2, 42, "rmw_ns: 18446744073709551615 is out of range (0..1000000000)"},
       {"strategy_seed_on_dfs.yaml", 3, 23, "seed applies to the random, pct and timed strategies only"},
       {"expr_syntax.yaml", 7, 29, "expected an operand, got ')'"},

@@ -48,7 +48,11 @@ void paint_histogram(QPainter& p, QRect area, const HistogramChart& chart) {
     hi = std::max(hi, b.hi_ns);
     most = std::max(most, b.count);
   }
-  const double x0 = static_cast<double>(lo), x1 = static_cast<double>(hi);
+  // As doubles, a range narrower than their spacing (one bin at 10^16 ns) would be empty:
+  // widen it to a millionth of its magnitude, so the bar and the axis still show.
+  const double mid = (static_cast<double>(lo) + static_cast<double>(hi)) / 2;
+  const double half = std::max((static_cast<double>(hi) - static_cast<double>(lo)) / 2, std::abs(mid) * 1e-6);
+  const double x0 = lo == 0 ? 0 : mid - half, x1 = lo == 0 ? static_cast<double>(hi) : mid + half;
   auto x_of = [&](double ns) { return plot.left() + (ns - x0) / (x1 - x0) * plot.width(); };
   // The count axis: linear from 0, or log10 from 1 (a bar of 1 is then empty, 0 is not drawn);
   // a little above the tallest bar, so its top is seen.
@@ -63,7 +67,7 @@ void paint_histogram(QPainter& p, QRect area, const HistogramChart& chart) {
   if (chart.log_count)
     for (int e = 0; e <= static_cast<int>(top); ++e) ticks.push_back(std::pow(10.0, e));
   else
-    for (double c = 0, s = std::max(1.0, nice_step(top / 5)); c <= top + 1e-9; c += s) ticks.push_back(c);
+    ticks = axis_ticks(0, top, std::max(1.0, nice_step(top / 5)));
   for (double c : ticks) {
     const double y = y_of(c);
     p.setPen(QColor(235, 235, 235));
@@ -83,9 +87,8 @@ void paint_histogram(QPainter& p, QRect area, const HistogramChart& chart) {
   }
   // Latency axis.
   // Latencies are whole nanoseconds: no tick between two of them.
-  const double step = std::max(1.0, nice_step((x1 - x0) / std::max(1.0, plot.width() / 80.0)));
   p.setPen(QColor(80, 80, 80));
-  for (double t = std::ceil(x0 / step) * step; t <= x1; t += step) {
+  for (const double t : axis_ticks(x0, x1, std::max(1.0, (x1 - x0) / std::max(1.0, plot.width() / 80.0)))) {
     const double x = x_of(t);
     p.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
     p.drawText(QRectF(x - 40, plot.bottom() + 4, 80, 14), Qt::AlignHCenter | Qt::AlignTop, QString::number(t));
@@ -252,9 +255,9 @@ YAxis y_axis(const SweepChart& chart) {
     return a;
   }
   a.lo = std::min(0.0, lo);
-  a.hi = hi > a.lo ? hi + (hi - a.lo) * 0.08 : a.lo + 1;
-  const double step = nice_step((a.hi - a.lo) / 8);  // five to eight ticks
-  for (double t = std::ceil(a.lo / step) * step; t <= a.hi + step * 1e-9; t += step) a.ticks.push_back(t);
+  // A range of one value gets some width (at -1e18, adding 1 changes nothing).
+  a.hi = hi > a.lo ? hi + (hi - a.lo) * 0.08 : a.lo + std::max(1.0, std::abs(a.lo) * 0.1);
+  a.ticks = axis_ticks(a.lo, a.hi, (a.hi - a.lo) / 8);  // five to eight ticks
   return a;
 }
 

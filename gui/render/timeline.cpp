@@ -298,10 +298,9 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
   const QFontMetrics fm(font);
 
   // Ruler and grid.
-  const double step = nice_step((w.t1 - w.t0) / std::max(1.0, plot.width() / 90.0));
   p.setPen(QColor(120, 120, 120));
   p.drawLine(L.ruler_rect().bottomLeft(), L.ruler_rect().bottomRight());
-  for (double t = std::ceil(w.t0 / step) * step; t <= w.t1; t += step) {
+  for (const double t : axis_ticks(w.t0, w.t1, (w.t1 - w.t0) / std::max(1.0, plot.width() / 90.0))) {
     const double x = L.x_of(t);
     p.setPen(QColor(235, 235, 235));
     p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));

@@ -7,9 +7,21 @@
 #include <sstream>
 #include <string>
 
+#include <QApplication>
+
 #include "tests/scratch_dir.hpp"
 
 namespace lockstep::view::testing {
+
+// The one Qt application of the test process (an inline function: one static for every
+// file that asks, whichever asks first).
+inline QApplication& qt_app() {
+  static int argc = 1;
+  static char name[] = "lockstep_view_tests";
+  static char* argv[] = {name, nullptr};
+  static QApplication instance(argc, argv);
+  return instance;
+}
 
 inline const std::filesystem::path& scratch_dir() {
   static const lockstep::testing::ScratchDir dir("lockstep_view_tests");

@@ -17,13 +17,7 @@
 namespace lockstep::view {
 namespace {
 
-QApplication& app() {
-  static int argc = 1;
-  static char name[] = "lockstep_view_tests";
-  static char* argv[] = {name, nullptr};
-  static QApplication instance(argc, argv);
-  return instance;
-}
+QApplication& app() { return testing::qt_app(); }
 
 TEST_CASE("view: the window steps through the lost-wakeup counterexample with the state panel in sync") {
   app();

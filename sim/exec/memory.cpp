@@ -1,12 +1,14 @@
 #include "sim/exec/memory.hpp"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
 #endif
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
@@ -19,7 +21,23 @@ namespace lockstep::sim {
 SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kFramesBytes + kHeapsBytes) {
   void* p = mmap(nullptr, arena_bytes_, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw std::runtime_error("simulated memory: mmap of the arena failed");
+  if (p == MAP_FAILED) {
+    // Address space, not memory (MAP_NORESERVE: pages are touched as threads use them), but
+    // an address-space limit counts it: say what takes it and what the user can change
+    // (issue 46: `--workers 4` under a 4 GiB `ulimit -v` named nothing to change).
+    const int error = errno;
+    struct rlimit as {};
+    const bool limited = getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY;
+    throw std::runtime_error(fmt::format(
+        "simulated memory: cannot reserve the {:.1f} GiB of address space one simulated machine takes ({}; it is "
+        "reserved, not used: pages are touched as simulated threads run). Each search worker (--workers, or the "
+        "strategy's `workers:`) and each row run at once has one.{}",
+        static_cast<double>(arena_bytes_) / (1ULL << 30), std::strerror(error),
+        limited ? fmt::format(" This process may have {:.1f} GiB of address space (ulimit -v): use fewer workers, or "
+                              "raise the limit",
+                              static_cast<double>(as.rlim_cur) / (1ULL << 30))
+                : ""));
+  }
   arena_ = static_cast<std::byte*>(p);
   stacks_ = arena_;
   frames_ = arena_ + kStacksBytes;
