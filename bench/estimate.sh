@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The estimator (model/search_estimate.hpp) against the search it estimates, on every
 # benchmark program: dfs's count and time to the verdict (no estimate before it), then the
-# estimate `lockstep check --estimate --probes 8` gives (2 M re-run steps a probe) and the one a
-# plain `lockstep check` makes before searching (2 probes, a twentieth of that budget), each with
+# estimate `lockstep check --estimate --probes 8` gives (4 M re-run steps a probe) and the one a
+# plain `lockstep check` makes before searching (2 probes, a fortieth of that budget), each with
 # its 95% interval, its error against the count, and its time as a share of the search's.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -229,9 +229,12 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
     eo.probes = std::max<std::uint64_t>(options_.estimate_probes, 2);
     eo.seed = seed();
     eo.strata = options_.estimate_strata;
-    // Before a search, a twentieth of --estimate's budget: a search of seconds is not held up
+    // Before a search, a fortieth of --estimate's budget: a search of seconds is not held up
     // by more than a fraction of a second.
-    if (!options_.estimate_only) eo.steps_per_probe /= 20;
+    if (!options_.estimate_only) {
+      eo.steps_per_probe /= 40;
+      eo.first_strata = 256;
+    }
     const model::SearchEstimate e = model::estimate_search(probing, eo);
     report.estimate = {true, e.probes, e.executions, e.half_width, e.strata, e.replays, e.seconds};
     meter.set_estimate(e.executions, e.half_width);

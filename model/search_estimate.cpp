@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <ranges>
 #include <stdexcept>
 #include <unordered_map>
@@ -62,21 +63,6 @@ class PrefixRun final : public sim::Scheduler {
   std::vector<sim::Candidate> offered_;
   std::size_t depth_ = 0;
   bool reached_ = false;
-};
-
-// One execution, always taking the first choice offered: how deep the tree goes, about.
-class FirstChoices final : public sim::Scheduler {
- public:
-  sim::EngineMode mode() const override { return sim::EngineMode::explore; }
-  std::string name() const override { return "estimate"; }
-  bool continue_after_violation() const override { return true; }
-  sim::EventLog* event_log() override { return &log_; }  // asked at every step
-  void begin_execution(std::uint64_t) override {}
-  std::size_t pick(std::span<const sim::Candidate>) override { return 0; }
-  std::uint64_t steps() const { return log_.steps.size(); }
-
- private:
-  sim::EventLog log_;
 };
 
 constexpr std::size_t kMostStrata = 1 << 16;
@@ -178,6 +164,8 @@ struct ProbeResult {
   std::uint64_t steps = 0;  // re-run
   std::uint64_t depth = 0;
   bool overflowed = false;  // some level had more strata than it keeps
+  bool aborted = false;     // past its budget: no estimate
+  std::uint64_t widest = 0; // most nodes a level kept
 };
 
 bool asleep(const std::vector<Asleep>& sleep, const sim::Choice& c) {
@@ -197,20 +185,16 @@ std::vector<Asleep> wake_up(const std::vector<Asleep>& parent, const sim::Choice
   return child;
 }
 
-// How many strata the level at `depth` may keep so that the probe stays within `budget`
-// re-run steps: the rest of the tree, to `tree_depth`, costs about `children` re-runs per
-// stratum and level, each as long as its prefix. Narrower levels where the budget is short:
-// any merging keeps the estimate unbiased.
-std::size_t level_capacity(std::size_t most, double budget_left, double children, std::uint64_t depth, std::uint64_t tree_depth) {
-  if (budget_left <= 0) return 1;
-  const double d = static_cast<double>(depth), deepest = static_cast<double>(std::max(tree_depth, depth + 1));
-  const double per_stratum = std::max(children, 1.0) * ((deepest * deepest - d * d) / 2 + deepest);
-  return static_cast<std::size_t>(std::clamp(budget_left / per_stratum, 1.0, static_cast<double>(most)));
-}
+bool is_store(sim::OpKind k) { return k == sim::OpKind::store || k == sim::OpKind::plain_store; }
 
-ProbeResult probe(Executor& executor, std::size_t most, double budget, std::uint64_t tree_depth, std::uint64_t seed) {
+// Which kinds of store (kind and order) take a step that touches nothing (x86-TSO: into the
+// buffer), as the probes have seen: tried once, then known.
+using StoreKinds = std::map<std::pair<int, int>, bool>;
+
+// One probe keeping at most `most` strata a level; abandoned (`aborted`) once it has re-run
+// more than `budget` steps.
+ProbeResult probe(Executor& executor, std::size_t most, double budget, std::uint64_t seed, StoreKinds& quiet_stores) {
   ProbeResult out;
-  double expanded = 0, children = 0;  // nodes expanded and the children they had
   sim::Rng rng(seed);
   std::vector<Node> level(1);
   std::vector<double> weights{1.0};
@@ -218,22 +202,31 @@ ProbeResult probe(Executor& executor, std::size_t most, double budget, std::uint
     PrefixRun run(level[0].prefix);
     executor.run(run, 0);
     ++out.replays;
-    if (!run.reached()) return {1.0, 1, 0, 0};  // no step at all
+    if (!run.reached()) {  // no step at all
+      out.executions = 1;
+      return out;
+    }
     level[0].offered = std::move(run.offered());
   }
   while (!level.empty()) {
-    const std::uint64_t depth = level.front().prefix.size() + 1;
-    const double branching = expanded > 0 ? children / expanded : 2;
-    Strata next(level_capacity(most, budget - static_cast<double>(out.steps), branching, depth, std::max(tree_depth, out.depth)), rng);
+    out.widest = std::max<std::uint64_t>(out.widest, level.size());
+    if (static_cast<double>(out.steps) > budget) {
+      out.aborted = true;
+      return out;
+    }
+    Strata next(most, rng);
     for (std::size_t i = 0; i < level.size(); ++i) {
       Node& n = level[i];
-      ++expanded;
-      std::vector<Asleep> sleep = n.sleep;  // grows by the siblings tried
-      // Drains first (search_estimate.hpp): candidates come threads first, then drains.
-      for (const sim::Candidate& c : std::ranges::reverse_view(n.offered)) {
-        if (asleep(n.sleep, c.choice)) continue;
-        ++children;
-        Node child;
+      // A sleeper whose step touches nothing never wakes (only another process's step that
+      // touches what it would touch wakes it), and its thread must take that step to end:
+      // every leaf below is blocked. Such a node counts nothing.
+      const bool dead = std::any_of(n.sleep.begin(), n.sleep.end(), [&n](const Asleep& a) {
+        return a.accesses.empty() && std::any_of(n.offered.begin(), n.offered.end(),
+                                                 [&a](const sim::Candidate& c) { return c.choice == a.choice; });
+      });
+      if (dead) continue;
+      // Runs child c; false when the execution ended there (a leaf, counted).
+      const auto expand = [&](const sim::Candidate& c, const std::vector<Asleep>& sleep, Node& child) {
         child.prefix = n.prefix;
         child.prefix.push_back(c.choice);
         PrefixRun run(child.prefix);
@@ -241,18 +234,48 @@ ProbeResult probe(Executor& executor, std::size_t most, double budget, std::uint
         out.steps += child.prefix.size();
         out.depth = std::max<std::uint64_t>(out.depth, child.prefix.size());
         const auto done = run.last_accesses();
-        if (!run.reached()) {
+        child.sleep = wake_up(sleep, c.choice, done);
+        child.offered = std::move(run.offered());
+        child.steps = n.steps;
+        const std::uint32_t p = process_of(c.choice);
+        if (p >= child.steps.size()) child.steps.resize(p + 1, 0);
+        ++child.steps[p];
+        return std::pair{run.reached(), Asleep{c.choice, DporStrategy::Small<sim::StepAccess>(done.begin(), done.end())}};
+      };
+      // A thread's step that touches nothing (a store into its buffer) commutes with every
+      // step of every other process, and nothing sleeps on it: every class below this node
+      // has an execution that takes it first, so the node's one child is that step, with the
+      // node's sleep set (persistent sets of one, Godefroid 1996). Only the dead branches go.
+      bool alone = false;
+      for (const sim::Candidate& c : std::ranges::reverse_view(n.offered)) {
+        if (c.choice.kind != sim::Choice::Kind::step || !is_store(c.op.kind) || asleep(n.sleep, c.choice)) continue;
+        const std::pair<int, int> kind{static_cast<int>(c.op.kind), static_cast<int>(c.op.order)};
+        if (const auto known = quiet_stores.find(kind); known != quiet_stores.end() && !known->second) continue;
+        Node child;
+        const auto [reached, step] = expand(c, n.sleep, child);
+        quiet_stores[kind] = step.accesses.empty();
+        if (!step.accesses.empty()) continue;
+        alone = true;
+        if (!reached) {
           out.executions += weights[i];
         } else {
-          child.sleep = wake_up(sleep, c.choice, done);
-          child.offered = std::move(run.offered());
-          child.steps = n.steps;
-          const std::uint32_t p = process_of(c.choice);
-          if (p >= child.steps.size()) child.steps.resize(p + 1, 0);
-          ++child.steps[p];
           next.add(std::move(child), weights[i]);
         }
-        sleep.push_back(Asleep{c.choice, DporStrategy::Small<sim::StepAccess>(done.begin(), done.end())});
+        break;
+      }
+      if (alone) continue;
+      std::vector<Asleep> sleep = n.sleep;  // grows by the siblings tried
+      // Drains first (search_estimate.hpp): candidates come threads first, then drains.
+      for (const sim::Candidate& c : std::ranges::reverse_view(n.offered)) {
+        if (asleep(n.sleep, c.choice)) continue;
+        Node child;
+        auto [reached, step] = expand(c, sleep, child);
+        if (!reached) {
+          out.executions += weights[i];
+        } else {
+          next.add(std::move(child), weights[i]);
+        }
+        sleep.push_back(std::move(step));
       }
     }
     out.overflowed = out.overflowed || next.overflowed();
@@ -276,23 +299,24 @@ double t975(std::uint64_t df) {
 SearchEstimate estimate_search(Executor& executor, const EstimateOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   SearchEstimate e;
-  const std::size_t most = options.strata == 0 ? kMostStrata : options.strata;
+  std::size_t most = options.strata == 0 ? std::clamp<std::size_t>(options.first_strata, 1, kMostStrata) : options.strata;
   const double budget = options.strata == 0 ? static_cast<double>(options.steps_per_probe) : std::numeric_limits<double>::infinity();
-  // The tree's depth, for the budget: one execution's, then the deepest a probe met.
-  std::uint64_t tree_depth = 0;
-  {
-    FirstChoices run;
-    executor.run(run, 0);
-    ++e.replays;
-    tree_depth = run.steps();
-  }
-  e.strata = most;
+  StoreKinds quiet_stores;
   double mean = 0, m2 = 0;
   double first = -1;
   bool exact = true;
   for (std::uint64_t k = 0; k < options.probes; ++k) {
-    const ProbeResult r = probe(executor, most, budget, tree_depth, sim::Rng::derive(options.seed, k));
-    tree_depth = std::max(tree_depth, r.depth);
+    // A probe past the budget is abandoned and the strata narrowed to a quarter of the widest
+    // level it kept, until one fits; the probes after it keep that bound. Which bound is
+    // chosen depends on the program alone (the probes are seeded), and every probe that
+    // counts ran with a bound fixed before it began, so each is unbiased.
+    ProbeResult r = probe(executor, most, budget, sim::Rng::derive(options.seed, k), quiet_stores);
+    while (r.aborted) {
+      e.replays += r.replays;
+      most = std::max<std::size_t>(1, std::min<std::size_t>(most, r.widest) / 4);
+      r = probe(executor, most, most == 1 ? std::numeric_limits<double>::infinity() : budget,
+                sim::Rng::derive(options.seed, k), quiet_stores);
+    }
     // Probes that never merged two strata and agree have most likely counted the tree
     // exactly (each stratum's nodes had equal subtrees): two suffice. A program whose
     // values steer it gives probes that differ, and all of them run.
@@ -306,6 +330,7 @@ SearchEstimate estimate_search(Executor& executor, const EstimateOptions& option
     m2 += delta * (r.executions - mean);
     if (exact && e.probes == 2) break;
   }
+  e.strata = most;
   e.executions = mean;
   if (e.probes > 1) e.half_width = t975(e.probes - 1) * std::sqrt(m2 / static_cast<double>(e.probes - 1) / static_cast<double>(e.probes));
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

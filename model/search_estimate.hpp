@@ -20,8 +20,11 @@
 // their sum. Every child of a kept node is expanded (its step run, so its footprint is what
 // the engine logs, never predicted). A probe's estimate is the weight that reaches complete
 // leaves: unbiased whatever the strata, and exact when the nodes a stratum merges have equal
-// subtrees (a program whose control flow does not depend on the values it reads). Probes are
-// independent; their mean and spread give the estimate and a 95% interval.
+// subtrees (a program whose control flow does not depend on the values it reads). Two
+// reductions keep the count and cut the work: a node with an enabled sleeper that touches
+// nothing is dead, and an awake thread step that touches nothing (a buffered store) is the
+// node's only child (docs/model-checking.md). Probes are independent; their mean and
+// spread give the estimate and a 95% interval.
 #pragma once
 
 #include <cstddef>
@@ -44,10 +47,13 @@ struct SearchEstimate {
 
 struct EstimateOptions {
   std::uint64_t probes = 8;
-  // Strata kept per level; 0: as many as a budget of re-run steps per probe allows, chosen
-  // from a first, narrow probe (deterministic: it depends on the program only).
+  // Strata kept per level; 0: as many as a budget of re-run steps per probe allows: a probe
+  // past it is abandoned and the bound narrowed (deterministic: it depends on the program
+  // only).
   std::size_t strata = 0;
-  std::uint64_t steps_per_probe = 2'000'000;  // the budget when `strata` is 0 (about 1 s here)
+  std::uint64_t steps_per_probe = 4'000'000;  // the budget when `strata` is 0 (about 1-2 s here)
+  // With `strata` 0: the bound the first probe tries before the budget narrows it.
+  std::size_t first_strata = 1 << 16;
   std::uint64_t seed = 1;
 };
 
