@@ -4,7 +4,7 @@
 # and abandoned executions and the rate, three runs each with one worker and with two (this
 # machine is noisy: the range is the figure); then two workers against one in alternating
 # pairs. The peer is GenMC 0.11: fib_bench with five rounds in 1.2 s under SC and 2.7 s under
-# x86-TSO on this machine class (issue 45).
+# x86-TSO on this machine class.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset release >/dev/null

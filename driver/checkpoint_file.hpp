@@ -32,7 +32,8 @@ nlohmann::json read_checkpoint_json(const std::string& path, std::uintmax_t max_
 // A checkpoint's text: `j` with a `digest` member added, the SHA-256 of `j`'s own dump
 // (members in key order, so the dump is canonical). read_checkpoint_json recomputes it: a
 // file edited or damaged anywhere in its body is refused instead of resumed into a false
-// verdict (issue 46: an emptied dfs stack resumed as "pass, exhaustive").
+// verdict (a dfs checkpoint whose stack was emptied by hand used to resume as "pass,
+// exhaustive", a proof of nothing).
 std::string checkpoint_text(nlohmann::json j);
 // The error read_checkpoint_json throws, for what its caller checks after it.
 std::runtime_error cannot_resume(const std::string& path, const std::string& why);

@@ -7,7 +7,7 @@
 // statistics, the state at the first and last step, the step list's lines, a comparison
 // with itself), and then painted as the views paint it, into an image on Qt's offscreen
 // platform (the timeline, the statistics page; a result's page for every row and its sweep
-// chart): issue 46's hangs were all in painting, in axis loops the parsers never reach. Any
+// chart): the viewer's known hangs were all in painting, in axis loops the parsers never reach. Any
 // bytes must either open or be refused with a FormatError (TraceError) or a ResultError;
 // anything else (a crash, another exception, undefined behaviour, a hang) is a finding.
 #include <algorithm>

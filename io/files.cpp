@@ -150,7 +150,7 @@ void release_slot(int slot) {
 }
 
 // Temporaries for `target` left by a process of this program that no longer runs (killed
-// with SIGKILL, or the machine stopped): ".NAME.tmp.PID" or ".NAME.tmp.PID.XXXXXX".
+// with SIGKILL, or the machine stopped): ".NAME.tmp.PID", or that with a random suffix.
 void sweep_stale(const std::filesystem::path& dir, const std::string& name) {
   namespace fs = std::filesystem;
   const std::string prefix = "." + name + ".tmp.";
@@ -206,7 +206,9 @@ AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
   sweep_stale(target.parent_path(), target.filename().string());
   // mkstemp: a fresh name, created with O_EXCL, so a file or symlink planted under a
   // predictable name is never written through.
-  std::string name = (target.parent_path() / fmt::format(".{}.tmp.{}.XXXXXX", target.filename().string(), getpid())).string();
+  // mkstemp(3) replaces the template's last six characters, which must be 'X', by random ones.
+  std::string name =
+      (target.parent_path() / fmt::format(".{}.tmp.{}.{}", target.filename().string(), getpid(), std::string(6, 'X'))).string();
   install_handlers();
   const int fd = ::mkstemp(name.data());
   if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create a temporary beside it: {}", path_, std::strerror(errno)));

@@ -6,7 +6,7 @@
 // reproduces the same property gives the fewest preemptions (proven when every lower bound
 // was searched exhaustively), and the rest of that bound's search keeps the shortest such
 // schedule. Each bound's search is capped, and the whole is bounded in simulated steps and
-// in host time (issue 46: a random search that hit the step bound after a million steps
+// in host time (a random search that hit the step bound after a million steps
 // spent minutes minimizing what it found in a second), so minimization always ends soon.
 #pragma once
 

@@ -80,7 +80,7 @@ class Parser {
     if (out.scenario.empty()) fail(1, "the schedule names no scenario");
     // Every schedule lockstep writes has the line, even for an execution with no choice to
     // make ("choices:" alone): without it the file was cut short or written by hand, and a
-    // replay of no choices would report a verdict with no line to point at (issue 46).
+    // replay of no choices would report a verdict with no line to point at.
     if (out.choices_line == 0) {
       line_ = 1;
       fail(1, "the schedule has no 'choices:' line (cut short?)");

@@ -172,7 +172,7 @@ class ProgramLoader {
     if (node.size() == 0) src_.fail(node, "threads: a program needs at least one thread");
     if (node.size() > sim::kMaxThreads) src_.fail(node, fmt::format("threads: at most {} threads", sim::kMaxThreads));
     for (std::size_t i = 0; i < node.size(); ++i) prog_.threads.push_back(thread(node[i], i));
-    // The cap is on one execution's work, all threads together (issue 46: 16 threads of 99
+    // The cap is on one execution's work, all threads together (16 threads of 99
     // million `set`s each passed a per-thread cap and took a minute an execution).
     std::uint64_t total = 0;
     for (const program::ThreadProgram& t : prog_.threads) total = saturating_add(total, most_ops(t.body));

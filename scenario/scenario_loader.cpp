@@ -232,7 +232,7 @@ StrategySpec load_strategy(const yaml::Map& root) {
            {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct, StrategyKind::naive},
            "exploring (random, dfs, bounded, pct, naive)");
   // docs/scenarios.md: the seed draws random and pct schedules and breaks timed ties; dfs,
-  // bounded, naive and smt decide without it (issue 46: `{kind: dfs, seed: 5}` was accepted).
+  // bounded, naive and smt decide without it, so a seed there is a mistake the user should hear of.
   if (m.has("seed") && s.kind != StrategyKind::random && s.kind != StrategyKind::pct && s.kind != StrategyKind::timed)
     src.fail(*m.key_node("seed"), "seed applies to the random, pct and timed strategies only (`--seed` still sets the "
                                   "random execution a passing search shows)");

@@ -272,7 +272,7 @@ TEST_CASE("memory policies place allocations on nodes", "[engine][memory]") {
   for (int page = 0; page < 8; ++page) CHECK(memory.node_of_address(base + page * kPageBytes + 8) == page % 4);
 }
 
-// Virtual time saturates into an error instead of wrapping (issue 46: a cost of 2^64 - 1 ns
+// Virtual time saturates into an error instead of wrapping (a cost of 2^64 - 1 ns once
 // reported 596 ns of virtual time).
 TEST_CASE("virtual time never wraps", "[engine]") {
   CHECK(lockstep::sim::advance_virtual(5, 7) == 12);

@@ -1,5 +1,5 @@
 // How outputs are written (io/files.hpp, docs/results.md "How outputs are written"): what
-// stands at an output's path is never destroyed by accident. Issue 46's hand-made cases:
+// stands at an output's path is never destroyed by accident. The cases careless and hostile use makes:
 // devices, FIFOs, symlinks, read-only files, planted temporaries, interrupted writes.
 #include <catch2/catch.hpp>
 

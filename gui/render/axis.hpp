@@ -20,7 +20,7 @@ inline double nice_step(double min_step) {
 // The ticks of an axis over [lo, hi]: multiples k * step of a nice step at least `min_step`,
 // at most `most` of them. Each is computed from its integer k, never by adding steps to a
 // running value: at 10^16 a step of 1 is below the spacing of doubles, and `t += step` never
-// moved (issue 46: a trace with one latency of 10^16 ns hung the statistics view; a sweep
+// moved (a trace with one latency of 10^16 ns hung the statistics view; a sweep
 // whose rows were all -1e18 hung growing to 3.9 GB). The step is also kept above the
 // spacing of doubles at the range's magnitude and above (hi - lo) / most, so any finite
 // range gives a short list. Empty for a range that is not finite.

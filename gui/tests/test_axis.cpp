@@ -1,5 +1,5 @@
 // Axis ticks (gui/render/axis.hpp) and the charts that use them, on the ranges that once hung
-// the viewer (issue 46): a latency of 10^16 ns, a histogram bin at 10^16, a sweep whose rows
+// the viewer: a latency of 10^16 ns, a histogram bin at 10^16, a sweep whose rows
 // are all y = -1e18. Each must paint, quickly, with a short list of ticks.
 #include <catch2/catch.hpp>
 

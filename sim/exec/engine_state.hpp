@@ -93,7 +93,7 @@ inline std::uint64_t Engine::start_time() const {
 
 // Virtual time never wraps: every cost is at most 10^9 ns (scenario/machine_loader.cpp), so
 // only a run of more than 10^9 costly steps could pass this, and it ends with an error
-// instead of reporting a clock that wrapped (issue 46: 2^64 - 1 ns reported 596 ns).
+// instead of reporting a clock that wrapped (a cost of 2^64 - 1 ns once reported 596 ns).
 inline constexpr std::uint64_t kMaxVirtualNs = std::uint64_t{1} << 62;  // about 146 years
 [[noreturn]] void virtual_time_overflow(std::uint64_t at_ns, std::uint64_t by_ns);
 inline std::uint64_t advance_virtual(std::uint64_t at_ns, std::uint64_t by_ns) {

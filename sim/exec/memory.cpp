@@ -24,7 +24,7 @@ SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kFramesBytes + kHeapsBytes)
   if (p == MAP_FAILED) {
     // Address space, not memory (MAP_NORESERVE: pages are touched as threads use them), but
     // an address-space limit counts it: say what takes it and what the user can change
-    // (issue 46: `--workers 4` under a 4 GiB `ulimit -v` named nothing to change).
+    // (`--workers 4` under a 4 GiB `ulimit -v` used to fail naming nothing to change).
     const int error = errno;
     struct rlimit as {};
     const bool limited = getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY;

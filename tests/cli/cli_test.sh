@@ -224,7 +224,8 @@ out=$("$lockstep" check 2>&1); code=$?
 printf 'not a schedule\n' >"$work/bad.schedule"
 out=$("$lockstep" replay "$work/bad.schedule" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ bad.schedule:1:1 ]] && pass || fail "bad schedule: exit $code, '$out'"
-# A schedule cut before its choices line, and one naming /dev/zero as its scenario (issue 46).
+# A schedule cut before its choices line, and one naming /dev/zero as its scenario: refused
+# at their place, never read forever.
 printf '# lockstep schedule v1\nscenario: scenarios/litmus/sb-sc.yaml\nexecution: 0\n' >"$work/nochoices.schedule"
 out=$("$lockstep" replay "$work/nochoices.schedule" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ nochoices.schedule:1:1:.*no\ .choices:.\ line ]] && pass || fail "schedule without choices: exit $code, '$out'"

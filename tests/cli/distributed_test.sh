@@ -57,7 +57,7 @@ out=$("$lockstep" check scenarios/bench/mc-fib.yaml --resume "$work/run.ckpt" 2>
 [[ $code -eq 2 && $out =~ other\ bytes ]] && pass || fail "another scenario's checkpoint: exit $code, '$out'"
 out=$("$lockstep" check "$f" --executions 1000 --resume "$work/run.ckpt" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ same\ --executions ]] && pass || fail "another cap: exit $code, '$out'"
-# A checkpoint edited in its body (issue 46: an emptied stack resumed as "pass, exhaustive"):
+# A checkpoint edited in its body (an emptied stack once resumed as "pass, exhaustive"):
 # its digest no longer matches, exit 2 naming the file. Edited by someone who recomputes the
 # digest too: an empty stack after executions, or a string where a stack entry belongs, is
 # still refused, naming the file. Without a digest: refused.

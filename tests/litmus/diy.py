@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes x86 litmus tests generated from critical cycles, in herd's format, with their
-x86-TSO verdicts in a kinds.txt beside them (issue 45: a few hundred litmus tests in
+x86-TSO verdicts in a kinds.txt beside them (a few hundred litmus tests in
 `make test` that the repository can hold; the public catalogues cannot be copied here).
 
 The idea is diy's (Alglave, Maranget, Sarkar, Sewell, "Fences in weak memory models",
