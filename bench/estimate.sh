@@ -6,8 +6,8 @@
 # its 95% interval, its error against the count, and its time as a share of the search's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake --preset release >/dev/null
-cmake --build --preset release --target lockstep >/dev/null
+source bench/lib.sh
+release_lockstep
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 printf '%-22s %-4s %9s %7s | %-34s | %s\n' program row count search "check --estimate" "before a plain check"

@@ -1,5 +1,11 @@
 # Helpers the bench scripts share: `source "$(dirname "$0")/lib.sh"`.
 
+# release_lockstep: configures the release preset and builds build/bin/lockstep, quietly.
+release_lockstep() {
+  cmake --preset release >/dev/null
+  cmake --build --preset release --target lockstep >/dev/null
+}
+
 # seconds CMD...: the wall seconds CMD takes, to the millisecond. Its output is discarded, so
 # that `t=$(seconds ...)` holds the time alone.
 seconds() {

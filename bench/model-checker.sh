@@ -7,8 +7,8 @@
 # x86-TSO on this machine class.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake --preset release >/dev/null
-cmake --build --preset release --target lockstep >/dev/null
+source bench/lib.sh
+release_lockstep
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 printf '%-26s %-8s %7s %10s %8s %10s  %-18s %s\n' scenario row workers executions pruned exhaustive "time to verdict" "executions/s (3 runs)"
@@ -36,7 +36,6 @@ for f in scenarios/bench/mc-mutex3.yaml scenarios/bench/mc-four-threads.yaml sce
 done
 # Two workers against one, in alternating pairs (this VM's speed drifts by tens of percent
 # from minute to minute, so a ratio of runs made seconds apart says more than two rates).
-source bench/lib.sh
 # Two workers against one, and against what this machine gives two independent processes:
 # "pair" runs two one-worker searches at once, one pinned to each of the first two CPUs. On a
 # machine that something else is using (another process, a busy host), a pair runs slower than one

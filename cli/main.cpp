@@ -216,7 +216,9 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 // Every output writable, none naming an input (`--json s.yaml s.yaml` would write over the
-// scenario) or another output (`--json r.json --trace r.json` would keep one of them).
+// scenario) or another output (`--json r.json --trace r.json` would keep one of them). One
+// pair is meant: `--checkpoint F --resume F` goes on from F and keeps it current (F is read
+// whole before the search, and replaced atomically), as the advice after a lost rank says.
 void require_writable(const RunOptions& run, const Outputs& out, const std::vector<std::string>& inputs) {
   const std::vector<std::pair<const char*, std::string>> outputs{
       {"--json", out.json},           {"--junit", out.junit},
@@ -228,7 +230,8 @@ void require_writable(const RunOptions& run, const Outputs& out, const std::vect
     if (path.empty()) continue;
     require_writable(path, option);
     for (const std::string& input : inputs)
-      if (same_file(path, input)) throw UsageError(fmt::format("{} {}: is an input of this command; not overwritten", option, path));
+      if (same_file(path, input) && !(path == run.checkpoints.write_path && input == run.checkpoints.resume_path))
+        throw UsageError(fmt::format("{} {}: is an input of this command; not overwritten", option, path));
     for (std::size_t j = 0; j < i; ++j)
       if (!outputs[j].second.empty() && same_file(path, outputs[j].second))
         throw UsageError(fmt::format("{} {} and {} {} name one file: give each output its own", outputs[j].first,

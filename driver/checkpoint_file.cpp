@@ -1,6 +1,5 @@
 #include "driver/checkpoint_file.hpp"
 
-#include <filesystem>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -58,13 +57,16 @@ std::runtime_error cannot_resume(const std::string& path, const std::string& why
 
 nlohmann::json read_checkpoint_json(const std::string& path, std::uintmax_t max_bytes, const char* format, int version,
                                     const scenario::ScenarioFile& file) {
-  std::error_code ec;
-  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
-  if (ec) throw cannot_resume(path, ec.message());
-  if (bytes > max_bytes) throw cannot_resume(path, fmt::format("{} bytes: larger than any {}", bytes, format));
+  std::string text;
+  try {
+    text = io::read_file(path, max_bytes);  // a regular file, within the bound
+  } catch (const std::runtime_error& e) {
+    // read_file's message names the path already.
+    throw std::runtime_error(fmt::format("{} (cannot resume from it: not a {})", e.what(), format));
+  }
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(io::read_file(path, max_bytes));
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw cannot_resume(path, fmt::format("not a {} (not JSON: {})", format, e.what()));
   }

@@ -15,7 +15,6 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>

@@ -30,21 +30,6 @@ bool DporStrategy::handed_out(const Node& n, const sim::Choice& c) {
          std::any_of(n.early.begin(), n.early.end(), [&c](const Asleep& a) { return a.choice == c; });
 }
 
-// A sleeping choice stays asleep across a step it does not depend on. A sleeping load that
-// its thread's buffer answers stays asleep across that store's drain (they commute: it reads
-// the same store either way), and from then on reads it from memory: its footprint becomes
-// the store's location, which later writes of other processes depend on.
-void DporStrategy::wake_up(const Node& parent, const sim::StepRecord& step, Node& child) const {
-  const auto done = log_.accesses_of(step);
-  const std::uint32_t by = process_of(step.choice);
-  const bool drain = step.choice.kind == sim::Choice::Kind::drain;
-  for (const Asleep& a : parent.sleep) {
-    if (process_of(a.choice) == by || conflicting({a.accesses.data(), a.accesses.size()}, done)) continue;
-    Asleep& kept = child.sleep.emplace_back(a);
-    if (drain && a.choice.thread == step.choice.thread) follow_drain({kept.accesses.data(), kept.accesses.size()}, done);
-  }
-}
-
 std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
   const std::size_t i = depth_++;
   if (i < size_) {  // re-running the prefix of the branch being explored
@@ -66,7 +51,7 @@ std::size_t DporStrategy::pick(std::span<const sim::Candidate> candidates) {
   n.has_chosen = false;
   n.since = executions_ - 1;  // this execution is its branch's first
   for (const sim::Candidate& c : candidates) n.enabled.push_back(c.choice);
-  if (i > 0) wake_up(stack_[i - 1], log_.steps[i - 1], n);
+  if (i > 0) keep_asleep(stack_[i - 1].sleep, log_.steps[i - 1].choice, log_.accesses_of(log_.steps[i - 1]), n.sleep);
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     if (asleep(n, candidates[k].choice)) continue;
     n.chosen = candidates[k].choice;

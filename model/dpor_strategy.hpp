@@ -143,6 +143,22 @@ class DporStrategy final : public ExplorationStrategy {
     sim::Choice choice;
     Small<sim::StepAccess> accesses;  // of the step it would take
   };
+  // The sleepers of `parent` that stay asleep across `step` (which touched `done`), appended
+  // to `child`: a sleeping choice stays asleep across a step of another process it does not
+  // depend on. A sleeping load that its thread's buffer answers stays asleep across that
+  // store's drain (they commute: it reads the same store either way), and from then on reads
+  // it from memory: its footprint becomes the store's location, which later writes of other
+  // processes depend on. The search's own rule, and the estimator's (model/search_estimate.hpp).
+  template <class From, class To>
+  static void keep_asleep(const From& parent, const sim::Choice& step, std::span<const sim::StepAccess> done, To& child) {
+    const std::uint32_t by = process_of(step);
+    const bool drain = step.kind == sim::Choice::Kind::drain;
+    for (const Asleep& a : parent) {
+      if (process_of(a.choice) == by || conflicting({a.accesses.data(), a.accesses.size()}, done)) continue;
+      Asleep& kept = child.emplace_back(a);
+      if (drain && a.choice.thread == step.thread) follow_drain({kept.accesses.data(), kept.accesses.size()}, done);
+    }
+  }
   struct Node {
     Small<sim::Choice> enabled;
     Small<sim::Choice> backtrack;  // to try here, in order; includes what was tried
@@ -160,7 +176,6 @@ class DporStrategy final : public ExplorationStrategy {
   static bool asleep(const Node& n, const sim::Choice& c);
   static bool handed_out(const Node& n, const sim::Choice& c);
   Subtree branch_at(std::size_t i, const sim::Choice& c) const;
-  void wake_up(const Node& parent, const sim::StepRecord& step, Node& child) const;
   void reverse(const CausalOrder& order, const Race& race);
   void add_initial(Node& n, std::span<const sim::Choice> initials);
   void internal_error(const char* what);

@@ -65,11 +65,12 @@ Counterexample minimize(Executor& executor, const Verdict& verdict, const sim::S
     return best;
   }
   const auto start = std::chrono::steady_clock::now();
-  const auto over_budget = [&] {
-    if (best.steps_spent >= budget.steps) return best.stopped = "step budget", true;
+  // Why minimization must stop now, or nothing.
+  const auto over_budget = [&]() -> const char* {
+    if (best.steps_spent >= budget.steps) return "step budget";
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > budget.seconds)
-      return best.stopped = "time budget", true;
-    return false;
+      return "time budget";
+    return nullptr;
   };
   bool lower_bounds_exhausted = true;
   for (unsigned bound = 0; bound <= best.preemptions; ++bound) {
@@ -77,7 +78,10 @@ Counterexample minimize(Executor& executor, const Verdict& verdict, const sim::S
     bool hit = false;
     bool exhausted = false;
     for (std::uint64_t run = 0; run < budget.executions_per_bound; ++run) {
-      if (over_budget()) return best;  // nothing proven: the bound's search did not finish
+      if (const char* why = over_budget()) {  // nothing proven: the bound's search did not finish
+        best.stopped = why;
+        return best;
+      }
       sim::ExecutionResult r = executor.run(strategy, run);
       ++best.executions;
       best.steps_spent += r.steps;

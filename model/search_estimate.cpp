@@ -88,10 +88,17 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
 // exact on every bench program and needed a third fewer strata on four threads of seven
 // under x86-TSO. Not the values in memory or registers: nodes that
 // differ only there share a stratum, which costs accuracy, never the estimate's expectation.
-std::uint64_t stratum_key(const Node& n) {
+// How far each process is (a process that has not begun adds nothing, so the vector's length
+// does not matter).
+std::uint64_t progress_hash(const Node& n) {
   std::uint64_t h = 0;
   for (std::size_t p = 0; p < n.steps.size(); ++p)
     if (n.steps[p] != 0) h = mix(mix(h, p), n.steps[p]);
+  return h;
+}
+
+std::uint64_t stratum_key(const Node& n) {
+  std::uint64_t h = progress_hash(n);
   for (const sim::Candidate& c : n.offered) {
     h = mix(h, process_of(c.choice));
     h = mix(h, (static_cast<std::uint64_t>(c.op.kind) << 16) | (std::uint64_t{c.op.size} << 8) |
@@ -107,13 +114,9 @@ std::uint64_t stratum_key(const Node& n) {
   return mix(h, sleepers);
 }
 
-// How far each process is: nodes that share it have the same steps left to run.
-std::uint64_t progress_key(const Node& n) {
-  std::uint64_t h = 0;
-  for (std::size_t p = 0; p < n.steps.size(); ++p)
-    if (n.steps[p] != 0) h = mix(mix(h, p), n.steps[p]);
-  return mix(h, n.sleep.size());
-}
+// A coarser stratum, for a level past its bound: as far along (the same steps left to run),
+// as many asleep.
+std::uint64_t progress_key(const Node& n) { return mix(progress_hash(n), n.sleep.size()); }
 
 // One level's strata: each keeps one node and the weight of every node merged into it.
 class Strata {
@@ -162,7 +165,6 @@ struct ProbeResult {
   double executions = 0;
   std::uint64_t replays = 0;
   std::uint64_t steps = 0;  // re-run
-  std::uint64_t depth = 0;
   bool overflowed = false;  // some level had more strata than it keeps
   bool aborted = false;     // past its budget: no estimate
   std::uint64_t widest = 0; // most nodes a level kept
@@ -170,19 +172,6 @@ struct ProbeResult {
 
 bool asleep(const std::vector<Asleep>& sleep, const sim::Choice& c) {
   return std::any_of(sleep.begin(), sleep.end(), [&c](const Asleep& a) { return a.choice == c; });
-}
-
-// DporStrategy::wake_up over a step with accesses `done`: what sleeps below it.
-std::vector<Asleep> wake_up(const std::vector<Asleep>& parent, const sim::Choice& step, std::span<const sim::StepAccess> done) {
-  std::vector<Asleep> child;
-  const std::uint32_t by = process_of(step);
-  const bool drain = step.kind == sim::Choice::Kind::drain;
-  for (const Asleep& a : parent) {
-    if (process_of(a.choice) == by || conflicting({a.accesses.data(), a.accesses.size()}, done)) continue;
-    Asleep& kept = child.emplace_back(a);
-    if (drain && a.choice.thread == step.thread) follow_drain({kept.accesses.data(), kept.accesses.size()}, done);
-  }
-  return child;
 }
 
 bool is_store(sim::OpKind k) { return k == sim::OpKind::store || k == sim::OpKind::plain_store; }
@@ -232,9 +221,8 @@ ProbeResult probe(Executor& executor, std::size_t most, double budget, std::uint
         PrefixRun run(child.prefix);
         executor.run(run, out.replays++);
         out.steps += child.prefix.size();
-        out.depth = std::max<std::uint64_t>(out.depth, child.prefix.size());
         const auto done = run.last_accesses();
-        child.sleep = wake_up(sleep, c.choice, done);
+        DporStrategy::keep_asleep(sleep, c.choice, done, child.sleep);
         child.offered = std::move(run.offered());
         child.steps = n.steps;
         const std::uint32_t p = process_of(c.choice);
@@ -323,7 +311,6 @@ SearchEstimate estimate_search(Executor& executor, const EstimateOptions& option
     exact = exact && !r.overflowed && (first < 0 || r.executions == first);
     if (first < 0) first = r.executions;
     e.replays += r.replays;
-    e.max_depth = std::max(e.max_depth, r.depth);
     ++e.probes;
     const double delta = r.executions - mean;
     mean += delta / static_cast<double>(e.probes);

@@ -5,7 +5,7 @@
 //
 // The tree sampled is the one a search with sleep sets alone walks: every node tries each
 // enabled choice that is not asleep, and a choice tried before a sibling sleeps below that
-// sibling until a step it depends on runs (DporStrategy's own wake-up rule, x86-TSO's drains
+// sibling until a step it depends on runs (DporStrategy::keep_asleep, x86-TSO's drains
 // included). Choices are tried in the engine's order reversed, drains first: the count is
 // the same in any order, but under x86-TSO a thread step tried before the drains leaves them
 // asleep on paths that die later, and drains first cut the probes' work on fib_bench under
@@ -40,9 +40,7 @@ struct SearchEstimate {
   double half_width = 0;     // of the 95% interval (Student's t over the probes)
   std::uint64_t replays = 0;   // executions run (prefixes re-run) by all probes
   std::uint64_t strata = 0;    // per level, at most (the probes' bound)
-  std::uint64_t max_depth = 0; // most steps on a path of the tree
   double seconds = 0;          // host time
-  double relative() const { return executions > 0 ? half_width / executions : 0; }
 };
 
 struct EstimateOptions {

@@ -174,8 +174,7 @@ class ProgramLoader {
     for (std::size_t i = 0; i < node.size(); ++i) prog_.threads.push_back(thread(node[i], i));
     // The cap is on one execution's work, all threads together (16 threads of 99
     // million `set`s each passed a per-thread cap and took a minute an execution).
-    std::uint64_t total = 0;
-    for (const program::ThreadProgram& t : prog_.threads) total = saturating_add(total, most_ops(t.body));
+    const std::uint64_t total = all_threads_ops_;
     if (total > kMaxProgramOps)
       src_.fail(node, fmt::format("the threads can run more than {} ops in one execution, all together ({}); lower "
                                   "a `times` or a `max`, or run fewer threads",
@@ -199,7 +198,9 @@ class ProgramLoader {
     // Every loop is bounded (times, max), so a thread's run is too; but the bounds multiply,
     // and ops that are not steps (set, if) run without a scheduling point, so no step cap
     // would stop them. The bound is checked here, where the user can see it.
-    if (const std::uint64_t most = most_ops(t.body); most > kMaxProgramOps)
+    const std::uint64_t most = most_ops(t.body);
+    all_threads_ops_ = saturating_add(all_threads_ops_, most);
+    if (most > kMaxProgramOps)
       src_.fail(body, fmt::format("thread '{}' can run more than {} ops (its loops' bounds multiply: {}); lower "
                                   "a `times` or a `max`",
                                   t.name, kMaxProgramOps, most == kUnbounded ? std::string("more than 2^64") : std::to_string(most)));
@@ -514,6 +515,7 @@ class ProgramLoader {
   const yaml::Source& src_;
   const MachineSpec& machine_;
   program::Program prog_;
+  std::uint64_t all_threads_ops_ = 0;  // the most ops the threads loaded so far can run, together
   const program::ThreadProgram* thread_ = nullptr;  // the thread whose ops are being read
 };
 

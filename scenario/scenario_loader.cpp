@@ -233,9 +233,8 @@ StrategySpec load_strategy(const yaml::Map& root) {
            "exploring (random, dfs, bounded, pct, naive)");
   // docs/scenarios.md: the seed draws random and pct schedules and breaks timed ties; dfs,
   // bounded, naive and smt decide without it, so a seed there is a mistake the user should hear of.
-  if (m.has("seed") && s.kind != StrategyKind::random && s.kind != StrategyKind::pct && s.kind != StrategyKind::timed)
-    src.fail(*m.key_node("seed"), "seed applies to the random, pct and timed strategies only (`--seed` still sets the "
-                                  "random execution a passing search shows)");
+  only_for("seed", {StrategyKind::random, StrategyKind::pct, StrategyKind::timed}, "random, pct and timed");
+  only_for("preemption_bound", {StrategyKind::bounded}, "bounded");
   only_for("delay_bound", {StrategyKind::bounded}, "bounded");
   only_for("depth", {StrategyKind::pct}, "pct");
   only_for("unroll", {StrategyKind::smt}, "smt");

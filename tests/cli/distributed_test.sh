@@ -45,6 +45,12 @@ next=$(next_of "$work/run.ckpt")
 if [[ "$(summary "$work/resumed.json")" == "$(summary "$work/plain.json")" ]]; then pass
 else fail "resumed from execution $next: $(summary "$work/resumed.json"), uninterrupted: $(summary "$work/plain.json")"; fi
 
+# Going on from a checkpoint while keeping it current (--checkpoint and --resume naming one
+# file, as the advice after a lost rank says) is not two outputs on one file: it runs.
+cp "$work/run.ckpt" "$work/again.ckpt"
+out=$("$lockstep" check "$f" --quiet --out-dir "$work/ck" --checkpoint "$work/again.ckpt" --resume "$work/again.ckpt" 2>&1); code=$?
+[[ $code -eq 0 ]] && pass || fail "--checkpoint F --resume F: exit $code, '$out'"
+
 # Refused with exit 2 and a message naming the file: not JSON, cut short, another scenario,
 # another cap; and a strategy that keeps no checkpoint.
 echo "garbage" >"$work/bad.ckpt"
