@@ -428,6 +428,7 @@ struct ChildTask {
   bool finished = false;
   std::exception_ptr error;
   TaskResult result;  // once finished
+  DporStrategy::Subtree subtree;  // what it searches, to search again where the cap cuts its runs
   // Runs made so far in its subtree, at any depth (added 64 at a time, runs_before).
   std::atomic<std::uint64_t> total{0};
 };
@@ -481,6 +482,10 @@ class ParallelDfs {
               std::uint64_t min_piece_runs = SearchLimits{}.min_piece_runs)
       : pool_(pool), verdict_(verdict), max_runs_(max_runs), split_branchings_(split_branchings), spawn_above_(spawn_above),
         cache_(cache), remote_every_s_(cache != nullptr ? remote_every_s : 0), min_piece_runs_(min_piece_runs) {}
+
+  // It searches a unit for another rank, whose place in the whole search is not known here:
+  // where the cap falls inside it, that rank's caller searches it again (pump).
+  void serving_a_unit() { whole_search_ = false; }
 
   // The root call passes spawn_above = 0 and has it set from its first execution; subtrees
   // inherit the absolute depth.
@@ -635,6 +640,20 @@ class ParallelDfs {
     return n;
   }
 
+  // The first `n` runs of subtree `t`, as one worker searches them: where the cap falls
+  // inside a subtree whose runs were folded (pump).
+  Runs first_runs(const DporStrategy::Subtree& t, std::uint64_t n, Executor& ex) const {
+    DporStrategy strategy(t);
+    SearchLimits limits;
+    limits.max_runs = n;
+    const SearchOutcome o = search(strategy, ex, verdict_, limits);
+    if (o.executions + o.pruned != n || o.violation)
+      throw std::logic_error("dfs: a subtree searched again ran differently");
+    Runs runs;
+    runs.assign_folded(o.executions, o.pruned, o.max_depth, o.sim_ops);
+    return runs;
+  }
+
   static void note_runs(Upward& up, std::uint64_t n) { up.runs.store(n, std::memory_order_relaxed); }
 
   // Adds a search's own runs since the last call to the totals of its subtree and of every
@@ -651,6 +670,7 @@ class ParallelDfs {
     {
       sim::ExecutionResult r = ex.run(strategy, index);
       out.runs.push(RunRecord{r.steps, r.memory_ops, r.abandoned});
+      out.runs.fold_all();
       note_runs(up, out.runs.size());
       if (++up.unreported == 64) report_runs(up);
       if (auto v = verdict_(r)) {
@@ -936,7 +956,19 @@ class ParallelDfs {
       c.applied = std::max(c.applied, requests.size());
       if (!c.finished) break;
       TaskResult& r = c.result;
+      // The root's runs have their final places: where the cap falls inside a child's runs,
+      // which are folded (Runs::fold_all), that child's first runs up to it are searched
+      // again to count them exactly, as one worker would have.
+      // Runs past the cap are counted, never read, and never folded with those before it.
+      const bool root = f.up.frame == nullptr && whole_search_;
+      const std::uint64_t room = max_runs_ - std::min(max_runs_, f.out.runs.size());
+      if (root && r.runs.size() > room && room > 0) {
+        const std::uint64_t beyond = r.runs.size() - room;
+        r.runs = first_runs(c.subtree, room, ex);
+        r.runs.push(RunRecord{0, 0, false}, beyond);
+      }
       f.out.runs.append(std::move(r.runs));
+      if (!root || f.out.runs.size() <= max_runs_) f.out.runs.fold_all();
       note_runs(f.up, f.out.runs.size());
       f.out.internal_errors += r.internal_errors;
       if (r.violation) {
@@ -964,6 +996,7 @@ class ParallelDfs {
   // Under f.mutex: `t` as a task, the last of f's children.
   void submit(Frame& f, DporStrategy::Subtree t) {
     auto child = std::make_shared<ChildTask>();
+    child->subtree = t;
     if (cache_ != nullptr) child->unit = to_bytes(encode_unit(t));
     f.children.push_back(child);
     // A resumed unit with subtrees of its own in the cache goes on here, not on a remote
@@ -1071,6 +1104,7 @@ class ParallelDfs {
   UnitCache* cache_ = nullptr;
   double remote_every_s_ = 0;
   std::uint64_t min_piece_runs_;  // split_on_demand
+  bool whole_search_ = true;  // false: a unit served for another rank (serving_a_unit)
   std::mutex waiting_mutex_;
   std::map<const Frame*, std::function<void()>> waiting_;  // searches waiting at a spawn node
   std::atomic<std::uint64_t> probes_{0};
@@ -1094,6 +1128,7 @@ nlohmann::json serve_dfs(const nlohmann::json& unit, const std::string& key, Uni
       cache != nullptr && context.progress != nullptr && context.progress->every_s > 0 ? context.progress : nullptr;
   ParallelDfs dfs(pool, context.verdict, unit.at("max_runs").get<std::uint64_t>(), split, spawn_above, cache, 0,
                   context.min_piece_runs);
+  dfs.serving_a_unit();
   Upward up;
   if (cache != nullptr) up.unit = &key;
   CheckpointPolicy reporting;

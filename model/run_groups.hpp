@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -14,54 +13,83 @@
 namespace lockstep::model {
 
 // A subtree's runs in order, as groups of equal runs (a search's executions mostly have the
-// same length: memory stays small however many millions run), kept as segments so that a
-// parent appends a child's runs without copying them up a tree of hundreds of tasks.
+// same length: memory stays small however many millions run). A parent appends a child's
+// runs when it merges it, joining the groups that meet. The dfs folds them into a few groups
+// as it goes (fold_all): its memory does not grow with the search's length.
 class Runs {
  public:
   void push(const RunFigures& r, std::uint64_t count = 1) {
     if (count == 0) return;
-    if (!tail_) {
-      tail_ = std::make_shared<std::vector<Group>>();
-      segments_.push_back(tail_);
-    }
-    if (!tail_->empty() && tail_->back().run == r) {
-      tail_->back().count += count;
+    if (!groups_.empty() && groups_.back().run == r) {
+      groups_.back().count += count;
     } else {
-      tail_->push_back(Group{r, count});
+      groups_.push_back(Group{r, count});
     }
     size_ += count;
   }
   void append(Runs&& other) {
-    segments_.insert(segments_.end(), other.segments_.begin(), other.segments_.end());
-    size_ += other.size_;
-    tail_.reset();  // the next push starts a segment after the appended ones
+    if (groups_.empty()) {
+      *this = std::move(other);
+    } else {
+      for (const Group& g : other.groups_) push(g.run, g.count);
+    }
     other = Runs();
   }
   std::uint64_t size() const { return size_; }
   const RunFigures& back() const {
-    for (auto s = segments_.rbegin(); s != segments_.rend(); ++s)
-      if (!(*s)->empty()) return (*s)->back().run;
-    throw std::logic_error("search: the last run of none");
+    if (groups_.empty()) throw std::logic_error("search: the last run of none");
+    return groups_.back().run;
   }
   // The first n runs, in order, as f(run, how many in a row).
   template <class F>
   void for_first(std::uint64_t n, const F& f) const {
-    for (const auto& seg : segments_)
-      for (const Group& g : *seg) {
-        if (n == 0) return;
-        const std::uint64_t k = std::min(n, g.count);
-        f(g.run, k);
-        n -= k;
-      }
+    for (const Group& g : groups_) {
+      if (n == 0) return;
+      const std::uint64_t k = std::min(n, g.count);
+      f(g.run, k);
+      n -= k;
+    }
+  }
+
+  // Replaces every run but the last by at most three groups with the same count of complete
+  // and abandoned runs, the same longest run and the same sum of memory operations: all a
+  // search's figures read of runs counted whole. So runs are kept only where they cannot be
+  // cut at the cap, or where a cut searches them again (model/dpor_parallel.cpp, pump): a cut
+  // inside folded runs would read figures the folding mixed. Does nothing while there are
+  // few groups (folding costs a pass over them).
+  void fold_all() {
+    if (groups_.size() <= kFoldAbove) return;
+    const RunFigures last = groups_.back().run;
+    std::uint64_t complete = 0, abandoned = 0, longest = 0, memory_ops = 0;
+    for_first(size_ - 1, [&](const RunFigures& r, std::uint64_t count) {
+      (r.abandoned ? abandoned : complete) += count;
+      longest = std::max(longest, r.steps);
+      memory_ops += r.memory_ops * count;
+    });
+    const std::uint64_t size = size_;
+    assign_folded(complete, abandoned, longest, memory_ops);
+    push(last, 1);
+    if (size_ != size) throw std::logic_error("search: folding runs changed their count");
+  }
+  // Runs with these figures, folded: the longest carries every memory operation, the others
+  // have no steps and none.
+  void assign_folded(std::uint64_t complete, std::uint64_t abandoned, std::uint64_t longest, std::uint64_t memory_ops) {
+    groups_.clear();
+    size_ = 0;
+    if (complete + abandoned == 0) return;
+    const bool first_abandoned = complete == 0;
+    push(RunFigures{longest, memory_ops, first_abandoned}, 1);
+    push(RunFigures{0, 0, false}, complete - (first_abandoned ? 0 : 1));
+    push(RunFigures{0, 0, true}, abandoned - (first_abandoned ? 1 : 0));
   }
 
  private:
+  static constexpr std::size_t kFoldAbove = 16;
   struct Group {
     RunFigures run;
     std::uint64_t count = 0;
   };
-  std::vector<std::shared_ptr<std::vector<Group>>> segments_;
-  std::shared_ptr<std::vector<Group>> tail_;
+  std::vector<Group> groups_;
   std::uint64_t size_ = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <set>
 #include <thread>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "model/dpor_strategy.hpp"
 #include "model/minimize.hpp"
 #include "model/pct_strategy.hpp"
+#include "model/run_groups.hpp"
 #include "model/random_strategy.hpp"
 #include "model/search_estimate.hpp"
 #include "model/search.hpp"
@@ -619,6 +621,81 @@ TEST_CASE("a capped parallel dfs runs about as many executions as its cap", "[mo
       std::vector<model::Executor*> executors = small.executors();
       executors.resize(workers);
       require_same(model::search_dfs(executors, verdict, exact), at_size);
+    }
+  }
+}
+
+// The root of a parallel dfs folds its runs as they come (model/run_groups.hpp, fold_all): a
+// search's memory must not grow with its length. Checked against a plain list of every run:
+// the figures a search reads of runs counted whole, the last run and the count stay, and the
+// groups stay few however many runs of every shape come.
+TEST_CASE("a search's runs fold into a few groups with the same figures", "[model]") {
+  std::mt19937_64 prng(46);
+  model::Runs runs;
+  std::vector<model::RunFigures> all;
+  std::size_t most_groups = 0;
+  for (int i = 0; i < 100'000; ++i) {
+    const model::RunFigures r{prng() % 40, prng() % 1000, prng() % 7 == 0};
+    const std::uint64_t count = 1 + prng() % 3;
+    runs.push(r, count);
+    all.insert(all.end(), count, r);
+    runs.fold_all();
+    std::size_t groups = 0;
+    runs.for_first(runs.size(), [&groups](const model::RunFigures&, std::uint64_t) { ++groups; });
+    most_groups = std::max(most_groups, groups);
+  }
+  std::uint64_t complete = 0, abandoned = 0, longest = 0, memory_ops = 0;
+  for (const model::RunFigures& r : all) {
+    (r.abandoned ? abandoned : complete) += 1;
+    longest = std::max(longest, r.steps);
+    memory_ops += r.memory_ops;
+  }
+  std::uint64_t f_complete = 0, f_abandoned = 0, f_longest = 0, f_memory_ops = 0;
+  runs.for_first(runs.size(), [&](const model::RunFigures& r, std::uint64_t count) {
+    (r.abandoned ? f_abandoned : f_complete) += count;
+    f_longest = std::max(f_longest, r.steps);
+    f_memory_ops += r.memory_ops * count;
+  });
+  CHECK(runs.size() == all.size());
+  CHECK(f_complete == complete);
+  CHECK(f_abandoned == abandoned);
+  CHECK(f_longest == longest);
+  CHECK(f_memory_ops == memory_ops);
+  CHECK(runs.back() == all.back());
+  CHECK(most_groups <= 17);
+  // Appending a subtree's runs joins the groups that meet instead of keeping them apart.
+  model::Runs a, b;
+  a.push({5, 10, false}, 3);
+  b.push({5, 10, false}, 4);
+  a.append(std::move(b));
+  std::size_t groups = 0;
+  a.for_first(a.size(), [&groups](const model::RunFigures&, std::uint64_t) { ++groups; });
+  CHECK(groups == 1);
+  CHECK(a.size() == 7);
+}
+
+// Every search of a parallel dfs folds its runs as they come (Runs::fold_all), so its
+// memory does not grow with its length; where the cap falls inside a merged subtree's folded
+// runs, that subtree is searched again up to the cap. Runs of many lengths (threads spinning
+// on a ticket lock) cut at several places must give what one worker gives.
+TEST_CASE("a parallel dfs cut at its cap inside runs of many lengths reports what one worker does", "[model]") {
+  auto verdict = [](const ExecutionResult& r) { return r.violation; };
+  Fleet fleet(ticket_counter, 0, 3);
+  model::SearchLimits whole;
+  whole.max_runs = 10'000'000;
+  const model::SearchOutcome all = model::search_dfs({fleet.runners[0].get()}, verdict, whole);
+  REQUIRE(all.exhaustive);
+  const std::uint64_t total = all.executions + all.pruned;
+  REQUIRE(total > 200);
+  for (const std::uint64_t cap : {total / 7, total / 3, total / 2 + 1, total - 1, total}) {
+    model::SearchLimits capped;
+    capped.max_runs = cap;
+    const model::SearchOutcome one = model::search_dfs({fleet.runners[0].get()}, verdict, capped);
+    for (std::size_t workers : {2U, 3U}) {
+      INFO("cap " << cap << " of " << total << ", " << workers << " workers");
+      std::vector<model::Executor*> executors = fleet.executors();
+      executors.resize(workers);
+      require_same(model::search_dfs(executors, verdict, capped), one);
     }
   }
 }
