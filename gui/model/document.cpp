@@ -1,10 +1,13 @@
 #include "gui/model/document.hpp"
 
+#include <fstream>
+#include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "trace/format.hpp"
+#include "trace/reader.hpp"
 
 namespace lockstep::view {
 
@@ -36,12 +39,23 @@ FileKind file_kind(std::string_view text) {
   return FileKind::trace;
 }
 
+// A trace is parsed from the file as it is read (load_trace), never held whole: the kind is
+// decided from the file's first bytes, as many as the longest line a trace may have, and only
+// a result (one JSON value) is read whole.
 Document load_document(const std::filesystem::path& path) {
+  std::string head;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw TraceError(path.string(), 0, "cannot open the file");
+    head.resize(trace::ReaderLimits{}.max_line_bytes + 1);
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    if (in.bad()) throw TraceError(path.string(), 0, "cannot read the file");
+    head.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  if (file_kind(head) == FileKind::trace) return load_trace(path);
   const simdjson::padded_string padded = read_file(path);
-  const std::string_view text(padded.data(), padded.size());
   try {
-    if (file_kind(text) == FileKind::result) return parse_result(text);
-    return parse_padded_trace(padded, path.string());  // its errors name the file
+    return parse_result(std::string_view(padded.data(), padded.size()));
   } catch (const ResultError& e) {
     throw ResultError(0, fmt::format("{}, {}", path.string(), e.what())).with_line(e.line());
   }

@@ -4,6 +4,8 @@
 #include "trace/reader.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <charconv>
 #include <fstream>
 #include <limits>
@@ -57,11 +59,20 @@ FutexEvent::Act parse_futex_act(const Event& f) {
   return *parsed == trace::FutexAct::enqueue ? FutexEvent::Act::enqueue : FutexEvent::Act::dequeue;
 }
 
-// "futex_wait > lock the bucket", interned.
-std::string_view step_path(const std::vector<std::string>& open) {
+// "futex_wait > lock the bucket".
+std::string step_path(const std::vector<std::string>& open) {
   std::string path;
   for (const std::string& s : open) path += (path.empty() ? "" : " > ") + s;
-  return intern_name(path);
+  return path;
+}
+
+// A name interned for an event's record; too many distinct names fail at the event's line.
+Name name_of(const trace::Event& f, std::string_view text) {
+  try {
+    return Name(text);
+  } catch (const std::length_error& e) {
+    f.fail(e.what());
+  }
 }
 
 struct StateChange {
@@ -155,18 +166,44 @@ std::string_view to_string(FutexEvent::Act a) { return a == FutexEvent::Act::enq
 
 namespace {
 
-// `text`: the file's text (the reader copies it a buffer at a time, padded for simdjson).
-Trace parse_text(std::string_view all, const std::string& name) {
+// Counts the lines that hold `"op"`: every operation's line does (its `ev` and its `op`), so
+// for a trace the writer wrote this is the number of operations, and room for them is
+// reserved up front (the vector never copies its contents while growing, and holds no
+// room for the other events). Fed a text a piece at a time.
+class OperationLines {
+ public:
+  void feed(std::string_view text) {
+    for (const char c : text) {
+      if (c == '\n') {
+        found_ = false;
+        tail_ = 0;
+        continue;
+      }
+      tail_ = (tail_ << 8) | static_cast<unsigned char>(c);
+      if (!found_ && tail_ == kPattern) {
+        found_ = true;
+        ++lines_;
+      }
+    }
+  }
+  std::size_t lines() const { return lines_; }
+
+ private:
+  static constexpr std::uint32_t kPattern = (std::uint32_t{'"'} << 24) | (std::uint32_t{'o'} << 16) | (std::uint32_t{'p'} << 8) | '"';
+  std::uint32_t tail_ = 0;  // the last four bytes of the line so far
+  bool found_ = false;
+  std::size_t lines_ = 0;
+};
+
+// The events `reader` hands out, with room reserved for `operations` of them.
+Trace parse_events(trace::Reader& reader, std::size_t operations) {
   Trace trace;
   std::vector<std::vector<StateChange>> state_changes;
   std::vector<std::vector<CpuChange>> cpu_changes;
   std::vector<std::vector<std::string>> open_steps;  // per thread, its open protocol steps
   std::vector<std::map<std::string, std::uint64_t>> outermost;  // per thread, its outermost steps begun
 
-  trace::Reader reader(all, name);
-  // Most lines of a big trace are operations: room for all of them up front, so the vector
-  // never copies its (large) contents while growing.
-  trace.ops.reserve(static_cast<std::size_t>(std::count(all.begin(), all.end(), '\n')));
+  trace.ops.reserve(operations);
   {
     const auto& header = reader.header();
     const std::size_t number = reader.header_line();
@@ -256,15 +293,16 @@ Trace parse_text(std::string_view all, const std::string& name) {
       }
       case EventKind::op: {
         Operation op;
-        op.line = number;
+        if (number > std::numeric_limits<std::uint32_t>::max()) f.fail("the viewer reads at most 2^32 - 1 lines");
+        op.line = static_cast<std::uint32_t>(number);
         op.t = t;
         op.thread = f.index(field::th, false);
         op.cpu = f.index(field::cpu, true);
-        op.op = intern_name(f.text(field::op));
+        op.op = name_of(f, f.text(field::op));
         op.lat = f.has(field::lat) ? f.u64(field::lat) : 0;
         if (op.t + op.lat < op.t) f.fail("the operation's 't' + 'lat' overflows 64 bits");
         if (op.op == trace::op::rmw) {
-          op.rmw = intern_name(f.text(field::rmw));
+          op.rmw = name_of(f, f.text(field::rmw));
           op.old = f.u64(field::old);
           op.ok = f.flag(field::ok);
         }
@@ -273,21 +311,24 @@ Trace parse_text(std::string_view all, const std::string& name) {
           op.woke = f.flag(field::woke);
         }
         op.addr = f.opt_address(field::addr);
-        op.size = f.opt_u64(field::size);
+        if (const std::optional<std::uint64_t> size = f.opt_u64(field::size)) {
+          if (*size > std::numeric_limits<std::uint32_t>::max()) f.fail("'size' of an operation is over 2^32 - 1 bytes");
+          op.size = static_cast<std::uint32_t>(*size);
+        }
         op.val = f.opt_u64(field::val);
-        if (f.has(field::src)) op.src = intern_name(f.text(field::src));
+        if (f.has(field::src)) op.src = name_of(f, f.text(field::src));
         if (f.has(field::peer)) op.peer = f.index(field::peer, false);
         if (f.has(field::st)) op.state = parse_line_state(f);
         op.buffered = f.opt_flag(field::buf).value_or(false);
         if (op.op != trace::op::drain && op.thread < static_cast<int>(open_steps.size()) && !open_steps[op.thread].empty())
-          op.step = step_path(open_steps[op.thread]);
+          op.step = name_of(f, step_path(open_steps[op.thread]));
         trace.ops.push_back(std::move(op));
         break;
       }
       case EventKind::lock: {
         LockEvent lock{number, t, f.index(field::th, false), f.address(field::addr), parse_lock_act(f), false, {}};
         lock.shared = f.has(field::mode) && f.text(field::mode) == trace::kShared;
-        if (f.has(field::site)) lock.site = intern_name(f.text(field::site));
+        if (f.has(field::site)) lock.site = name_of(f, f.text(field::site)).view();
         trace.locks.push_back(lock);
         break;
       }
@@ -393,19 +434,66 @@ Trace parse_text(std::string_view all, const std::string& name) {
 
 }  // namespace
 
-std::string_view intern_name(std::string_view name) {
-  static std::mutex mutex;
-  static std::set<std::string, std::less<>> names;
-  const std::lock_guard lock(mutex);
-  auto it = names.find(name);
-  if (it == names.end()) it = names.emplace(name).first;
-  return *it;
+namespace {
+
+// The interned names, by id: chunks that never move once made, so a Name reads its text
+// without a lock while another thread interns. A trace names a few dozen things; a hostile
+// one with millions of distinct step names meets the limit as a clear error.
+constexpr std::size_t kNameChunk = 1024;
+constexpr std::size_t kNameChunks = 16384;  // 2^24 - 1 names at most (id 0 is the empty one)
+
+struct NameTable {
+  std::mutex mutex;
+  std::set<std::string, std::less<>> texts;
+  std::map<std::string_view, std::uint32_t> ids;
+  std::uint32_t next = 1;
+  std::array<std::atomic<const std::string_view*>, kNameChunks> chunks{};
+};
+
+NameTable& name_table() {
+  static NameTable table;
+  return table;
 }
 
-Trace parse_trace(std::string_view text, const std::string& name) { return parse_text(text, name); }
+}  // namespace
+
+Name::Name(std::string_view s) {
+  if (s.empty()) return;
+  NameTable& table = name_table();
+  const std::lock_guard lock(table.mutex);
+  if (const auto it = table.ids.find(s); it != table.ids.end()) {
+    id_ = it->second;
+    return;
+  }
+  if (table.next == kNameChunk * kNameChunks)
+    throw std::length_error(fmt::format("more than {} distinct names (steps, sources, operations)", table.next - 1));
+  const std::uint32_t id = table.next++;
+  const std::string_view text = *table.texts.emplace(s).first;
+  std::atomic<const std::string_view*>& chunk = table.chunks[id / kNameChunk];
+  if (chunk.load(std::memory_order_relaxed) == nullptr) chunk.store(new std::string_view[kNameChunk], std::memory_order_release);
+  // The slot is written before any Name holds its id; a Name passed to another thread
+  // travels with the synchronisation that hands it over.
+  const_cast<std::string_view*>(chunk.load(std::memory_order_relaxed))[id % kNameChunk] = text;
+  table.ids.emplace(text, id);
+  id_ = id;
+}
+
+std::string_view Name::view() const {
+  if (id_ == 0) return {};
+  return name_table().chunks[id_ / kNameChunk].load(std::memory_order_acquire)[id_ % kNameChunk];
+}
+
+std::string_view intern_name(std::string_view name) { return Name(name).view(); }
+
+Trace parse_trace(std::string_view text, const std::string& name) {
+  OperationLines count;
+  count.feed(text);
+  trace::Reader reader(text, name);
+  return parse_events(reader, count.lines());
+}
 
 Trace parse_padded_trace(const simdjson::padded_string& text, const std::string& name) {
-  return parse_text(std::string_view(text.data(), text.size()), name);
+  return parse_trace(std::string_view(text.data(), text.size()), name);
 }
 
 simdjson::padded_string read_file(const std::filesystem::path& path) {
@@ -419,8 +507,24 @@ simdjson::padded_string read_file(const std::filesystem::path& path) {
   return text;
 }
 
-// "FILE, line N: what", the line kept for callers that want it.
-Trace load_trace(const std::filesystem::path& path) { return parse_padded_trace(read_file(path), path.string()); }
+// The file is read twice, a block at a time, never whole: once to count its operations,
+// once to parse them. What the viewer keeps is its records, not the file's text.
+Trace load_trace(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TraceError(path.string(), 0, "cannot open the file");
+  OperationLines count;
+  std::vector<char> block(std::size_t{1} << 20);
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0)
+    count.feed(std::string_view(block.data(), static_cast<std::size_t>(in.gcount())));
+  if (in.bad()) throw TraceError(path.string(), 0, "cannot read the file");
+  in.clear();
+  in.seekg(0);
+  if (!in) throw TraceError(path.string(), 0, "cannot read the file");
+  trace::Reader reader(in, path.string());
+  Trace trace = parse_events(reader, count.lines());
+  if (in.bad()) throw TraceError(path.string(), 0, "cannot read the file");
+  return trace;
+}
 
 const Thread* Trace::thread(int id) const {
   return id >= 0 && id < static_cast<int>(threads.size()) ? &threads[static_cast<std::size_t>(id)] : nullptr;

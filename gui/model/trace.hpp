@@ -16,6 +16,7 @@
 
 #include <simdjson.h>
 
+#include "gui/model/compact.hpp"
 #include "trace/address_names.hpp"
 #include "trace/error.hpp"
 
@@ -57,29 +58,32 @@ struct Cpu {
   std::vector<CpuInterval> intervals;  // timed runs only
 };
 
+// One memory operation. Compact (80 bytes): a big trace holds millions, and the viewer keeps
+// them all (docs/traces.md, "How large a trace the viewer opens").
 struct Operation {
-  std::size_t line = 0;  // line in the file
   std::uint64_t t = 0;
   std::uint64_t lat = 0;
-  int thread = -1;
-  int cpu = -1;
-  // Names are interned (intern_name): a million operations share a handful of strings.
-  std::string_view op;   // load, store, plain_load, plain_store, rmw, fence, pause, park, drain, unpark, or newer
-  std::string_view rmw;  // for rmw: exchange, cas, fetch_add, ...
-  std::optional<std::uint64_t> addr, size, val, old;
-  std::optional<bool> ok;
-  std::optional<int> target;  // unpark
-  std::optional<bool> woke;   // unpark
+  Maybe<std::uint64_t> addr, val, old;
+  Maybe<std::uint32_t> size;
+  std::uint32_t line = 0;  // line in the file (the viewer reads at most 2^32 - 1 lines)
+  std::int32_t thread = -1;
+  std::int32_t cpu = -1;
+  // Names are interned (Name): a million operations share a handful of strings.
+  Name op;   // load, store, plain_load, plain_store, rmw, fence, pause, park, drain, unpark, or newer
+  Name rmw;  // for rmw: exchange, cas, fetch_add, ...
   // Machine-model runs: which level answered the access (l1, l2, l3, same_package_core,
   // remote_cache, dram_local, dram_remote, upgrade), and for a line taken from another
   // core's cache, the CPU that held it. Empty / none on the flat machine.
-  std::string_view src;
-  std::optional<int> peer;
-  char state = 0;  // the line's state in this core's caches after the access (M, O, E, S, F), if traced
-  bool buffered = false;  // TSO: the store entered the store buffer (a `drain` lands it later)
+  Name src;
   // The protocol step its thread was in (`step` events, P::note_step), outermost first:
   // "futex_wait > lock the bucket"; interned; empty outside any step and for drains.
-  std::string_view step;
+  Name step;
+  Maybe<std::int32_t> target;  // unpark
+  Maybe<std::int32_t> peer;
+  Maybe<bool> ok;
+  Maybe<bool> woke;  // unpark
+  char state = 0;  // the line's state in this core's caches after the access (M, O, E, S, F), if traced
+  bool buffered = false;  // TSO: the store entered the store buffer (a `drain` lands it later)
 };
 
 // A lock's life as instrumented locks report it (`ev` "lock"): a thread starts waiting,

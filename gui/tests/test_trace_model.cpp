@@ -1,6 +1,9 @@
 // The viewer's trace model on hand-written traces (docs/traces.md) and on real ones.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
+
 #include <string>
 
 #include "gui/model/trace.hpp"
@@ -146,6 +149,46 @@ TEST_CASE("view: bad files are errors naming the line, never crashes") {
   CHECK_THROWS_AS(load_trace("/nonexistent/trace.jsonl"), TraceError);
 }
 
+// A file is parsed as it is read, never held whole (load_trace): what it gives must be what
+// parsing the whole text gives, field by field; and the records stay compact (a big trace's
+// footprint is its records: tests/gui/footprint_test.sh checks it under the file's size).
+TEST_CASE("view: a trace read from its file as it streams equals the trace parsed from its text") {
+  static_assert(sizeof(Operation) <= 96, "an operation's record grew: a big trace's footprint grows with it");
+  const auto path = testing::record_trace("scenarios/futex/lost-wakeup-missing-barrier.yaml", "streamed");
+  REQUIRE(!path.empty());
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Trace streamed = load_trace(path);
+  const Trace whole = parse_trace(text, path.string());
+  REQUIRE(streamed.ops.size() == whole.ops.size());
+  REQUIRE(!streamed.ops.empty());
+  CHECK(streamed.ops.capacity() == streamed.ops.size());  // room reserved for exactly its operations
+  for (std::size_t i = 0; i < whole.ops.size(); ++i) {
+    const Operation& a = streamed.ops[i];
+    const Operation& b = whole.ops[i];
+    CHECK((a.t == b.t && a.lat == b.lat && a.line == b.line && a.thread == b.thread && a.cpu == b.cpu));
+    CHECK((a.op == b.op && a.rmw == b.rmw && a.src == b.src && a.step == b.step));
+    CHECK((a.addr == b.addr && a.val == b.val && a.old == b.old && a.size == b.size && a.ok == b.ok));
+    CHECK((a.target == b.target && a.peer == b.peer && a.woke == b.woke && a.state == b.state));
+    CHECK(whole.describe(b) == streamed.describe(a));
+  }
+  CHECK(streamed.locks.size() == whole.locks.size());
+  CHECK(streamed.steps.size() == whole.steps.size());
+  CHECK(streamed.end_time == whole.end_time);
+  // Names: one id per text, read back as that text; the empty name is empty.
+  const Name load("load"), again(std::string("lo") + "ad"), other("store");
+  CHECK(load == again);
+  CHECK(!(load == other));
+  CHECK(load.view() == "load");
+  CHECK(Name().empty());
+  CHECK(Name("").empty());
+  CHECK(fmt::format("{}", other) == "store");
+  const Maybe<std::uint64_t> none, some(7);
+  CHECK(!none.has_value());
+  CHECK(some.value_or(0) == 7);
+  CHECK(std::optional<std::uint64_t>(some) == std::optional<std::uint64_t>(7));
+}
+
 TEST_CASE("view: every byte-prefix of a real trace parses or fails with TraceError") {
   const std::string full = kRacy;
   for (std::size_t n = 0; n < full.size(); ++n) {
@@ -181,7 +224,7 @@ TEST_CASE("view: the futex lost-wakeup counterexample recorded by lockstep check
   bool waiter_entry_named = false;
   for (const Operation& op : t.ops) {
     if (op.step == "futex_wake > read the waiter count (no barrier B)") waker_read = t.describe(op);
-    if (op.step.starts_with("futex_wait > count the waiter")) waiter_count = t.describe(op);
+    if (op.step.view().starts_with("futex_wait > count the waiter")) waiter_count = t.describe(op);
     if (op.addr && t.address_name(*op.addr) == "futex_q[waiter].queued") waiter_entry_named = true;
     if (op.op == "drain") CHECK(op.step.empty());  // a drain belongs to the buffer, not to a step
   }
