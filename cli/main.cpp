@@ -171,7 +171,7 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
   }
   if (!r.schedule_path.empty()) fmt::print("  schedule: {}\n  replay:   {}\n", r.schedule_path, r.replay_command);
   if (r.smt.present) fmt::print("{}", smt_summary(r));
-  fmt::print("{}{}", render_histogram(r.machine), render_c2c(r.machine));
+  fmt::print("{}{}{}", render_histogram(r.machine), render_c2c(r.machine), render_ccbench(r.machine));
   if (!out.lock_profile.empty())
     fmt::print("{}", lock_profile_table(r.lock_profile, s.platform == "native" ? "host clock" : "virtual time",
                                         out.verbose ? 0 : 10));

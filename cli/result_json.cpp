@@ -127,6 +127,17 @@ void put_machine(Json& out, const MachineMeasurements& m) {
     }
     out["c2c_ns"] = std::move(rows);
   }
+  if (!m.ccbench.empty()) {
+    out["ccbench_test"] = m.ccbench_test;
+    Json rows = Json::array();
+    for (const auto& row : m.ccbench)
+      rows.push_back(Json{{"cpu", row.cpu},
+                          {"distance", row.distance},
+                          {"mean_ns", std::round(row.mean_ns * 10) / 10},
+                          {"min_ns", std::round(row.min_ns * 10) / 10},
+                          {"max_ns", std::round(row.max_ns * 10) / 10}});
+    out["ccbench"] = std::move(rows);
+  }
   if (!m.sources.empty()) {
     Json sources = Json::object();
     for (const auto& [name, count] : m.sources) sources[name] = count;

@@ -37,6 +37,16 @@ std::string render_histogram(const MachineMeasurements& m, int rows, int width) 
   return out;
 }
 
+std::string render_ccbench(const MachineMeasurements& m) {
+  if (m.ccbench.empty()) return {};
+  std::string out = fmt::format("  ccbench: {}, ns\n  {:>5}  {:<14} {:>8} {:>8} {:>8}\n", m.ccbench_test, "cpu", "distance",
+                                "mean", "min", "max");
+  for (const auto& row : m.ccbench)
+    out += fmt::format("  {:>5}  {:<14} {:>8.1f} {:>8.1f} {:>8.1f}\n", row.cpu, row.distance, row.mean_ns, row.min_ns,
+                       row.max_ns);
+  return out;
+}
+
 std::string render_c2c(const MachineMeasurements& m) {
   if (m.c2c_ns.empty()) return {};
   std::string out = "  one-way core-to-core latency, ns\n      ";

@@ -14,5 +14,7 @@ using scenario::ScenarioReport;
 
 std::string render_histogram(const MachineMeasurements& m, int rows = 24, int width = 50);
 std::string render_c2c(const MachineMeasurements& m);
+// The ccbench table: one row per measuring CPU with its distance from the line's holder.
+std::string render_ccbench(const MachineMeasurements& m);
 
 }  // namespace lockstep::cli

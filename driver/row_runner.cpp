@@ -14,6 +14,7 @@
 #include "model/replay_strategy.hpp"
 #include "scenario/outcome.hpp"
 #include "sim/machine/memory_system.hpp"
+#include "sim/machine/ccbench.hpp"
 #include "sim/machine/probes.hpp"
 #include "sim/timed_strategy.hpp"
 #include "trace/interleaving.hpp"
@@ -96,6 +97,7 @@ std::string RowRunner::trace_header(const std::string& strategy, std::uint64_t e
 
 RowReport RowRunner::run(Command command) {
   if (s_.workload.is("c2c")) return c2c();
+  if (s_.workload.is("ccbench")) return ccbench();
   if (command == Command::run || s_.strategy.kind == StrategyKind::timed) return timed();
   if (s_.strategy.kind == StrategyKind::smt) return smt();
   return explore(options_.executions.value_or(s_.strategy.executions));
@@ -210,6 +212,37 @@ RowReport RowRunner::c2c() {
   report.machine.c2c_ns = r.one_way_ns;
   report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
   record_trace(report, trace, output);  // the first pair's execution
+  return report;
+}
+
+// ccbench: one timed execution per measuring CPU, each row labelled with its distance from the
+// line's first holder.
+RowReport RowRunner::ccbench() {
+  namespace mc = sim::machine;
+  RowReport report;
+  report.strategy = "timed";
+  report.seed = seed();
+  ProgressMeter meter(options_.progress, progress_base("timed"), &engine_);
+  const auto start = Clock::now();
+  const auto& params = s_.workload.get<mc::CcbenchParams>();
+  const mc::CcbenchResult r = mc::run_ccbench(engine_, params, seed());
+  std::optional<mc::Topology> topology;
+  if (s_.machine.model) topology.emplace(*s_.machine.model);
+  const CpuId from = params.holders.empty() ? -1 : params.holders.front();
+  const auto distance = [&](CpuId cpu) -> std::string {
+    if (!topology || from < 0) return "-";
+    if (topology->core_of(cpu) == topology->core_of(from)) return "same core";
+    const int hops = topology->hops(topology->package_of(from), topology->package_of(cpu));
+    return hops == 0 ? "same package" : fmt::format("{} hop{}", hops, hops == 1 ? "" : "s");
+  };
+  report.machine.ccbench_test = fmt::format("{} on {}", mc::name_of(params.op), mc::name_of(params.state));
+  for (const mc::CcbenchRow& row : r.rows)
+    report.machine.ccbench.push_back({row.cpu, distance(row.cpu), row.mean_ns, row.min_ns, row.max_ns});
+  report.elapsed_s = seconds_since(start);
+  report.executions = r.executions;
+  report.sim_ops = r.memory_ops;
+  report.result = "pass";
+  report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
   return report;
 }
 

@@ -45,6 +45,7 @@ class RowRunner {
   RowReport explore(std::uint64_t executions);
   RowReport timed();
   RowReport c2c();
+  RowReport ccbench();
   RowReport smt();  // driver/smt_row.cpp
   void finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t execution,
               const std::optional<sim::Violation>& expected_violation);

@@ -1,5 +1,7 @@
 #include "scenario/machine_workloads_loader.hpp"
 
+#include <algorithm>
+
 #include <charconv>
 
 #include <fmt/format.h>
@@ -56,11 +58,89 @@ sim::machine::LatencyProbeParams load_latency_probe(const yaml::Map& m, const Ma
   return p;
 }
 
-sim::machine::C2cParams load_c2c(const yaml::Map& m) {
+sim::machine::C2cParams load_c2c(const yaml::Map& m, const MachineSpec& machine) {
   sim::machine::C2cParams p;
+  if (const std::optional<YAML::Node> cpus = m.get("cpus")) {
+    const yaml::Source& src = m.source();
+    yaml::require_list(src, *cpus, "cpus");
+    if (cpus->size() < 2) src.fail(*cpus, "cpus: expected at least two CPUs (each pair of them is measured)");
+    for (const auto& entry : *cpus) {
+      const auto cpu = static_cast<CpuId>(yaml::unsigned_integer(src, entry, "cpus", 0, static_cast<std::uint64_t>(machine.cpus() - 1)));
+      if (std::find(p.cpus.begin(), p.cpus.end(), cpu) != p.cpus.end()) src.fail(entry, fmt::format("cpus: CPU {} is listed twice", cpu));
+      p.cpus.push_back(cpu);
+    }
+  }
   p.rounds = static_cast<int>(m.unsigned_or("rounds", 1, kMaxRounds, static_cast<std::uint64_t>(p.rounds)));
   p.warmup_rounds = static_cast<int>(m.unsigned_or("warmup_rounds", 0, kMaxRounds, static_cast<std::uint64_t>(p.warmup_rounds)));
   p.smt = m.boolean_or("smt", p.smt);
+  return p;
+}
+
+namespace {
+
+// A list of distinct CPUs of the machine (`key`), at least `least` of them.
+std::vector<CpuId> cpu_list(const yaml::Map& m, std::string_view key, const MachineSpec& machine, std::size_t least) {
+  std::vector<CpuId> out;
+  const std::optional<YAML::Node> node = m.get(key);
+  if (!node) return out;
+  const yaml::Source& src = m.source();
+  yaml::require_list(src, *node, key);
+  if (node->size() < least) src.fail(*node, fmt::format("{}: expected at least {} CPU{}", key, least, least == 1 ? "" : "s"));
+  for (const auto& entry : *node) {
+    const auto cpu = static_cast<CpuId>(yaml::unsigned_integer(src, entry, key, 0, static_cast<std::uint64_t>(machine.cpus() - 1)));
+    if (std::find(out.begin(), out.end(), cpu) != out.end()) src.fail(entry, fmt::format("{}: CPU {} is listed twice", key, cpu));
+    out.push_back(cpu);
+  }
+  return out;
+}
+
+}  // namespace
+
+sim::machine::CcbenchParams load_ccbench(const yaml::Map& m, const MachineSpec& machine) {
+  namespace mc = sim::machine;
+  const yaml::Source& src = m.source();
+  mc::CcbenchParams p;
+  if (const std::optional<YAML::Node> node = m.get("state")) {
+    const std::string text = yaml::scalar(src, *node, "state");
+    const std::optional<mc::LineState> state = mc::parse_line_state(text);
+    if (!state) src.fail(*node, fmt::format("state: '{}' is not modified, exclusive, shared, owned or invalid", text));
+    p.state = *state;
+  }
+  if (const std::optional<YAML::Node> node = m.get("op")) {
+    const std::string text = yaml::scalar(src, *node, "op");
+    const std::optional<mc::CcOp> op = mc::parse_cc_op(text);
+    if (!op) src.fail(*node, fmt::format("op: '{}' is not load, store, cas, fai, tas or swap", text));
+    p.op = *op;
+  }
+  if (m.has("holders")) p.holders = cpu_list(m, "holders", machine, 0);
+  // How many holders each state takes (ccbench.hpp says what each one does).
+  const std::size_t holders = p.holders.size();
+  const YAML::Node at = m.has("holders") ? *m.get("holders") : m.node();
+  switch (p.state) {
+    case mc::LineState::modified:
+    case mc::LineState::exclusive:
+      if (holders != 1) src.fail(at, fmt::format("holders: a line {} is held by one CPU", mc::name_of(p.state)));
+      break;
+    case mc::LineState::shared:
+    case mc::LineState::owned:
+      if (holders < 2) src.fail(at, fmt::format("holders: a line {} takes two CPUs at least", mc::name_of(p.state)));
+      break;
+    case mc::LineState::invalid: break;
+  }
+  if (p.state == mc::LineState::owned && (!machine.model || machine.model->line_states != mc::LineStates::moesi))
+    src.fail(m.has("state") ? *m.get("state") : m.node(), "state: owned needs a machine whose protocol is MOESI (an AMD preset)");
+  p.cpus = cpu_list(m, "cpus", machine, 1);
+  if (p.cpus.empty()) src.fail(m.node(), "cpus: the CPUs that time the operation are required");
+  for (const CpuId cpu : p.cpus)
+    if (std::find(p.holders.begin(), p.holders.end(), cpu) != p.holders.end())
+      src.fail(*m.get("cpus"), fmt::format("cpus: CPU {} holds the line; the operation is timed from another CPU", cpu));
+  p.repetitions = static_cast<std::uint32_t>(m.unsigned_or("repetitions", 1, kMaxRounds, p.repetitions));
+  if (const std::optional<YAML::Node> node = m.get("home")) {
+    const int nodes = machine.cpus() == 0 ? 1 : static_cast<int>(*std::max_element(machine.node_of_cpu.begin(), machine.node_of_cpu.end())) + 1;
+    p.home = static_cast<NodeId>(yaml::unsigned_integer(src, *node, "home", 0, static_cast<std::uint64_t>(nodes - 1)));
+  }
+  if (p.state == mc::LineState::invalid && p.holders.empty() && !p.home)
+    src.fail(m.node(), "home: a line no one holds needs its home node (or a holder, whose node it is)");
   return p;
 }
 

@@ -7,6 +7,7 @@
 namespace lockstep::scenario {
 
 sim::machine::LatencyProbeParams load_latency_probe(const yaml::Map& workload, const MachineSpec& machine);
-sim::machine::C2cParams load_c2c(const yaml::Map& workload);
+sim::machine::C2cParams load_c2c(const yaml::Map& workload, const MachineSpec& machine);
+sim::machine::CcbenchParams load_ccbench(const yaml::Map& workload, const MachineSpec& machine);
 
 }  // namespace lockstep::scenario

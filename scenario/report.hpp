@@ -26,6 +26,17 @@ struct MachineMeasurements {
   double mean_ns = 0;             // latency-probe: the mean latency per access
   std::vector<int> c2c_cpus;      // c2c: the CPUs measured
   std::vector<std::vector<double>> c2c_ns;  // c2c: one-way latency between c2c_cpus[i] and [j]
+  // ccbench: the operation's latency from each measuring CPU, and how far it is from the
+  // line's first holder ("same core", "same package", "1 hop", ...).
+  struct CcbenchRow {
+    int cpu = 0;
+    std::string distance;
+    double mean_ns = 0;
+    double min_ns = 0;
+    double max_ns = 0;
+  };
+  std::string ccbench_test;  // e.g. "cas on modified"
+  std::vector<CcbenchRow> ccbench;
   std::vector<std::pair<std::string, std::uint64_t>> sources;  // which level answered how many accesses
   std::uint64_t writebacks = 0;  // dirty lines written back to memory (with sources only)
   // DRAM bank balance (with sources, when DRAM was accessed): the banks that served an
@@ -33,7 +44,7 @@ struct MachineMeasurements {
   std::uint64_t dram_banks_touched = 0;
   std::uint64_t dram_banks = 0;
   double dram_bank_peak_over_mean = 0;
-  bool empty() const { return histogram.empty() && c2c_ns.empty(); }
+  bool empty() const { return histogram.empty() && c2c_ns.empty() && ccbench.empty(); }
 };
 
 // Where a modelled machine's numbers came from, when not only from a preset: a machine file,

@@ -29,6 +29,7 @@
 #include "core/workloads/program.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/machine/machine_config.hpp"
+#include "sim/machine/ccbench.hpp"
 #include "sim/machine/probes.hpp"
 
 namespace lockstep::scenario {

@@ -235,9 +235,18 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .native = nullptr,
        .properties = {"deadlock", "bound_exceeded"}},
       {.name = "c2c",
-       .keys = {"rounds", "warmup_rounds", "smt"},
-       .load = [](const yaml::Map& m, const MachineSpec&, const DesignSpec&) -> std::any { return load_c2c(m); },
+       .keys = {"rounds", "warmup_rounds", "smt", "cpus"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any { return load_c2c(m, machine); },
        .simulate = nullptr,  // one execution per pair of CPUs: the runner's own loop (RowRunner::c2c)
+       .check_native = nullptr,
+       .native = nullptr,
+       .properties = {"deadlock", "bound_exceeded"}},
+      {.name = "ccbench",
+       .keys = {"state", "op", "holders", "cpus", "repetitions", "home"},
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
+         return load_ccbench(m, machine);
+       },
+       .simulate = nullptr,  // one execution per measuring CPU: the runner's own loop (RowRunner::ccbench)
        .check_native = nullptr,
        .native = nullptr,
        .properties = {"deadlock", "bound_exceeded"}},

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "sim/machine/ccbench.hpp"
 #include "sim/machine/memory_system.hpp"
 #include "sim/machine/presets.hpp"
 #include "sim/machine/probes.hpp"
@@ -131,4 +132,101 @@ TEST_CASE("the full machine model is deterministic", "[machine]") {
     return trace.text();
   };
   CHECK(run() == run());
+}
+
+// The SOSP'13 machines against mctop's measurements of them (docs/machines.md, "The SOSP'13
+// machines"): ccbench's CAS on a line another CPU modified, one CPU at each distance, and
+// the memory latency from CPU 0 to each distance's node, each within 10%.
+namespace {
+
+struct Published {
+  CpuId cpu;
+  double ns;
+};
+
+void check_cas_on_modified(const char* preset, const std::vector<Published>& targets) {
+  CAPTURE(preset);
+  Model m(make_preset(preset));
+  CcbenchParams params;
+  params.state = LineState::modified;
+  params.op = CcOp::cas;
+  params.holders = {0};
+  for (const Published& t : targets) params.cpus.push_back(t.cpu);
+  params.repetitions = 20;
+  const CcbenchResult r = run_ccbench(m.engine, params, 1);
+  REQUIRE(r.rows.size() == targets.size());
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    CAPTURE(targets[i].cpu, r.rows[i].mean_ns, targets[i].ns);
+    CHECK(near(r.rows[i].mean_ns, targets[i].ns, 0.10));
+  }
+}
+
+void check_memory(const char* preset, const std::vector<std::pair<NodeId, double>>& targets) {
+  CAPTURE(preset);
+  Model m(make_preset(preset));
+  for (const auto& [node, ns] : targets) {
+    CAPTURE(node, ns);
+    const auto peaks = m.probe(256ULL << 20, Placement{false, node}, 2000);
+    REQUIRE(!peaks.empty());
+    CAPTURE(peaks[0].centre_ns);
+    CHECK(near(peaks[0].centre_ns, ns, 0.10));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("opteron-6172-4s: mctop's CAS and memory latencies within 10%", "[machine][calibration]") {
+  // CPU 1 shares CPU 0's die, 6 is on the package's other die, 12 one HT hop away, 18 two.
+  check_cas_on_modified("opteron-6172-4s", {{1, 55.7}, {6, 93.8}, {12, 103.3}, {18, 142.9}});
+  // Node 0 local, 1 the other die (one of mctop's one-hop nodes), 2 one hop, 3 two hops:
+  // mctop 68, 117-127 (its range's low end for the other die, the middle for a hop), 160-166.
+  check_memory("opteron-6172-4s", {{0, 68}, {1, 117}, {2, 122}, {3, 163}});
+}
+
+TEST_CASE("xeon-e7-8867l-8s: mctop's CAS and memory latencies within 10%", "[machine][calibration]") {
+  // CPU 80 is CPU 0's SMT sibling, 1 another core of its socket, 10 one QPI hop, 20 two.
+  check_cas_on_modified("xeon-e7-8867l-8s", {{80, 13.1}, {1, 54.5}, {10, 160.1}, {20, 215.0}});
+  check_memory("xeon-e7-8867l-8s", {{0, 173}, {1, 233}, {2, 284}});
+}
+
+TEST_CASE("ccbench: each state is what its holders leave, and the CAS holds its line", "[machine]") {
+  Model m(make_preset("opteron-6172-4s"));
+  const auto one = [&m](LineState state, CcOp op, std::vector<CpuId> holders, CpuId cpu) {
+    CcbenchParams params;
+    params.state = state;
+    params.op = op;
+    params.holders = std::move(holders);
+    params.cpus = {cpu};
+    params.repetitions = 10;
+    const CcbenchResult r = run_ccbench(m.engine, params, 1);
+    return r.rows.at(0).mean_ns;
+  };
+  // A line no one holds comes from memory: two HT hops away costs what mctop's memory does
+  // there, not what a cache-to-cache transfer does.
+  CcbenchParams invalid;
+  invalid.state = LineState::invalid;
+  invalid.op = CcOp::load;
+  invalid.holders = {};
+  invalid.home = 3;
+  invalid.cpus = {0};
+  invalid.repetitions = 10;
+  const double from_memory = run_ccbench(m.engine, invalid, 1).rows.at(0).mean_ns;
+  CHECK(from_memory > 140);
+  CHECK(m.memory.source_counts()[static_cast<std::size_t>(Source::dram_remote)] > 0);
+  // A load of a line another core holds is a transfer; one this core's L1 holds is a hit.
+  CHECK(one(LineState::modified, CcOp::load, {0}, 1) > 40);
+  CHECK(one(LineState::shared, CcOp::load, {0, 1}, 2) > 40);
+  // On the Xeon, a CAS on the SMT sibling's modified line is an L1 hit plus the locked
+  // instruction's own cost; a plain load of it, the hit alone.
+  Model x(make_preset("xeon-e7-8867l-8s"));
+  CcbenchParams sibling;
+  sibling.holders = {0};
+  sibling.cpus = {80};
+  sibling.repetitions = 10;
+  sibling.op = CcOp::cas;
+  const double cas = run_ccbench(x.engine, sibling, 1).rows.at(0).mean_ns;
+  sibling.op = CcOp::load;
+  const double load = run_ccbench(x.engine, sibling, 1).rows.at(0).mean_ns;
+  CHECK(cas - load == Approx(x.memory.config().locked_ns).margin(1));
+  CHECK(load < 3);
 }

@@ -291,6 +291,11 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"mutex_unknown.yaml", 2, 17, "unknown mutex 'mutex4' (expected one of: simple, mutex2, mutex3, forgetful)"},
       {"mutex_and_spinlock.yaml", 2, 25, "give spinlock or mutex"},
       {"lost_wakeup_misspelled.yaml", 5, 24, "unknown property 'lost_wakeups'"},
+      {"ccbench_owned_on_mesif.yaml", 3, 34, "state: owned needs a machine whose protocol is MOESI"},
+      {"ccbench_shared_one_holder.yaml", 3, 61, "holders: a line shared takes two CPUs at least"},
+      {"ccbench_measurer_holds.yaml", 3, 73, "cpus: CPU 0 holds the line; the operation is timed from another CPU"},
+      {"ccbench_unknown_op.yaml", 3, 48, "op: 'xadd' is not load, store, cas, fai, tas or swap"},
+      {"c2c_cpu_range.yaml", 3, 33, "cpus: 48 is out of range (0..47)"},
   });
 }
 

@@ -73,6 +73,10 @@ struct MachineConfig {
   double c2c_same_package_ns = 30;    // a dirty line from another core of the same package
   double remote_cache_ns = 20;        // a package answering a probe with its dirty line
   double probe_ns = 5;                // a package looking up a probe
+  // A locked read-modify-write's own cost, on top of reaching its line: the line held across
+  // the read and the write, the store buffer drained. 0: none (presets calibrated before the
+  // field, whose c2c figures fold it into the transfer).
+  double locked_ns = 0;
   std::uint32_t request_bytes = 16;   // a request or probe message
   std::uint32_t data_bytes = 80;      // a cache line with its header
   Dram dram;

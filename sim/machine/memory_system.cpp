@@ -96,7 +96,13 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   Line& line = lines_.find_or_insert(line_addr);
   line.home = static_cast<std::uint8_t>(a.home);
   links_.set_now(static_cast<double>(a.start_ns));
-  const double exact = latency(a, line, line_addr, static_cast<double>(a.start_ns));
+  double exact = latency(a, line, line_addr, static_cast<double>(a.start_ns));
+  if (a.kind == OpKind::rmw && config_.locked_ns > 0) {
+    // A locked instruction keeps its line until its write is done: a request for the line
+    // waits for that (miss: one transaction per line at a time).
+    exact += config_.locked_ns;
+    line.busy_until_ns = std::max(line.busy_until_ns, static_cast<double>(a.start_ns) + exact);
+  }
   source_counts_[static_cast<std::size_t>(last_source_)]++;
   last_line_ = &line;
   last_cpu_ = a.cpu;

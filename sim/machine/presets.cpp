@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "sim/machine/host_topology.hpp"
+#include "sim/machine/presets_sosp13.hpp"
 
 namespace lockstep::sim::machine {
 
@@ -336,7 +337,7 @@ MachineConfig xeon_e7_16s() {
 }  // namespace
 
 std::vector<std::string> preset_names() {
-  return {"nehalem-2s", "barcelona-4s", "barcelona-8s", "xeon-e7-16s", "host"};
+  return {"nehalem-2s", "barcelona-4s", "barcelona-8s", "xeon-e7-16s", "opteron-6172-4s", "xeon-e7-8867l-8s", "host"};
 }
 
 MachineConfig make_preset(std::string_view name) {
@@ -344,6 +345,8 @@ MachineConfig make_preset(std::string_view name) {
   if (name == "barcelona-4s") return barcelona_4s();
   if (name == "barcelona-8s") return barcelona_8s();
   if (name == "xeon-e7-16s") return xeon_e7_16s();
+  if (name == "opteron-6172-4s") return opteron_6172_4s();
+  if (name == "xeon-e7-8867l-8s") return xeon_e7_8867l_8s();
   if (name == "host") return host_machine();
   throw std::out_of_range(fmt::format("unknown machine preset '{}'", name));
 }

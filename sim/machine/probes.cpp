@@ -125,9 +125,14 @@ C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int
   C2cResult result;
   std::vector<int> seen_cores;
   for (CpuId cpu = 0; cpu < static_cast<CpuId>(core_of_cpu.size()); ++cpu) {
+    if (!params.cpus.empty()) break;
     const int core = core_of_cpu[static_cast<std::size_t>(cpu)];
     if (!params.smt && std::find(seen_cores.begin(), seen_cores.end(), core) != seen_cores.end()) continue;
     seen_cores.push_back(core);
+    result.cpus.push_back(cpu);
+  }
+  for (const CpuId cpu : params.cpus) {
+    if (cpu >= static_cast<CpuId>(core_of_cpu.size())) throw std::invalid_argument("c2c: a CPU the machine does not have");
     result.cpus.push_back(cpu);
   }
   const std::size_t n = result.cpus.size();

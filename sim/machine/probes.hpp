@@ -59,6 +59,9 @@ std::vector<Peak> find_peaks(const LatencyCounts& counts, double min_fraction = 
 
 struct C2cParams {
   bool smt = false;        // include pairs of SMT siblings (one core)
+  // The CPUs to measure, each pair of them (empty: every CPU, one per core unless `smt`); a
+  // big machine's distances show in a few (its 80 cores are 3,160 pairs).
+  std::vector<CpuId> cpus;
   int rounds = 100;        // measured round trips per pair
   int warmup_rounds = 10;  // round trips before measuring
 };

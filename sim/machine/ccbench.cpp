@@ -1,0 +1,148 @@
+#include "sim/machine/ccbench.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <stdexcept>
+
+#include "sim/exec/sim_platform.hpp"
+#include "sim/machine/machine_config.hpp"
+#include "sim/timed_strategy.hpp"
+
+namespace lockstep::sim::machine {
+
+namespace {
+
+constexpr std::array<std::string_view, 5> kStates{"modified", "exclusive", "shared", "owned", "invalid"};
+constexpr std::array<std::string_view, 6> kOps{"load", "store", "cas", "fai", "tas", "swap"};
+
+using P = SimPlatform;
+using Word = P::Atomic<std::uint64_t>;
+
+// The holders and the measuring CPU take turns through `turn`, a line of its own: in
+// repetition r, holder i acts when it reads r * (holders + 1) + i, the measurer when it
+// reads r * (holders + 1) + holders, and each hands on by storing the next number.
+class Ccbench final : public SimWorkload {
+ public:
+  Ccbench(const CcbenchParams& params, CpuId measurer) : params_(params), measurer_(measurer) {}
+
+  void setup(Engine& engine) override {
+    const NodeId home = params_.home.value_or(engine.node_of(params_.holders.front()));
+    turn_ = make_on<P, Word>(engine.node_of(measurer_), kLineBytes);
+    P::label(turn_, sizeof(*turn_), "turn");
+    lines_.clear();
+    for (std::uint32_t r = 0; r < params_.repetitions; ++r) lines_.push_back(make_on<P, Word>(home, kLineBytes));
+    P::label(lines_.front(), sizeof(Word), "line");
+    const std::uint64_t stride = params_.holders.size() + 1;
+    for (std::size_t i = 0; i < params_.holders.size(); ++i) {
+      engine.spawn("holder" + std::to_string(i), params_.holders[i], [this, i, stride] {
+        for (std::uint32_t r = 0; r < params_.repetitions; ++r) {
+          wait_for(r * stride + i);
+          hold(*lines_[r], i);
+          turn_->store(r * stride + i + 1, std::memory_order_release);
+        }
+      });
+    }
+    engine.spawn("measure", measurer_, [this, stride] {
+      samples_.clear();
+      for (std::uint32_t r = 0; r < params_.repetitions; ++r) {
+        wait_for(r * stride + stride - 1);
+        const std::uint64_t t0 = P::now();
+        operate(*lines_[r]);
+        samples_.push_back(static_cast<double>(P::now() - t0));
+        turn_->store((r + 1) * stride, std::memory_order_release);
+      }
+    });
+  }
+  void check(Engine&) override {}
+  const std::vector<double>& samples() const { return samples_; }
+
+ private:
+  void wait_for(std::uint64_t n) const {
+    while (turn_->load(std::memory_order_acquire) != n) P::cpu_relax();
+  }
+  // Holder i's part in the line's state.
+  void hold(Word& line, std::size_t i) const {
+    switch (params_.state) {
+      case LineState::modified: line.store(1, std::memory_order_relaxed); break;
+      case LineState::exclusive:
+      case LineState::shared: (void)line.load(std::memory_order_relaxed); break;
+      case LineState::owned:
+        if (i == 0) {
+          line.store(1, std::memory_order_relaxed);
+        } else {
+          (void)line.load(std::memory_order_relaxed);
+        }
+        break;
+      case LineState::invalid: break;
+    }
+  }
+  // The timed operation. CAS expects the value the holders left, so it succeeds.
+  void operate(Word& line) const {
+    const std::uint64_t value =
+        params_.state == LineState::modified || params_.state == LineState::owned ? 1 : 0;
+    switch (params_.op) {
+      case CcOp::load: (void)line.load(std::memory_order_relaxed); break;
+      case CcOp::store: line.store(2, std::memory_order_relaxed); break;
+      case CcOp::cas: {
+        std::uint64_t expected = value;
+        if (!line.compare_exchange_strong(expected, value + 1, std::memory_order_acq_rel))
+          throw std::logic_error("ccbench: the CAS found another value than its holders left");
+        break;
+      }
+      case CcOp::fai: (void)line.fetch_add(1, std::memory_order_acq_rel); break;
+      case CcOp::tas: (void)line.exchange(1, std::memory_order_acq_rel); break;
+      case CcOp::swap: (void)line.exchange(value + 7, std::memory_order_acq_rel); break;
+    }
+  }
+
+  const CcbenchParams& params_;
+  CpuId measurer_;
+  Word* turn_ = nullptr;
+  std::vector<Word*> lines_;
+  std::vector<double> samples_;
+};
+
+}  // namespace
+
+std::string_view name_of(LineState s) { return kStates[static_cast<std::size_t>(s)]; }
+std::string_view name_of(CcOp op) { return kOps[static_cast<std::size_t>(op)]; }
+
+std::optional<LineState> parse_line_state(std::string_view s) {
+  for (std::size_t i = 0; i < kStates.size(); ++i)
+    if (kStates[i] == s) return static_cast<LineState>(i);
+  return std::nullopt;
+}
+
+std::optional<CcOp> parse_cc_op(std::string_view s) {
+  for (std::size_t i = 0; i < kOps.size(); ++i)
+    if (kOps[i] == s) return static_cast<CcOp>(i);
+  return std::nullopt;
+}
+
+CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint64_t seed) {
+  if (params.holders.empty() && params.state != LineState::invalid)
+    throw std::invalid_argument("ccbench: a line in that state needs a holder");
+  if (params.repetitions == 0) throw std::invalid_argument("ccbench: no repetitions");
+  CcbenchResult result;
+  TimedStrategy oracle(seed);
+  for (const CpuId cpu : params.cpus) {
+    Ccbench w(params, cpu);
+    const ExecutionResult r = engine.run(w, oracle, nullptr, result.executions++);
+    if (r.violation) throw std::runtime_error("ccbench failed: " + r.violation->message);
+    result.memory_ops += r.memory_ops;
+    const std::vector<double>& s = w.samples();
+    if (s.size() != params.repetitions) throw std::logic_error("ccbench: a repetition went unmeasured");
+    CcbenchRow row;
+    row.cpu = cpu;
+    row.min_ns = *std::min_element(s.begin(), s.end());
+    row.max_ns = *std::max_element(s.begin(), s.end());
+    double sum = 0;
+    for (const double v : s) sum += v;
+    row.mean_ns = sum / static_cast<double>(s.size());
+    result.rows.push_back(row);
+  }
+  return result;
+}
+
+}  // namespace lockstep::sim::machine
