@@ -148,8 +148,9 @@ constexpr std::array<CountField, 3> kModelCounts{{
     {"store_buffer_entries", &mc::MachineConfig::store_buffer_entries, 1, kMaxStoreBufferEntries},
 }};
 
-constexpr std::array<std::string_view, 8> kModelSections{"probe_filter", "inclusive_llc", "coherence",   "line_states",
-                                                         "dram",         "caches",        "links",       "board_links"};
+constexpr std::array<std::string_view, 9> kModelSections{"probe_filter", "inclusive_llc", "memory_directory", "coherence",
+                                                         "line_states",  "dram",          "caches",           "links",
+                                                         "board_links"};
 constexpr std::array<std::string_view, 2> kCoherenceNames{"broadcast", "home_snoop"};
 static_assert(static_cast<int>(mc::Coherence::broadcast) == 0 && static_cast<int>(mc::Coherence::home_snoop) == 1);
 constexpr std::array<std::string_view, 3> kLineStateNames{"mesi", "mesif", "moesi"};
@@ -402,6 +403,7 @@ void load_model(const yaml::Map& m, MachineSpec& machine, mc::MachineConfig conf
     config.*f.member = static_cast<std::uint32_t>(m.unsigned_or(f.name, f.lo, f.hi, config.*f.member));
   config.probe_filter = m.boolean_or("probe_filter", config.probe_filter);
   config.inclusive_llc = m.boolean_or("inclusive_llc", config.inclusive_llc);
+  config.memory_directory = m.boolean_or("memory_directory", config.memory_directory);
   if (const auto coherence = m.get("coherence"))
     config.coherence = static_cast<mc::Coherence>(yaml::choice(src, *coherence, "coherence", kCoherenceNames));
   if (const auto states = m.get("line_states"))

@@ -230,3 +230,47 @@ TEST_CASE("ccbench: each state is what its holders leave, and the CAS holds its 
   CHECK(cas - load == Approx(x.memory.config().locked_ns).margin(1));
   CHECK(load < 3);
 }
+
+// The two-socket Xeons against Intel MLC's figures (docs/machines.md, "Two-socket Xeons"):
+// idle memory latency, local and remote; a load of a line another core of the socket
+// modified; a load of a line the other socket modified, with the home on the writer's socket
+// and on the reader's (Skylake-SP and Cascade Lake read the directory from memory first).
+namespace {
+
+struct MlcFigures {
+  const char* preset;
+  CpuId other_socket;  // the first CPU of socket 1
+  double local, remote, hitm_socket, hitm_writer_home, hitm_reader_home;
+};
+
+double load_of_modified(Model& m, CpuId reader, NodeId home) {
+  CcbenchParams params;
+  params.state = LineState::modified;
+  params.op = CcOp::load;
+  params.holders = {0};
+  params.cpus = {reader};
+  params.home = home;
+  params.repetitions = 20;
+  return run_ccbench(m.engine, params, 1).rows.at(0).mean_ns;
+}
+
+}  // namespace
+
+TEST_CASE("two-socket Xeons: MLC's memory and HITM latencies within 10%", "[machine][calibration]") {
+  for (const MlcFigures f : {MlcFigures{"skylake-sp-2s", 28, 81.4, 131, 53.7, 114, 178},
+                             MlcFigures{"cascade-lake-2s", 24, 81.2, 130, 55.6, 116, 178},
+                             MlcFigures{"ice-lake-2s", 36, 89.2, 143, 64.2, 127, 127}}) {
+    CAPTURE(f.preset);
+    Model m(make_preset(f.preset));
+    CHECK(near(m.probe(256ULL << 20, Placement{false, 0}, 2000)[0].centre_ns, f.local, 0.10));
+    CHECK(near(m.probe(256ULL << 20, Placement{false, 1}, 2000)[0].centre_ns, f.remote, 0.10));
+    CHECK(near(load_of_modified(m, 1, 0), f.hitm_socket, 0.10));
+    const double writer_home = load_of_modified(m, f.other_socket, 0);
+    const double reader_home = load_of_modified(m, f.other_socket, 1);
+    CAPTURE(writer_home, reader_home);
+    CHECK(near(writer_home, f.hitm_writer_home, 0.10));
+    CHECK(near(reader_home, f.hitm_reader_home, 0.10));
+    // Where the directory is in memory, the reader's home costs a DRAM read more.
+    if (m.memory.config().memory_directory) CHECK(reader_home > writer_home + 40);
+  }
+}

@@ -69,6 +69,10 @@ struct MachineConfig {
   LineStates line_states = LineStates::mesi;
   bool probe_filter = false;          // broadcast only: probe just the packages that may hold the line
   bool inclusive_llc = true;          // the last level holds every line its cores hold
+  // home_snoop with a directory in memory (Intel Skylake-SP, Cascade Lake): a line another
+  // package holds dirty is found through its home's DRAM unless that package is the home,
+  // so a remote transfer costs a DRAM read more when the reader's package is home.
+  bool memory_directory = false;
   double uncore_ns = 10;              // a miss's trip through the package's uncore to the memory controller
   double c2c_same_package_ns = 30;    // a dirty line from another core of the same package
   double remote_cache_ns = 20;        // a package answering a probe with its dirty line

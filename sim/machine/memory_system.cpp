@@ -246,8 +246,19 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
       done += config_.c2c_same_package_ns;
       last_source_ = Source::same_package_core;
     } else {
-      const double at_owner = done + config_.uncore_ns +
-                              message(package, owner_package, Message::request, done + config_.uncore_ns);
+      const double t0 = done + config_.uncore_ns;
+      double at_owner = 0;
+      if (config_.memory_directory && line.home != owner_package) {
+        // A directory in memory (Intel Skylake-SP, Cascade Lake): the home learns that
+        // another package holds the line only from the directory bits it reads with the
+        // line from DRAM, and snoops the owner after that. Where the owner's package is the
+        // home, the request reaches the owner's caches directly.
+        const double at_home = t0 + message(package, line.home, Message::request, t0);
+        const double looked_up = at_home + dram(line.home, line_addr * kLineBytes, at_home);
+        at_owner = looked_up + message(line.home, owner_package, Message::request, looked_up);
+      } else {
+        at_owner = t0 + message(package, owner_package, Message::request, t0);
+      }
       const double ready = at_owner + config_.remote_cache_ns;
       done = ready + message(owner_package, package, Message::data, ready);
       last_source_ = Source::remote_cache;

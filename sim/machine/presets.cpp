@@ -22,6 +22,7 @@
 
 #include "sim/machine/host_topology.hpp"
 #include "sim/machine/presets_sosp13.hpp"
+#include "sim/machine/presets_xeon_2s.hpp"
 
 namespace lockstep::sim::machine {
 
@@ -337,7 +338,8 @@ MachineConfig xeon_e7_16s() {
 }  // namespace
 
 std::vector<std::string> preset_names() {
-  return {"nehalem-2s", "barcelona-4s", "barcelona-8s", "xeon-e7-16s", "opteron-6172-4s", "xeon-e7-8867l-8s", "host"};
+  return {"nehalem-2s", "barcelona-4s", "barcelona-8s", "xeon-e7-16s", "opteron-6172-4s", "xeon-e7-8867l-8s",
+          "skylake-sp-2s", "cascade-lake-2s", "ice-lake-2s", "host"};
 }
 
 MachineConfig make_preset(std::string_view name) {
@@ -347,6 +349,9 @@ MachineConfig make_preset(std::string_view name) {
   if (name == "xeon-e7-16s") return xeon_e7_16s();
   if (name == "opteron-6172-4s") return opteron_6172_4s();
   if (name == "xeon-e7-8867l-8s") return xeon_e7_8867l_8s();
+  if (name == "skylake-sp-2s") return skylake_sp_2s();
+  if (name == "cascade-lake-2s") return cascade_lake_2s();
+  if (name == "ice-lake-2s") return ice_lake_2s();
   if (name == "host") return host_machine();
   throw std::out_of_range(fmt::format("unknown machine preset '{}'", name));
 }
