@@ -225,7 +225,10 @@ RowReport RowRunner::ccbench() {
   ProgressMeter meter(options_.progress, progress_base("timed"), &engine_);
   const auto start = Clock::now();
   const auto& params = s_.workload.get<mc::CcbenchParams>();
-  const mc::CcbenchResult r = mc::run_ccbench(engine_, params, seed());
+  sim::TraceRecorder trace(trace_header("timed", 0));
+  TraceOutput output = trace_output();
+  output.attach(trace);
+  const mc::CcbenchResult r = mc::run_ccbench(engine_, params, seed(), &trace);
   std::optional<mc::Topology> topology;
   if (s_.machine.model) topology.emplace(*s_.machine.model);
   const CpuId from = params.holders.empty() ? -1 : params.holders.front();
@@ -243,6 +246,7 @@ RowReport RowRunner::ccbench() {
   report.sim_ops = r.memory_ops;
   report.result = "pass";
   report.sim_ops_per_host_s = report.elapsed_s > 0 ? static_cast<double>(report.sim_ops) / report.elapsed_s : 0;
+  record_trace(report, trace, output);  // the first measuring CPU's execution
   return report;
 }
 

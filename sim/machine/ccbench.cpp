@@ -123,7 +123,7 @@ std::optional<CcOp> parse_cc_op(std::string_view s) {
   return std::nullopt;
 }
 
-CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint64_t seed) {
+CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint64_t seed, TraceRecorder* first_trace) {
   if (params.holders.empty() && params.state != LineState::invalid)
     throw std::invalid_argument("ccbench: a line in that state needs a holder");
   if (params.repetitions == 0) throw std::invalid_argument("ccbench: no repetitions");
@@ -131,7 +131,8 @@ CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint
   TimedStrategy oracle(seed);
   for (const CpuId cpu : params.cpus) {
     Ccbench w(params, cpu);
-    const ExecutionResult r = engine.run(w, oracle, nullptr, result.executions++);
+    TraceRecorder* trace = result.executions == 0 ? first_trace : nullptr;
+    const ExecutionResult r = engine.run(w, oracle, trace, result.executions++);
     if (r.violation) throw std::runtime_error("ccbench failed: " + r.violation->message);
     result.memory_ops += r.memory_ops;
     const std::vector<double>& s = w.samples();

@@ -51,7 +51,9 @@ struct CcbenchResult {
   std::uint64_t memory_ops = 0;
 };
 
-// One timed execution per measuring CPU, `params.repetitions` fresh lines each.
-CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint64_t seed);
+// One timed execution per measuring CPU, `params.repetitions` fresh lines each;
+// `first_trace` (may be null) records the first CPU's execution.
+CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint64_t seed,
+                          TraceRecorder* first_trace = nullptr);
 
 }  // namespace lockstep::sim::machine
