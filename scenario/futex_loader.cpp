@@ -85,6 +85,9 @@ FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
   c.placement = field(m, "placement", futex::kPlacementNames, c.placement);
   c.layout = field(m, "layout", futex::kLayoutNames, c.layout);
   c.lock = field(m, "lock", kSpinlockNames, c.lock);
+  // The bucket locks Linux has had: the ticket lock, then qspinlock (MCS-based); TTAS for
+  // comparison. TAS is a lock of lock-counter's comparisons only.
+  if (c.lock == SpinlockKind::tas) src.fail(*m.get("lock"), "lock: a futex bucket's lock is ticket, ttas or mcs");
   c.hash = field(m, "hash", futex::kHashNames, c.hash);
   c.key = field(m, "key", futex::kKeyNames, c.key);
   c.fastpath = field(m, "wake_fastpath", futex::kFastpathNames, c.fastpath);

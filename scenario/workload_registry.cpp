@@ -40,6 +40,8 @@ using native::NativePlatform;
 using sim::SimPlatform;
 
 constexpr std::int64_t kMaxCounterIterations = 1'000'000'000;
+// Instructions of compute in one critical section: a million (about a millisecond) is far past any lock experiment.
+constexpr std::uint64_t kMaxCsWork = 1'000'000;
 // header-scan: buffers are real (simulated) memory, padded items of up to 64 KiB each.
 constexpr std::int64_t kMaxScanBuffers = 1 << 20;
 constexpr std::int64_t kMaxItemBytes = 64 << 10;
@@ -149,6 +151,14 @@ void table_backend_only(const Scenario& s) {
                                   s.workload.name(), s.design.futex->name));
 }
 
+// A critical section's `cs_work` is simulated compute; natively it would cost nothing.
+void lock_counter_native_check(const Scenario& s) {
+  if (s.workload.get<LockCounterParams>().cs_work == 0) return;
+  throw ScenarioError(fmt::format("{}: lock-counter's cs_work is simulated compute (Work::compute); natively it would "
+                                  "cost nothing: leave it out of a native run",
+                                  s.path));
+}
+
 // A ring's `work` is charged to the simulated CPU; the host's CPUs do no such work.
 void ring_native_check(const Scenario& s) {
   if (s.workload.get<FutexRingParams>().work == 0) return;
@@ -185,17 +195,18 @@ WorkloadKindInfo futex_wake_row(std::string_view name) {
 const std::vector<WorkloadKindInfo>& workload_registry() {
   static const std::vector<WorkloadKindInfo> rows{
       {.name = "lock-counter",
-       .keys = {"threads", "iterations", "cpus"},
+       .keys = {"threads", "iterations", "cpus", "cs_work"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          LockCounterParams p;
          p.lock = design.spinlock;
          p.threads = static_cast<int>(m.integer_or("threads", 1, static_cast<std::int64_t>(sim::kMaxThreads), 2));
          p.iterations = static_cast<int>(m.integer_or("iterations", 1, kMaxCounterIterations, 10));
          p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
+         p.cs_work = static_cast<std::uint32_t>(m.unsigned_or("cs_work", 0, kMaxCsWork, 0));
          return p;
        },
        .simulate = simulate<LockCounter<SimPlatform>, LockCounterParams>,
-       .check_native = nullptr,
+       .check_native = lock_counter_native_check,
        .native = native_of<LockCounter<NativePlatform>, LockCounterParams>,
        .properties = {"mutual_exclusion", "deadlock", "lost_wakeup", "bound_exceeded"}},
       {.name = "header-scan",

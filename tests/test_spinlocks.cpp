@@ -3,6 +3,8 @@
 // particular to the queued (MCS) lock: its FIFO hand-over and its use from scenario files.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include <algorithm>
 #include <filesystem>
 #include <vector>
@@ -61,7 +63,7 @@ struct CounterRun<sim::SimPlatform> {
 }  // namespace
 
 TEMPLATE_TEST_CASE("counter under a spinlock is exact", "[sync][dual]", native::NativePlatform, sim::SimPlatform) {
-  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs);
+  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas);
   CAPTURE(name_of(kind));
   LockCounterParams params{kind, 4, 200, 4};
   std::string violation;
@@ -86,10 +88,36 @@ TEMPLATE_TEST_CASE("counter under a spinlock is exact", "[sync][dual]", native::
   }
 }
 
+// The TAS lock against the exhaustive search: two threads of two increments each, every
+// interleaving class under SC and under x86-TSO, and the count exact in all of them.
+TEST_CASE("a TAS lock keeps the count exact in every interleaving", "[sync]") {
+  for (const char* model : {"sc", "tso"}) {
+    CAPTURE(model);
+    const std::string text = fmt::format(R"(name: tas
+machine: {{preset: flat, cpus: 2}}
+memory_model: {}
+design: {{spinlock: tas}}
+workload: {{kind: lock-counter, threads: 2, iterations: 2}}
+strategy: {{kind: dfs}}
+expect: pass
+)", model);
+    const std::filesystem::path dir = lockstep::testing::scratch_dir() / fmt::format("tas-{}", model);
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "tas.yaml").string();
+    std::ofstream(path) << text;
+    driver::RunOptions options;
+    options.out_dir = (dir / "out").string();
+    const scenario::RowReport r = driver::run_scenario_row(scenario::load_scenario_file(path), 0, options);
+    CHECK(r.result == "pass");
+    CHECK(r.exhaustive);
+    CHECK(r.executions > 10);
+  }
+}
+
 TEST_CASE("every spinlock is exact under x86-TSO", "[sync]") {
   // Store buffers let a thread's own loads pass its earlier stores; a lock that relied on
   // that order without a locked instruction or a fence would lose increments here.
-  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs);
+  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas);
   CAPTURE(name_of(kind));
   sim::EngineLimits tso;
   tso.store_buffer_entries = 4;
@@ -117,7 +145,7 @@ TEMPLATE_TEST_CASE("a SpinGuard holds every lock kind for its scope", "[sync]", 
 }
 
 TEST_CASE("AnySpinlock takes a node for every kind", "[sync]") {
-  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs);
+  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas);
   CAPTURE(name_of(kind));
   CHECK(spinlock_from_name(name_of(kind)) == kind);
   AnySpinlock<native::NativePlatform> lock(kind);

@@ -31,6 +31,7 @@ class FutexTable {
       case SpinlockKind::ticket: impl_.template emplace<FutexTableImpl<P, TicketLock<P>>>(config, machine); break;
       case SpinlockKind::ttas: impl_.template emplace<FutexTableImpl<P, TtasLock<P>>>(config, machine); break;
       case SpinlockKind::mcs: impl_.template emplace<FutexTableImpl<P, McsLock<P>>>(config, machine); break;
+      case SpinlockKind::tas: throw std::invalid_argument("futex table: a bucket's lock is ticket, ttas or mcs");
     }
   }
 

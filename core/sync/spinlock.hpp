@@ -14,14 +14,15 @@
 
 #include "core/platform.hpp"
 #include "core/sync/mcs_lock.hpp"
+#include "core/sync/tas_lock.hpp"
 #include "core/sync/ticket_lock.hpp"
 #include "core/sync/ttas_lock.hpp"
 
 namespace lockstep {
 
-enum class SpinlockKind : std::uint8_t { ticket, ttas, mcs };
+enum class SpinlockKind : std::uint8_t { ticket, ttas, mcs, tas };
 
-inline constexpr std::array<std::string_view, 3> kSpinlockNames{"ticket", "ttas", "mcs"};
+inline constexpr std::array<std::string_view, 4> kSpinlockNames{"ticket", "ttas", "mcs", "tas"};
 
 constexpr std::string_view name_of(SpinlockKind kind) {
   return kSpinlockNames[static_cast<std::size_t>(kind)];
@@ -45,6 +46,7 @@ class AnySpinlock {
       case SpinlockKind::ticket: lock_.template emplace<TicketLock<P>>(); return;
       case SpinlockKind::ttas: lock_.template emplace<TtasLock<P>>(); return;
       case SpinlockKind::mcs: lock_.template emplace<McsLock<P>>(); return;
+      case SpinlockKind::tas: lock_.template emplace<TasLock<P>>(); return;
     }
   }
   void lock(Node& node, std::source_location site = std::source_location::current()) {
@@ -74,7 +76,7 @@ class AnySpinlock {
     }
   }
 
-  std::variant<TtasLock<P>, TicketLock<P>, McsLock<P>> lock_;
+  std::variant<TtasLock<P>, TicketLock<P>, McsLock<P>, TasLock<P>> lock_;
 };
 
 }  // namespace lockstep

@@ -1,10 +1,16 @@
 // lock-counter: T threads each increment one shared counter K times under a spinlock. The
 // increment is a plain load and store, so only mutual exclusion keeps the count exact:
-// at the end the counter must be T * K (property `mutual_exclusion`).
+// at the end the counter must be T * K (property `mutual_exclusion`). With `cs_work`, each
+// critical section also does that many instructions of simulated compute (the SOSP'13 lock
+// experiments' critical section of N cycles); the rate is acquisitions per second from the
+// first thread's start to the last one's end.
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -12,6 +18,7 @@
 #include "core/sync/spin_guard.hpp"
 #include "core/sync/spinlock.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/metrics.hpp"
 #include "core/workloads/workload.hpp"
 
 namespace lockstep {
@@ -21,12 +28,13 @@ struct LockCounterParams {
   int threads = 2;
   int iterations = 10;
   int cpus = 2;  // threads are pinned round robin over this many CPUs
+  std::uint32_t cs_work = 0;  // instructions of compute in each critical section (simulated only)
 };
 
 template <Platform P>
 class LockCounter {
  public:
-  static constexpr WorkloadHooks kHooks{};  // setup and check only
+  static constexpr WorkloadHooks kHooks{.metrics = true};
 
   explicit LockCounter(const LockCounterParams& params) : params_(params) {}
   ~LockCounter() {
@@ -41,7 +49,8 @@ class LockCounter {
     P::label(&state_->counter, sizeof(state_->counter), "counter");
     // fmt, not "t" + std::to_string(i): in -O3 builds GCC 12 reports a false -Wrestrict on
     // that concatenation once this function is inlined into the CLI's runner.
-    for (int i = 0; i < params_.threads; ++i) spawn(fmt::format("t{}", i), i % params_.cpus, [this] { body(); });
+    spans_.assign(static_cast<std::size_t>(params_.threads), {0, 0});
+    for (int i = 0; i < params_.threads; ++i) spawn(fmt::format("t{}", i), i % params_.cpus, [this, i] { body(i); });
   }
 
   void check() const {
@@ -54,6 +63,21 @@ class LockCounter {
 
   std::uint64_t counter() const { return state_->counter.load(); }
 
+  WorkloadMetrics metrics() const {
+    WorkloadMetrics m;
+    m.values.emplace_back("threads", params_.threads);
+    std::uint64_t first = ~std::uint64_t{0}, last = 0;
+    for (const auto& [start, end] : spans_) {
+      first = std::min(first, start);
+      last = std::max(last, end);
+    }
+    const double acquisitions = static_cast<double>(params_.threads) * params_.iterations;
+    const double ns = last > first ? static_cast<double>(last - first) : 0;
+    m.values.emplace_back("acquisitions_per_s", ns > 0 ? acquisitions * 1e9 / ns : 0);
+    m.values.emplace_back("ns_per_acquisition", acquisitions > 0 ? ns / acquisitions : 0);
+    return m;
+  }
+
  private:
   struct State {
     explicit State(SpinlockKind kind) : lock(kind) {}
@@ -61,15 +85,19 @@ class LockCounter {
     alignas(kCacheLineBytes) typename P::template Shared<std::uint64_t> counter{0};
   };
 
-  void body() {
+  void body(int i) {
+    const std::uint64_t start = P::now();
     for (int k = 0; k < params_.iterations; ++k) {
       const SpinGuard<AnySpinlock<P>> guard(state_->lock);  // its node is on this thread's stack
       state_->counter.store(state_->counter.load() + 1);
+      if (params_.cs_work > 0) P::charge(Work::compute, params_.cs_work);
     }
+    spans_[static_cast<std::size_t>(i)] = {start, P::now()};
   }
 
   LockCounterParams params_;
   State* state_ = nullptr;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans_;  // per thread: start and end
 };
 
 }  // namespace lockstep
