@@ -296,6 +296,7 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"ccbench_measurer_holds.yaml", 3, 73, "cpus: CPU 0 holds the line; the operation is timed from another CPU"},
       {"ccbench_unknown_op.yaml", 3, 48, "op: 'xadd' is not load, store, cas, fai, tas or swap"},
       {"c2c_cpu_range.yaml", 3, 33, "cpus: 48 is out of range (0..47)"},
+      {"futex_lock_tas.yaml", 3, 44, "lock: a futex bucket's lock is ticket, ttas or mcs"},
   });
 }
 
