@@ -55,8 +55,7 @@ int threads_in(const yaml::Map& m, std::string_view key, int fallback) {
 }  // namespace
 
 futex::FutexMachine futex_machine(const MachineSpec& machine) {
-  const int nodes = machine.node_of_cpu.empty() ? 1 : *std::max_element(machine.node_of_cpu.begin(), machine.node_of_cpu.end()) + 1;
-  return futex::FutexMachine{std::max(1, machine.cpus()), nodes, 1};
+  return futex::FutexMachine{std::max(1, machine.cpus()), machine.nodes(), 1};
 }
 
 FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {

@@ -35,49 +35,6 @@ std::uint64_t byte_size(const yaml::Source& src, const YAML::Node& node, std::st
   return value << shift;
 }
 
-}  // namespace
-
-sim::machine::LatencyProbeParams load_latency_probe(const yaml::Map& m, const MachineSpec& machine) {
-  const yaml::Source& src = m.source();
-  sim::machine::LatencyProbeParams p;
-  if (const auto bytes = m.get("bytes")) p.bytes = byte_size(src, *bytes, "bytes");
-  if (const auto placement = m.get("placement")) {
-    const std::string text = yaml::scalar(src, *placement, "placement");
-    if (text == "interleave") {
-      p.placement = sim::Placement{true, 0};
-    } else {
-      const int nodes = machine.node_of_cpu.empty() ? 1 : *std::max_element(machine.node_of_cpu.begin(), machine.node_of_cpu.end()) + 1;
-      p.placement = sim::Placement{false, static_cast<NodeId>(yaml::unsigned_integer(
-                                              src, *placement, "placement (interleave, or a node number)", 0,
-                                              static_cast<std::uint64_t>(nodes - 1)))};
-    }
-  }
-  p.cpu = static_cast<CpuId>(m.unsigned_or("cpu", 0, static_cast<std::uint64_t>(machine.cpus() - 1), 0));
-  p.samples = m.unsigned_or("samples", 1, kMaxSamples, p.samples);
-  p.seed = m.unsigned_or("seed", 0, ~std::uint64_t{0}, p.seed);
-  return p;
-}
-
-sim::machine::C2cParams load_c2c(const yaml::Map& m, const MachineSpec& machine) {
-  sim::machine::C2cParams p;
-  if (const std::optional<YAML::Node> cpus = m.get("cpus")) {
-    const yaml::Source& src = m.source();
-    yaml::require_list(src, *cpus, "cpus");
-    if (cpus->size() < 2) src.fail(*cpus, "cpus: expected at least two CPUs (each pair of them is measured)");
-    for (const auto& entry : *cpus) {
-      const auto cpu = static_cast<CpuId>(yaml::unsigned_integer(src, entry, "cpus", 0, static_cast<std::uint64_t>(machine.cpus() - 1)));
-      if (std::find(p.cpus.begin(), p.cpus.end(), cpu) != p.cpus.end()) src.fail(entry, fmt::format("cpus: CPU {} is listed twice", cpu));
-      p.cpus.push_back(cpu);
-    }
-  }
-  p.rounds = static_cast<int>(m.unsigned_or("rounds", 1, kMaxRounds, static_cast<std::uint64_t>(p.rounds)));
-  p.warmup_rounds = static_cast<int>(m.unsigned_or("warmup_rounds", 0, kMaxRounds, static_cast<std::uint64_t>(p.warmup_rounds)));
-  p.smt = m.boolean_or("smt", p.smt);
-  return p;
-}
-
-namespace {
-
 // A list of distinct CPUs of the machine (`key`), at least `least` of them.
 std::vector<CpuId> cpu_list(const yaml::Map& m, std::string_view key, const MachineSpec& machine, std::size_t least) {
   std::vector<CpuId> out;
@@ -94,7 +51,38 @@ std::vector<CpuId> cpu_list(const yaml::Map& m, std::string_view key, const Mach
   return out;
 }
 
+
 }  // namespace
+
+sim::machine::LatencyProbeParams load_latency_probe(const yaml::Map& m, const MachineSpec& machine) {
+  const yaml::Source& src = m.source();
+  sim::machine::LatencyProbeParams p;
+  if (const auto bytes = m.get("bytes")) p.bytes = byte_size(src, *bytes, "bytes");
+  if (const auto placement = m.get("placement")) {
+    const std::string text = yaml::scalar(src, *placement, "placement");
+    if (text == "interleave") {
+      p.placement = sim::Placement{true, 0};
+    } else {
+      p.placement = sim::Placement{false, static_cast<NodeId>(yaml::unsigned_integer(
+                                              src, *placement, "placement (interleave, or a node number)", 0,
+                                              static_cast<std::uint64_t>(machine.nodes() - 1)))};
+    }
+  }
+  p.cpu = static_cast<CpuId>(m.unsigned_or("cpu", 0, static_cast<std::uint64_t>(machine.cpus() - 1), 0));
+  p.samples = m.unsigned_or("samples", 1, kMaxSamples, p.samples);
+  p.seed = m.unsigned_or("seed", 0, ~std::uint64_t{0}, p.seed);
+  return p;
+}
+
+
+sim::machine::C2cParams load_c2c(const yaml::Map& m, const MachineSpec& machine) {
+  sim::machine::C2cParams p;
+  p.cpus = cpu_list(m, "cpus", machine, 2);  // each pair of them is measured
+  p.rounds = static_cast<int>(m.unsigned_or("rounds", 1, kMaxRounds, static_cast<std::uint64_t>(p.rounds)));
+  p.warmup_rounds = static_cast<int>(m.unsigned_or("warmup_rounds", 0, kMaxRounds, static_cast<std::uint64_t>(p.warmup_rounds)));
+  p.smt = m.boolean_or("smt", p.smt);
+  return p;
+}
 
 sim::machine::CcbenchParams load_ccbench(const yaml::Map& m, const MachineSpec& machine) {
   namespace mc = sim::machine;
@@ -136,8 +124,7 @@ sim::machine::CcbenchParams load_ccbench(const yaml::Map& m, const MachineSpec& 
       src.fail(*m.get("cpus"), fmt::format("cpus: CPU {} holds the line; the operation is timed from another CPU", cpu));
   p.repetitions = static_cast<std::uint32_t>(m.unsigned_or("repetitions", 1, kMaxRounds, p.repetitions));
   if (const std::optional<YAML::Node> node = m.get("home")) {
-    const int nodes = machine.cpus() == 0 ? 1 : static_cast<int>(*std::max_element(machine.node_of_cpu.begin(), machine.node_of_cpu.end())) + 1;
-    p.home = static_cast<NodeId>(yaml::unsigned_integer(src, *node, "home", 0, static_cast<std::uint64_t>(nodes - 1)));
+    p.home = static_cast<NodeId>(yaml::unsigned_integer(src, *node, "home", 0, static_cast<std::uint64_t>(machine.nodes() - 1)));
   }
   if (p.state == mc::LineState::invalid && p.holders.empty() && !p.home)
     src.fail(m.node(), "home: a line no one holds needs its home node (or a holder, whose node it is)");

@@ -44,11 +44,6 @@ std::optional<int> index_of(const std::vector<std::string>& names, std::string_v
   return static_cast<int>(it - names.begin());
 }
 
-int node_count(const MachineSpec& machine) {
-  return machine.node_of_cpu.empty() ? 1
-                                     : *std::max_element(machine.node_of_cpu.begin(), machine.node_of_cpu.end()) + 1;
-}
-
 // Parses `node` (an integer or an expression string) with `resolve` naming its leaves; an
 // error points at the column inside the scalar.
 program::Expr expression(const yaml::Source& src, const YAML::Node& node, std::string_view what,
@@ -139,7 +134,7 @@ class ProgramLoader {
       v.atomic = k != 1;
       v.futex = k == 2;
     }
-    v.node = static_cast<NodeId>(m.integer_or("node", 0, node_count(machine_) - 1, 0));
+    v.node = static_cast<NodeId>(m.integer_or("node", 0, machine_.nodes() - 1, 0));
     v.align = m.unsigned_or("align", 8, sim::kPageBytes, 8);
     if (v.futex && v.init > 0xffffffffULL)
       src_.fail(*m.get("init"), fmt::format("variable '{}': a futex word holds 32 bits, {} does not fit", name, v.init));

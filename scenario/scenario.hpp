@@ -3,6 +3,7 @@
 #pragma once
 
 #include <any>
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -65,6 +66,9 @@ struct MachineSpec {
   std::optional<CalibrationInfo> calibration;  // set when a calibration's numbers are used
   std::string calibration_note;              // `preset: host` without a usable calibration: why
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
+  int nodes() const {  // at least one
+    return node_of_cpu.empty() ? 1 : *std::max_element(node_of_cpu.begin(), node_of_cpu.end()) + 1;
+  }
 };
 
 enum class MemoryModel : std::uint8_t { sc, tso };

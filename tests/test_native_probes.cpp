@@ -326,6 +326,12 @@ TEST_CASE("native probes: a thread blocked in a futex wait shows as asleep, a ru
   word.store(1);
   word.notify_one();
   sleeper.join();
+  // join() returns once the kernel clears the thread's tid word, which happens before the
+  // exiting task leaves /proc: wait for the entry to go (once, under make test's parallel
+  // load, it was still there right after join).
+  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (thread_state(tid.load()).has_value() && std::chrono::steady_clock::now() < gone_by)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   CHECK_FALSE(thread_state(tid.load()).has_value());  // an ended thread has no entry
   CHECK_FALSE(thread_state(-1).has_value());
 }

@@ -14,7 +14,6 @@
 
 #include "core/platform.hpp"
 #include "core/sync/mcs_lock.hpp"
-#include "core/sync/tas_lock.hpp"
 #include "core/sync/ticket_lock.hpp"
 #include "core/sync/ttas_lock.hpp"
 

@@ -1,6 +1,13 @@
-// Test-and-test-and-set spinlock: spin reading the word (shared in every cache) and only try
-// the exchange when it looks free, so waiters do not bounce the line while it is held.
-// Unfair: no order among waiters.
+// The two exchange spinlocks, one template: the lock is a word a waiter takes by exchanging
+// 1 into it.
+//  - TtasLock (test-and-test-and-set): spin reading the word (shared in every cache) and only
+//    try the exchange when it looks free, so waiters do not bounce the line while it is held.
+//  - TasLock (test-and-set): every attempt is an exchange, so each waiter's attempt takes the
+//    line exclusive while the lock is held and the line bounces among all the waiters: the
+//    simplest lock of the literature's comparisons (T. David, R. Guerraoui, V. Trigonakis,
+//    SOSP 2013: TAS beside TTAS, ticket, MCS and CLH), the one whose cost under contention
+//    shows most plainly what a coherence transfer costs.
+// Both unfair: no order among waiters.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +17,8 @@
 
 namespace lockstep {
 
-template <Platform P>
-class TtasLock {
+template <Platform P, bool kTestFirst>
+class ExchangeLock {
  public:
   using Platform = P;
   // Waiters need no node of their own; the type exists so every lock kind has one API
@@ -21,18 +28,22 @@ class TtasLock {
   void lock(std::source_location site = std::source_location::current()) {
     bool waiting = false;  // noted once per lock(), however often the exchange loses
     for (;;) {
-      while (word_.load(std::memory_order_relaxed) != 0) {
-        note_waiting(waiting, site);
-        P::cpu_relax();
+      if constexpr (kTestFirst) {
+        while (word_.load(std::memory_order_relaxed) != 0) {
+          note_waiting(waiting, site);
+          P::cpu_relax();
+        }
       }
       if (word_.exchange(1, std::memory_order_acquire) == 0) break;
       note_waiting(waiting, site);
+      if constexpr (!kTestFirst) P::cpu_relax();
     }
     P::note_lock(this, LockNote::acquire, false, site);
   }
 
   bool try_lock(std::source_location site = std::source_location::current()) {
-    const bool ok = word_.load(std::memory_order_relaxed) == 0 && word_.exchange(1, std::memory_order_acquire) == 0;
+    const bool ok = (!kTestFirst || word_.load(std::memory_order_relaxed) == 0) &&
+                    word_.exchange(1, std::memory_order_acquire) == 0;
     if (ok) P::note_lock(this, LockNote::acquire, false, site);
     return ok;
   }
@@ -56,5 +67,10 @@ class TtasLock {
 
   typename P::template Atomic<std::uint32_t> word_{0};
 };
+
+template <Platform P>
+using TtasLock = ExchangeLock<P, true>;
+template <Platform P>
+using TasLock = ExchangeLock<P, false>;
 
 }  // namespace lockstep

@@ -13,6 +13,7 @@
 // plus its slowest hop's serialisation (bytes / bandwidth, cut through). A locked
 // instruction adds locked_ns. The fits below solve those sums for the published figures.
 #include "sim/machine/presets_sosp13.hpp"
+#include "sim/machine/scaled_os_costs.hpp"
 
 #include <cstdint>
 
@@ -22,36 +23,6 @@ namespace {
 
 constexpr std::uint64_t kKiB = 1024;
 constexpr std::uint64_t kMiB = 1024 * kKiB;
-
-// OS costs as the other presets guess them, scaled by the clock (CPU-bound work).
-FlatCosts os_costs(double ghz) {
-  const double scale = 2.66 / ghz;  // [derived] nehalem-2s's guesses are for 2.66 GHz
-  const auto ns = [scale](double at_nehalem) { return static_cast<std::uint64_t>(at_nehalem * scale + 0.5); };
-  FlatCosts os{
-      .load_ns = 2,                // [derived] an L1 hit rounded up (the flat fallback only)
-      .store_ns = 2,               // [derived] into the store buffer, as an L1 hit
-      .rmw_ns = ns(8),             // [guess] as nehalem-2s, scaled (the flat fallback only)
-      .plain_ns = 2,               // [derived] as load_ns
-      .fence_ns = ns(12),          // [guess] mfence, as nehalem-2s, scaled
-      .pause_ns = ns(4),           // [guess] pause, as nehalem-2s, scaled
-      .wake_ns = ns(2000),         // [guess] IPI and wakeup of an idle CPU, as nehalem-2s
-      .unpark_ns = ns(300),        // [guess] try_to_wake_up's cost to the waker
-      .context_switch_ns = ns(1500),
-      .time_slice_ns = 3'000'000,  // [guess] CFS's slice with a few runnable tasks (OS, not hardware)
-      .work_ns = {ns(20), ns(50), ns(50), 1},
-  };
-  os.idle = IdleCosts{
-      .ipi_send_ns = ns(600),
-      .hlt_exit_ns = ns(4000),
-      .mwait_exit_ns = ns(200),
-      .spin_detect_ns = ns(60),
-      .spin_iterations = 10000,  // FreeBSD sched_ule.c: sched_idlespins
-      .spin_switches = 4,        // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
-      .mwait_switches = 1,       // the same: cpu_idle(switchcnt > 1)
-      .tick_ns = 1'000'000,      // [guess] hz = 1000
-  };
-  return os;
-}
 
 }  // namespace
 
@@ -114,7 +85,7 @@ MachineConfig opteron_6172_4s() {
   c.dram.refresh_interval_ns = 7800;  // JEDEC DDR3 tREFI
   c.dram.refresh_busy_ns = 110;       // JEDEC DDR3 tRFC for 1 Gb devices [guess at the density]
   c.store_buffer_entries = 32;        // [guess] as barcelona-4s
-  c.os = os_costs(2.1);
+  c.os = scaled_os_costs(2.1);
   return c;
 }
 
@@ -175,7 +146,7 @@ MachineConfig xeon_e7_8867l_8s() {
   c.dram.refresh_interval_ns = 7800;  // JEDEC DDR3 tREFI
   c.dram.refresh_busy_ns = 160;       // JEDEC DDR3 tRFC for 2 Gb devices [guess at the density]
   c.store_buffer_entries = 32;        // Intel: Westmere has 32 store buffer entries (as Nehalem)
-  c.os = os_costs(2.13);
+  c.os = scaled_os_costs(2.13);
   return c;
 }
 

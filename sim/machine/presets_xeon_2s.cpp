@@ -16,6 +16,7 @@
 // comes first. So DRAM = HITM(reader home) - HITM(writer home); uncore = local - DRAM; the
 // messages = remote - local; remote_cache = HITM(writer home) - messages - uncore.
 #include "sim/machine/presets_xeon_2s.hpp"
+#include "sim/machine/scaled_os_costs.hpp"
 
 #include <cstdint>
 
@@ -43,31 +44,8 @@ MachineConfig xeon_2s_base(double ghz) {
   c.request_bytes = 16;      // [guess] a UPI request: header flits
   c.data_bytes = 80;         // [derived] a 64-byte line and its header
   c.store_buffer_entries = 56;  // Intel: Skylake's store buffer
-  const double scale = 2.66 / ghz;  // [derived] nehalem-2s's OS guesses, for 2.66 GHz
-  const auto ns = [scale](double at_nehalem) { return static_cast<std::uint64_t>(at_nehalem * scale + 0.5); };
-  c.os = FlatCosts{
-      .load_ns = 2,
-      .store_ns = 2,
-      .rmw_ns = ns(8),
-      .plain_ns = 2,
-      .fence_ns = ns(12),
-      .pause_ns = 40,  // Intel: Skylake's pause takes ~140 cycles (optimization manual)
-      .wake_ns = ns(2000),
-      .unpark_ns = ns(300),
-      .context_switch_ns = ns(1500),
-      .time_slice_ns = 3'000'000,
-      .work_ns = {ns(20), ns(50), ns(50), 1},
-  };
-  c.os.idle = IdleCosts{
-      .ipi_send_ns = ns(600),
-      .hlt_exit_ns = ns(4000),
-      .mwait_exit_ns = ns(200),
-      .spin_detect_ns = ns(60),
-      .spin_iterations = 10000,  // FreeBSD sched_ule.c: sched_idlespins
-      .spin_switches = 4,
-      .mwait_switches = 1,
-      .tick_ns = 1'000'000,
-  };
+  c.os = scaled_os_costs(ghz);
+  c.os.pause_ns = 40;  // Intel: Skylake's pause takes ~140 cycles (optimization manual)
   c.dram.open_row_saving_ns = 13.75;  // [derived] DDR4-2666 CL19: tRCD = 19 / 1333 MHz = 14.25; ~13.75 for 2933
   c.dram.row_bytes = 8192;            // [derived] x8 DDR4: 1 KiB page * 8 devices
   c.dram.banks = 96;                  // [derived] 6 channels * 16 banks (DDR4); [guess] one rank each
