@@ -72,6 +72,8 @@ driver::CalibrationMeasurements measurements(const np::MemoryProbeResult& memory
   }
   m.c2c_cpus = c2c.cpus;
   m.c2c_ns = c2c.one_way_ns;
+  if (c2c.own_line_rmw_ns > 0) m.own_line_rmw_ns = c2c.own_line_rmw_ns;
+  if (c2c.fence_ns > 0) m.fence_ns = c2c.fence_ns;
   if (futex.syscall_eagain.measured) m.syscall_ns = futex.syscall_eagain.latency.median_ns;
   if (futex.wake_to_running.measured) m.wake_ns = futex.wake_to_running.latency.median_ns;
   if (futex.wake_call.measured) m.wake_call_ns = futex.wake_call.latency.median_ns;

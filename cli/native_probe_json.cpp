@@ -93,6 +93,8 @@ Json c2c_probe_json(const np::C2cProbeResult& r) {
   out["allowed_cpus"] = r.allowed_cpus;
   out["cpu_step"] = r.cpu_step;
   out["rounds_per_batch"] = r.rounds_per_batch;
+  out["own_line_rmw_ns"] = hundredths(r.own_line_rmw_ns);
+  out["fence_ns"] = hundredths(r.fence_ns);
   put_run(out, r.seconds, r.elapsed_s, r.interrupted, r.notes);
   scenario::MachineMeasurements m;
   m.c2c_cpus = r.cpus;

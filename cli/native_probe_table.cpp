@@ -80,6 +80,8 @@ std::string c2c_probe_table(const np::C2cProbeResult& r) {
   std::string out = fmt::format("c2c probe: CAS ping-pong on one line between pinned threads, {} rounds per batch, "
                                 "one way = round trip / 2, median over batches\n",
                                 r.rounds_per_batch);
+  out += fmt::format("  on CPU {}, uncontended: a locked fetch_add on its own line {:.2f} ns, a seq_cst fence {:.2f} ns\n",
+                     r.cpus.empty() ? -1 : r.cpus.front(), r.own_line_rmw_ns, r.fence_ns);
   if (!r.one_way_ns.empty()) {
     out += clock_line(r.clock);
     scenario::MachineMeasurements m;

@@ -215,6 +215,30 @@ void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTop
   }
 }
 
+// A locked instruction's own cost and a fence's, from the c2c probe's uncontended timings.
+// A simulated fetch_add on a line of one's own costs an L1 hit plus locked_ns, so locked_ns
+// is the difference; a fence costs fence_ns whole.
+void fit_atomics(Calibration& c, const CalibrationMeasurements& m) {
+  auto& sources = c.info.sources;
+  if (m.own_line_rmw_ns) {
+    const double l1 = c.config.caches.front().hit_ns;
+    c.config.locked_ns = std::max(0.0, round_to(*m.own_line_rmw_ns - l1, 0.1));
+    sources.emplace_back("locked_ns", fmt::format("c2c probe: a locked fetch_add on a line of one's own takes {:.2f} ns "
+                                                  "uncontended; less the L1 hit of {:g} ns",
+                                                  *m.own_line_rmw_ns, l1));
+  } else {
+    sources.emplace_back("locked_ns", std::string(kCalibrationBase) + "'s: not measured");
+  }
+  if (m.fence_ns) {
+    c.config.os.fence_ns = static_cast<std::uint64_t>(std::max(1.0, std::round(*m.fence_ns)));
+    sources.emplace_back("fence_ns", fmt::format("c2c probe: a seq_cst fence between loads of one's own line takes "
+                                                 "{:.2f} ns more than the loads alone",
+                                                 *m.fence_ns));
+  } else {
+    sources.emplace_back("fence_ns", std::string(kCalibrationBase) + "'s [guess]: not measured");
+  }
+}
+
 void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& sim) {
   auto& sources = c.info.sources;
   auto& work = c.config.os.work_ns;
@@ -288,10 +312,11 @@ Calibration fit_calibration(const mc::HostTopology& host, const CalibrationMeasu
   c.info.notes = host.notes;
   ProbeSimulator sim(work_dir);
   fit_memory(c, measured, sim);
+  fit_atomics(c, measured);
   fit_c2c(c, measured, host, sim);
   fit_os(c, measured, sim);
   c.info.notes.push_back(fmt::format("not measured, {}'s [guess]: coherence protocol, uncore_ns, probe_ns, DRAM "
-                                     "banks and rows, link bandwidth, pause, fence, hash and compute costs",
+                                     "banks and rows, link bandwidth, pause, hash and compute costs",
                                      kCalibrationBase));
   return c;
 }
@@ -336,6 +361,8 @@ std::string machine_file_text(const Calibration& c) {
       << m.dram.latency_ns << YAML::EndMap;
   out << YAML::Key << "c2c_same_package_ns" << YAML::Value << m.c2c_same_package_ns;
   out << YAML::Key << "remote_cache_ns" << YAML::Value << m.remote_cache_ns;
+  out << YAML::Key << "locked_ns" << YAML::Value << m.locked_ns;
+  out << YAML::Key << "fence_ns" << YAML::Value << m.os.fence_ns;
   if (!m.links.empty()) {
     out << YAML::Key << "links" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "latency_ns"
         << YAML::Value << m.links.front().latency_ns << YAML::EndMap;

@@ -34,6 +34,10 @@ struct CalibrationMeasurements {
   // The host CPUs measured and the one-way CAS ping-pong latency between each pair.
   std::vector<int> c2c_cpus;
   std::vector<std::vector<double>> c2c_ns;
+  // On the first c2c CPU, uncontended: a locked fetch_add on a line of its own, and a
+  // seq_cst fence (c2c probe).
+  std::optional<double> own_line_rmw_ns;
+  std::optional<double> fence_ns;
   std::optional<double> syscall_ns;         // FUTEX_WAIT returning EAGAIN: a system call
   std::optional<double> wake_ns;            // a sleeping thread woken to running (ping-pong / 2)
   std::optional<double> wake_call_ns;       // the waker's FUTEX_WAKE of a sleeping thread, as it sees it

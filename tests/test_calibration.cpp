@@ -26,6 +26,8 @@ driver::CalibrationMeasurements xeon_measurements() {
   // CPUs 0 and 2 are two cores of package 0 in this tree, CPU 1 is on package 1.
   m.c2c_cpus = {0, 1, 2};
   m.c2c_ns = {{0, 90, 33}, {90, 0, 90}, {33, 90, 0}};
+  m.own_line_rmw_ns = 7.5;
+  m.fence_ns = 11.6;
   m.syscall_ns = 250;
   m.wake_ns = 6000;
   m.wake_call_ns = 2000;
@@ -70,8 +72,18 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   // is above the mean measured there (the round trip below checks the mean itself).
   CHECK(c.config.caches.at(1).hit_ns > 4.2);
   CHECK(c.config.caches.at(2).hit_ns > 13.1);
-  CHECK(c.config.c2c_same_package_ns == Approx(33).epsilon(0.02));
+  // The parameter is a transfer with nobody waiting; the ping-pong's waiting side has its
+  // request queued (coherence in time) and its CAS pays locked_ns, so the fit goes through the
+  // simulated ping-pong, which must reproduce the measurement.
+  CHECK(c.config.c2c_same_package_ns > 0);
+  const std::string c2c_source = source_of(c, "c2c_same_package_ns");
+  REQUIRE(c2c_source.rfind("simulated ") != std::string::npos);
+  CHECK(std::stod(c2c_source.substr(c2c_source.rfind("simulated ") + 10)) == Approx(33).epsilon(0.025));
   CHECK(c.config.os.context_switch_ns == 2200);
+  // A locked fetch_add on one's own line is an L1 hit and the locked cost.
+  CHECK(c.config.locked_ns == Approx(7.5 - c.config.caches.at(0).hit_ns).margin(0.051));
+  CHECK(c.config.os.fence_ns == 12);
+  CHECK_THAT(source_of(c, "locked_ns"), Catch::Contains("7.50 ns"));
   CHECK_THAT(source_of(c, "caches.L2.hit_ns"), Catch::Contains("64 KiB"));
   CHECK_THAT(source_of(c, "dram.latency_ns"), Catch::Contains("64 MiB") && Catch::Contains("4 KiB pages"));
   CHECK_THAT(source_of(c, "remote_cache_ns"), Catch::Contains("across packages"));
@@ -107,6 +119,8 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   CHECK(loaded.calibration->sources.size() == c.info.sources.size());
   CHECK(loaded.model->remote_cache_ns == Approx(c.config.remote_cache_ns));
   CHECK(loaded.costs.wake_ns == c.config.os.wake_ns);
+  CHECK(loaded.model->locked_ns == Approx(c.config.locked_ns));
+  CHECK(loaded.costs.fence_ns == c.config.os.fence_ns);
 }
 
 TEST_CASE("calibration: what was not measured keeps the base preset's number and says so", "[calibration]") {

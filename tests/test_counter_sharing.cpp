@@ -28,7 +28,12 @@ TEST_CASE("false sharing costs like true sharing, padding removes it (nehalem-2s
     rate[row.params.front().second] = row.workload.value("ops_per_s");
   }
   INFO("shared " << rate["shared"] << ", packed " << rate["packed"] << ", padded " << rate["padded"]);
-  CHECK(rate["padded"] > 10 * rate["packed"]);
+  // Each transfer carries the burst of adds its owner made while the request travelled
+  // (docs/machines.md, "Coherence in time"), so a contended line is not a transfer per add:
+  // this VM measured 5.7 times the padded rate against the shared one with two threads
+  // (docs/compare.md). The model gives 4.4 with four; a line moved per add gave 30.
+  CHECK(rate["padded"] > 3 * rate["packed"]);
+  CHECK(rate["padded"] < 10 * rate["packed"]);
   CHECK(rate["packed"] < 2 * rate["shared"]);
   CHECK(rate["shared"] > 0);
 }

@@ -84,6 +84,7 @@ TEST_CASE("core-to-core latency: same socket below cross socket, near the refere
       for (std::size_t j = 0; j < r.cpus.size(); ++j) {
         if (i == j) continue;
         const int hops = t.hops(t.package_of(r.cpus[i]), t.package_of(r.cpus[j]));
+        CAPTURE(i, j, r.one_way_ns[i][j]);
         if (hops == 0) CHECK(near(r.one_way_ns[i][j], c.same_ns, 0.15));
         if (hops == 1) CHECK(near(r.one_way_ns[i][j], c.cross_ns, 0.15));
       }

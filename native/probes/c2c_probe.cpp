@@ -1,5 +1,6 @@
 #include "native/probes/c2c_probe.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <limits>
 #include <memory>
@@ -75,6 +76,53 @@ std::vector<double> ping_pong(const PairContext& c, int a, int b, Deadline::Cloc
   return one_way_ns;
 }
 
+// Batches of dependent operations on one CPU, timed: the median ns per operation. `op` runs
+// `count` operations.
+template <typename Op>
+double per_op_ns(const Clock& clock, Op op) {
+  constexpr std::uint64_t kOps = 4096;  // [guess] some microseconds a batch: the clock's cost below 1%
+  constexpr int kBatches = 31;
+  op(kOps);  // warm the line and the core's frequency
+  std::vector<double> samples;
+  for (int b = 0; b < kBatches; ++b) {
+    const std::uint64_t t0 = clock.start();
+    op(kOps);
+    const std::uint64_t t1 = clock.stop();
+    samples.push_back(clock.ns(static_cast<double>(t1 - t0)) / static_cast<double>(kOps));
+  }
+  return summarize(samples).median_ns;
+}
+
+// A locked fetch_add on a line of one's own: each adds what the last returned (a dependent
+// chain, so no two overlap), as a contended counter's owner does between transfers.
+double own_line_rmw_ns(const Clock& clock) {
+  TokenLine line;
+  return per_op_ns(clock, [&line](std::uint64_t n) {
+    std::uint64_t v = 1;
+    for (std::uint64_t i = 0; i < n; ++i) v = line.token.fetch_add(v | 1, std::memory_order_seq_cst) & 1;
+  });
+}
+
+// A seq_cst fence between dependent loads of one's own line, less the loads alone.
+double fence_ns(const Clock& clock) {
+  TokenLine line;
+  std::atomic<std::uint64_t> sink{0};
+  const double loads = per_op_ns(clock, [&](std::uint64_t n) {
+    std::uint64_t v = 0;
+    for (std::uint64_t i = 0; i < n; ++i) v += line.token.load(std::memory_order_relaxed);
+    sink.store(v, std::memory_order_relaxed);
+  });
+  const double fenced = per_op_ns(clock, [&](std::uint64_t n) {
+    std::uint64_t v = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      v += line.token.load(std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+    }
+    sink.store(v, std::memory_order_relaxed);
+  });
+  return std::max(0.0, fenced - loads);
+}
+
 }  // namespace
 
 C2cProbeResult c2c_probe(const C2cProbeOptions& options) {
@@ -89,14 +137,18 @@ C2cProbeResult c2c_probe(const C2cProbeOptions& options) {
   result.cpus = sample.measured;
   result.cpu_step = sample.step;
   if (!sample.note.empty()) result.notes.push_back(sample.note);
+  const Clock clock(options.clock);
+  result.clock = clock.info();
+  run_pinned(result.cpus.front(), [&] {
+    result.own_line_rmw_ns = own_line_rmw_ns(clock);
+    result.fence_ns = fence_ns(clock);
+  });
   const std::size_t n = result.cpus.size();
   if (n < 2) {
     result.notes.push_back(fmt::format("one allowed CPU ({}): no pair to measure", result.cpus.front()));
     result.elapsed_s = deadline.elapsed_s();
     return result;
   }
-  const Clock clock(options.clock);
-  result.clock = clock.info();
   result.one_way_ns.assign(n, std::vector<double>(n, 0));
   result.batches.assign(n, std::vector<std::uint64_t>(n, 0));
   std::size_t pairs_left = n * (n - 1) / 2;

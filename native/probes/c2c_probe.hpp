@@ -1,7 +1,10 @@
 // `lockstep native probe c2c`: the one-way core-to-core latency between every pair of CPUs
 // this process may use, measured as the core-to-core-latency tool and the simulator's c2c
 // (sim/machine/probes.hpp) do: two threads, pinned to the two CPUs, pass a token through
-// one cache line with compare-and-swap; one way is a round trip / 2.
+// one cache line with compare-and-swap; one way is a round trip / 2. Before the pairs, the
+// first CPU times what a locked instruction and a full fence cost without contention: a
+// fetch_add on a line of its own, and a seq_cst fence (mfence on x86), each in a dependent
+// chain so that they do not overlap.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +39,11 @@ struct C2cProbeResult {
   // symmetric, 0 on the diagonal; empty with fewer than two CPUs.
   std::vector<std::vector<double>> one_way_ns;
   std::vector<std::vector<std::uint64_t>> batches;  // [i][j]: timed batches behind the median
+  // On cpus[0], the median over batches: a locked fetch_add on a line no other CPU touches,
+  // and a seq_cst fence between two dependent loads (less the loads' own L1 time); 0 when
+  // not measured.
+  double own_line_rmw_ns = 0;
+  double fence_ns = 0;
   int rounds_per_batch = 0;
   std::vector<std::string> notes;
   double seconds = 0;

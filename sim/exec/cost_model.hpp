@@ -37,6 +37,12 @@ struct AccessDetail {
 class CostModel {
  public:
   virtual ~CostModel() = default;
+  // Whether the last access_ns() needed another core's copy of its line, or waited behind the
+  // line's transaction in flight: the timed engine then lets the access take effect (read or
+  // write its value) only when the line arrives, after what other threads do before then.
+  // A model without coherence in time never sets it.
+  bool last_in_flight() const { return last_in_flight_; }
+
   // Forgets per-execution state (cache contents, queues).
   virtual void reset() = 0;
   // Latency of a load, store or read-modify-write.
@@ -67,6 +73,9 @@ class CostModel {
   // adds for the path between their packages (0 within one, or on a flat machine).
   virtual const IdleCosts& idle_costs() const = 0;
   virtual std::uint64_t path_ns(CpuId, CpuId) { return 0; }
+
+ protected:
+  bool last_in_flight_ = false;
 };
 
 // Flat costs. Defaults are guesses of the order of a ~2.7 GHz x86 core (docs/sources.md

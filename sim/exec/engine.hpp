@@ -287,6 +287,7 @@ class Engine {
   void preempt(SimThread& t, SimCpu& cpu);
   std::uint64_t start_time() const;
   void finish_step(std::uint64_t latency_ns);
+  bool await_line(std::uint64_t start, std::uint64_t latency_ns);
   void exceed_step_bound();
   void set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns);
   void charge_cost(Work kind, std::uint32_t units);

@@ -105,6 +105,22 @@ std::uint64_t Engine::observed_load(const void* host, unsigned size) const {
   return read_bits(host, size);
 }
 
+// Timed: an access that needed another core's copy of its line takes effect (reads or writes
+// its value) when the line arrives, so the thread waits until then, and threads whose clocks
+// are earlier run first: among them the copy's old holder, which keeps hitting it until the
+// request reaches it (docs/machines.md, "Coherence in time"). Values then change in the
+// order the line moves, as on hardware. Returns whether the thread's clock already stands at
+// the access's end.
+bool Engine::await_line(std::uint64_t start, std::uint64_t latency_ns) {
+  if (mode_ != EngineMode::timed || !costs_.last_in_flight() || latency_ns == 0) return false;
+  SimThread& t = threads_[current_];
+  t.clock_ns = advance_virtual(start, latency_ns);
+  const ThreadId next = violation_ ? kHostId : ready_.exchange_top(ready_entry(current_));
+  if (next != current_) switch_to(next);
+  if (buffered_stores_ > 0) drain_due(threads_[current_].clock_ns);
+  return true;
+}
+
 void Engine::write_while_observing() {
   throw std::logic_error("an invariant's condition wrote to shared memory: it must only read");
 }
@@ -125,22 +141,23 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   std::uint64_t latency = 0;
   const BufferedStore* source = t.store_buffer.empty() ? nullptr : forward(t, addr, size);
   const bool forwarded = source != nullptr;
+  std::optional<AccessDetail> detail;
+  bool waited = false;
   if (forwarded) {
     value = source->value;
     latency = 1;  // [guess] forwarding costs about an L1 hit
     log_access(source->ordinal, 1, false, buffer_space(current_));
   } else {
+    latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+    if (trace_ != nullptr) detail = costs_.last_detail();  // before other threads run
+    waited = await_line(start, latency);
     value = read_bits(host, size);
     log_access(addr, size, false);
-    latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   }
-  if (trace_ != nullptr) {
-    const auto detail = forwarded ? std::nullopt : costs_.last_detail();  // forwarding asks no cache
-    trace_->access(start, current_, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr);
-  }
+  if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr);
   note_read(addr, host, size, value);
   ++memory_ops_;
-  finish_step(latency);
+  finish_step(waited ? 0 : latency);
   return value;
 }
 
@@ -161,22 +178,23 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   const bool buffered = order != std::memory_order_seq_cst || plain
                             ? buffer_store(t, host, addr, size, value, start, &latency)
                             : false;
+  std::optional<AccessDetail> detail;  // a buffered store's entry is not the access the cache answers; its `drain` is
+  bool waited = false;
   if (!buffered) {
+    latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+    if (trace_ != nullptr) detail = costs_.last_detail();
+    waited = await_line(start, latency);
     write_bits(host, size, value);
     log_access(addr, size, true);
-    latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   }
   if (races_.enabled()) race_store(plain, addr, order, buffered);
-  if (trace_ != nullptr) {
-    // A buffered store's entry is not the access the cache answers; its `drain` is.
-    const auto detail = buffered ? std::nullopt : costs_.last_detail();
+  if (trace_ != nullptr)
     trace_->access(start, current_, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr, buffered);
-  }
-  if (!buffered) note_write(addr, start);
+  if (!buffered) note_write(addr, threads_[current_].clock_ns);
   // A spin-loop iteration that buffered a store wrote too: re-running it is not the same.
   if (buffered) t.spin_wrote = true;
   ++memory_ops_;
-  finish_step(latency);
+  finish_step(waited ? 0 : latency);
 }
 
 std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
@@ -193,26 +211,32 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   drain_own(t);  // a locked instruction
   if (races_.enabled()) race_rmw(addr, order);
   const std::uint64_t start = start_time();
+  const std::uint64_t latency =
+      costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+  std::optional<AccessDetail> detail;
+  if (trace_ != nullptr) detail = costs_.last_detail();  // before other threads run
+  const bool waited = await_line(start, latency);
   const std::uint64_t old_value = read_bits(host, size);
   const std::uint64_t new_value = apply_rmw(op, old_value, operand, desired, size, &ok);
   write_bits(host, size, new_value);
   // One that leaves the value as it was (a failed CAS) only read it: it commutes with reads.
   log_access(addr, size, new_value != old_value);
-  const std::uint64_t latency =
-      costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
-  if (trace_ != nullptr) {
-    const auto detail = costs_.last_detail();
+  if (trace_ != nullptr)
     trace_->rmw(start, current_, t.cpu, op, addr, size, old_value, new_value, ok, latency, detail ? &*detail : nullptr);
-  }
   // An RMW that leaves the value as it was (a failed CAS, exchanging 1 for 1) only read it,
   // as far as a spinning thread can tell.
   if (new_value != old_value) {
-    note_write(addr, start);
+    note_write(addr, t.clock_ns);
+  } else if (mode_ == EngineMode::timed) {
+    // Timed, a locked instruction takes its line exclusive even when it changes nothing: a
+    // loop retrying it keeps asking for the line, which a blocked spinner would not (its
+    // requests are what every handover to it waits for). Its iteration does not block.
+    t.spin_wrote = true;
   } else {
     note_read(addr, host, size, old_value);
   }
   ++memory_ops_;
-  finish_step(latency);
+  finish_step(waited ? 0 : latency);
   if (success != nullptr) *success = ok;
   return old_value;
 }

@@ -75,13 +75,15 @@ void MemorySystem::share_owned_line(Line& line, int reader, double at) {
 
 // Invalidates every copy but `core`'s, other packages' last levels included, and returns how
 // long the slowest acknowledgement takes. `probed` names packages the access's own request
-// already reached: their last levels need no message of their own.
+// already reached: their last levels need no message of their own. Each core keeps reading
+// its copy until the invalidation reaches it (half the round trip within a package [guess]).
 double MemorySystem::invalidate_others(Line& line, std::uint64_t line_addr, int core, double start,
                                        std::uint32_t probed) {
   const int package = topology_.package_of_core(core);
   double slowest = 0;
-  auto round_trip = [&](int p) {
+  auto round_trip = [&](int p, double* arrival) {
     const double arrive = start + config_.uncore_ns + message(package, p, Message::request, start) + config_.probe_ns;
+    if (arrival != nullptr) *arrival = arrive;
     return arrive + message(p, package, Message::request, arrive) - start;
   };
   // Sharers in the order they got the line, then the owner, then last levels holding the
@@ -89,17 +91,21 @@ double MemorySystem::invalidate_others(Line& line, std::uint64_t line_addr, int 
   auto acknowledge = [&](int other) {
     const int p = topology_.package_of_core(other);
     probed |= package_bit(p);
+    double arrival = 0;
     if (p == package) {
-      slowest = std::max(slowest, l3_.empty() ? config_.c2c_same_package_ns : l3_[static_cast<std::size_t>(package)].hit_ns());
+      const double local = l3_.empty() ? config_.c2c_same_package_ns : l3_[static_cast<std::size_t>(package)].hit_ns();
+      slowest = std::max(slowest, local);
+      arrival = start + local / 2;
     } else {
-      slowest = std::max(slowest, round_trip(p));
+      slowest = std::max(slowest, round_trip(p, &arrival));
     }
+    depart(other, line_addr, arrival, state_letter(line, other));
   };
   for (int other : line.sharers)
     if (other != core) acknowledge(other);
   if (line.owner >= 0 && line.owner != core) acknowledge(line.owner);
   for (std::uint32_t rest = line.llc_packages & ~probed & ~package_bit(package); rest != 0; rest &= rest - 1)
-    slowest = std::max(slowest, round_trip(std::countr_zero(rest)));
+    slowest = std::max(slowest, round_trip(std::countr_zero(rest), nullptr));
 
   for (int other : line.sharers)
     if (other != core) evict_from_caches(other, line_addr);
@@ -198,6 +204,39 @@ void MemorySystem::evict_from_caches(int core, std::uint64_t line_addr) {
   const auto c = static_cast<std::size_t>(core);
   l1_[c].invalidate(line_addr);
   if (!l2_.empty()) l2_[c].invalidate(line_addr);
+}
+
+// `core` gives up its copy of the line, held in `state`, at `at`, when the request or
+// invalidation that takes it arrives; until then it hits it (reads always, writes if it held
+// it E or M).
+void MemorySystem::depart(int core, std::uint64_t line_addr, double at, char state) {
+  auto& list = departures_[static_cast<std::size_t>(core)];
+  const double now = links_.now();
+  std::erase_if(list, [&](const Departure& d) { return d.until_ns <= now || d.line == line_addr; });
+  if (at > now) list.push_back(Departure{line_addr, at, state});
+}
+
+void MemorySystem::depart_sharers(const Line& line, std::uint64_t line_addr, int except, double at) {
+  for (int sharer : line.sharers)
+    if (sharer != except) depart(sharer, line_addr, at, 'S');
+}
+
+// Whether `core`, which the directory no longer lists as holding the line (or as holding it
+// writable), still has the copy it is losing at `at`.
+char MemorySystem::still_holds(int core, std::uint64_t line_addr, bool write, double at) {
+  auto& list = departures_[static_cast<std::size_t>(core)];
+  if (list.empty()) return 0;
+  char held = 0;
+  std::erase_if(list, [&](Departure& d) {
+    if (d.until_ns <= at) return true;
+    if (d.line != line_addr) return false;
+    const bool writable = d.state == 'E' || d.state == 'M';
+    if (write && !writable) return false;
+    if (write) d.state = 'M';  // a write to an Exclusive copy makes it Modified, as a hit does
+    held = d.state;
+    return false;
+  });
+  return held;
 }
 
 char MemorySystem::state_letter(const Line& line, int core) {

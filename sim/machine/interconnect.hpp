@@ -29,6 +29,7 @@ class Interconnect {
   // Accesses arrive in nondecreasing start time; bookings that ended before `now_ns` are
   // history for every later access.
   void set_now(double now_ns) { now_ns_ = now_ns; }
+  double now() const { return now_ns_; }
   // Sends a message from package `from` to `to`, ready at `start`; returns its duration.
   double message(int from, int to, Message kind, double start);
   // Sends one broadcast from `from` to the packages whose bits are set in `targets`, as

@@ -68,6 +68,7 @@ MemorySystem::MemorySystem(const MachineConfig& config)
         fmt::format("machine {}: the model handles at most 16 packages and 32767 cores", config_.name));
   open_row_.assign(static_cast<std::size_t>(topology_.packages()) * config_.dram.banks, ~std::uint64_t{0});
   carry_ns_.assign(static_cast<std::size_t>(topology_.cpus()), 0);
+  departures_.resize(static_cast<std::size_t>(topology_.cores()));
   source_counts_.assign(kSources, 0);
   bank_accesses_.assign(open_row_.size(), 0);
   probe_arrival_.assign(static_cast<std::size_t>(topology_.packages()), 0);
@@ -81,6 +82,8 @@ void MemorySystem::reset() {
   links_.reset();
   std::fill(open_row_.begin(), open_row_.end(), ~std::uint64_t{0});
   std::fill(carry_ns_.begin(), carry_ns_.end(), 0);
+  for (auto& list : departures_) list.clear();
+  departure_hits_ = 0;
   std::fill(source_counts_.begin(), source_counts_.end(), 0);
   std::fill(bank_accesses_.begin(), bank_accesses_.end(), 0);
   writebacks_ = 0;
@@ -96,6 +99,8 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   Line& line = lines_.find_or_insert(line_addr);
   line.home = static_cast<std::uint8_t>(a.home);
   links_.set_now(static_cast<double>(a.start_ns));
+  last_in_flight_ = false;
+  last_departing_state_ = 0;
   double exact = latency(a, line, line_addr, static_cast<double>(a.start_ns));
   if (a.kind == OpKind::rmw && config_.locked_ns > 0) {
     // A locked instruction keeps its line until its write is done: a request for the line
@@ -159,7 +164,9 @@ void MemorySystem::prefetch_core_sets(int core, std::uint64_t line_addr) const {
 std::optional<AccessDetail> MemorySystem::last_detail() const {
   const bool transfer = last_source_ == Source::same_package_core || last_source_ == Source::remote_cache;
   return AccessDetail{name_of(last_source_), transfer ? topology_.first_cpu_of_core(last_peer_core_) : -1,
-                      last_line_ == nullptr ? '\0' : state_letter(*last_line_, topology_.core_of(last_cpu_))};
+                      last_departing_state_ != 0 ? last_departing_state_
+                      : last_line_ == nullptr    ? '\0'
+                                                 : state_letter(*last_line_, topology_.core_of(last_cpu_))};
 }
 
 std::uint64_t MemorySystem::path_ns(CpuId from, CpuId to) {
@@ -183,7 +190,20 @@ double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_add
     }
   } else if (line.shared_by(core)) {
     if (!exclusive) return private_hit(core, line, line_addr, start);
-  } else {
+  }
+  if (const char held = still_holds(core, line_addr, exclusive, start); held != 0) {
+    // The request that takes this core's copy has not reached it yet: a hit, which changes
+    // no state (the directory already has the line's next holder).
+    ++departure_hits_;
+    last_departing_state_ = held;
+    last_source_ = Source::l1;
+    return l1_[static_cast<std::size_t>(core)].hit_ns();
+  }
+  // Another core's copy is involved, or the line's previous transaction is still in flight:
+  // the engine applies this access's value when the line arrives (CostModel::last_in_flight).
+  last_in_flight_ = line.busy_until_ns > start || (line.owner >= 0 && line.owner != core) ||
+                    (exclusive && std::any_of(line.sharers.begin(), line.sharers.end(), [core](int s) { return s != core; }));
+  if (line.owner != core && !line.shared_by(core)) {
     const double t = miss(a, line, line_addr, core, start);
     check_line(line, a);
     return t;
@@ -234,35 +254,51 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
   if (line.owner >= 0 && !read_from_own_llc(line, line_addr, package, exclusive)) {
     // E, M, O or F in another core: a cache-to-cache transfer. A clean (E, F) line costs what
     // a dirty one does [guess]: Intel quotes ~65 against ~75 cycles on Nehalem, AMD nothing.
+    // The request waits where the line's requests are ordered until the line's previous
+    // transaction is done, then reaches the owner, which gives the line up at `served`.
     const int owner = line.owner;
     last_peer_core_ = owner;
     const int owner_package = topology_.package_of_core(owner);
+    const char owner_state = state_letter(line, owner);
+    double served = 0;
     if (owner_package == package && !line.dirty() && config_.inclusive_llc && !l3_.empty()) {
       // Clean in another core of the package: the inclusive L3 answers once it has snooped
       // that core. [derived] Intel: ~65 cycles (Nehalem, 24 ns); here an L3 hit and a probe.
-      done += l3_[static_cast<std::size_t>(package)].hit_ns() + config_.probe_ns;
+      const double at_llc = start + l3_[static_cast<std::size_t>(package)].hit_ns();
+      served = std::max(at_llc, line.busy_until_ns) + config_.probe_ns;
+      done = served;
       last_source_ = Source::l3;
     } else if (owner_package == package) {
-      done += config_.c2c_same_package_ns;
+      // Three legs of a third each [guess]: to the package's directory (the last level's tags
+      // or the snoop filter), on to the owner, and the data back.
+      const double leg = config_.c2c_same_package_ns / 3;
+      served = std::max(start + leg, line.busy_until_ns) + leg;
+      done = served + leg;
       last_source_ = Source::same_package_core;
     } else {
-      const double t0 = done + config_.uncore_ns;
-      double at_owner = 0;
+      const double t0 = start + config_.uncore_ns;
       if (config_.memory_directory && line.home != owner_package) {
         // A directory in memory (Intel Skylake-SP, Cascade Lake): the home learns that
         // another package holds the line only from the directory bits it reads with the
         // line from DRAM, and snoops the owner after that. Where the owner's package is the
         // home, the request reaches the owner's caches directly.
-        const double at_home = t0 + message(package, line.home, Message::request, t0);
+        const double at_home = std::max(t0 + message(package, line.home, Message::request, t0), line.busy_until_ns);
         const double looked_up = at_home + dram(line.home, line_addr * kLineBytes, at_home);
-        at_owner = looked_up + message(line.home, owner_package, Message::request, looked_up);
+        served = looked_up + message(line.home, owner_package, Message::request, looked_up);
+      } else if (line.home == package) {
+        // The requester's own package is home: the request is ordered there, then crosses.
+        const double ordered = std::max(t0, line.busy_until_ns);
+        served = ordered + message(package, owner_package, Message::request, ordered);
       } else {
-        at_owner = t0 + message(package, owner_package, Message::request, t0);
+        // Ordered at the owner's package (its home agent, or the owner itself where the home
+        // is a third package [simplification]: the request goes straight to the owner).
+        served = std::max(t0 + message(package, owner_package, Message::request, t0), line.busy_until_ns);
       }
-      const double ready = at_owner + config_.remote_cache_ns;
+      const double ready = served + config_.remote_cache_ns;
       done = ready + message(owner_package, package, Message::data, ready);
       last_source_ = Source::remote_cache;
     }
+    depart(owner, line_addr, served, owner_state);
     if (exclusive) {
       // The request reached the owner's package: its last level's copy goes without a
       // message of its own.
@@ -283,7 +319,9 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
     done = from_memory(a, line, package, begin);
     if (exclusive) {
       // Only sharers and other packages' last levels hold it, and the probes or snoops that
-      // went to every package that may hold it invalidate them all.
+      // went to every package that may hold it invalidate them all, halfway through the
+      // miss [guess].
+      depart_sharers(line, line_addr, core, (begin + done) / 2);
       for (int sharer : line.sharers) evict_from_caches(sharer, line_addr);
       line.sharers.clear();
       drop_other_llcs(line, line_addr, package);

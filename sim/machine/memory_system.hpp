@@ -4,9 +4,15 @@
 //
 // Timing model. Accesses arrive in nondecreasing start time (the timed engine always runs
 // the earliest thread next; exploration has one global clock), so shared resources keep a
-// "busy until" time: requests for one line are serialized (ownership moves one requester
-// at a time), messages queue on each link direction, and a DRAM access waits out a
-// refresh. What a miss costs depends on the protocol:
+// "busy until" time: messages queue on each link direction, and a DRAM access waits out a
+// refresh. Coherence happens in time (docs/machines.md, "Coherence in time"): a request
+// for a line travels to the place that orders the line's requests (the package's last
+// level or directory for a transfer within a package, the home or the owner's package
+// across packages), waits there until the line's previous transaction is complete, then
+// reaches the owner, which gives the line up only then: until that moment the owner keeps
+// hitting its copy (`departures_`), so a transfer carries the burst of operations the
+// owner made while the request travelled, and N contenders pay N handovers, each at its own
+// distance. What a miss costs depends on the protocol:
 //   home_snoop (Nehalem):  uncore + req(r->h) + max(dram(h), snoop of the other packages) + data(h->r)
 //   broadcast (Opteron):   uncore + req(r->h) + max(dram(h) + data(h->r),
 //                                                    max over probed n: probe(h->n) + lookup + answer(n->r))
@@ -61,6 +67,9 @@ class MemorySystem final : public CostModel {
   // Dirty lines written back to memory since the last reset: evicted from the last cache
   // that held them, or (MESI) read by a core of another package.
   std::uint64_t writebacks() const { return writebacks_; }
+  // Accesses that hit a copy whose request was still on its way to the core (counted among
+  // the l1 source's) since the last reset.
+  std::uint64_t departure_hits() const { return departure_hits_; }
   // DRAM accesses per bank since the last reset, node by node (node * banks + bank).
   const std::vector<std::uint64_t>& bank_accesses() const { return bank_accesses_; }
   // The state `core`'s caches hold `addr`'s line in, as the directory has it: 'M', 'O',
@@ -104,6 +113,13 @@ class MemorySystem final : public CostModel {
   void evict_from_caches(int core, std::uint64_t line_addr);
   static char state_letter(const Line& line, int core);
 
+  // coherence.cpp: copies that are on their way out (coherence in time)
+  void depart(int core, std::uint64_t line_addr, double at, char state);
+  void depart_sharers(const Line& line, std::uint64_t line_addr, int except, double at);
+  // The state of the copy `core` still holds until its request arrives ('M', 'O', 'E', 'S'
+  // or 'F', after this access), or 0 if it holds none that serves the access.
+  char still_holds(int core, std::uint64_t line_addr, bool write, double at);
+
   MachineConfig config_;
   Topology topology_;
   // Every cache's tags, in one block (huge pages where the host has them: cache.hpp).
@@ -120,11 +136,25 @@ class MemorySystem final : public CostModel {
   std::vector<double> probe_arrival_;  // scratch for from_memory: per package, when its probe arrives
   std::vector<std::uint64_t> open_row_;  // per node and bank
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
+  // Per core, the copies it has been asked for whose request has not reached it yet: it
+  // keeps hitting each until `until_ns` (a read always; a write if it held the line E or M),
+  // in the state it held it in.
+  // The directory already names the new holder, which the line's next request is ordered
+  // behind. Entries in the past are dropped as the core's list is touched, so a list holds
+  // only the lines it lost within one transfer's time.
+  struct Departure {
+    std::uint64_t line = 0;
+    double until_ns = 0;
+    char state = 'S';
+  };
+  std::vector<std::vector<Departure>> departures_;
+  std::uint64_t departure_hits_ = 0;
   std::vector<std::uint64_t> source_counts_;
   std::vector<std::uint64_t> bank_accesses_;
   std::uint64_t writebacks_ = 0;
   Source last_source_ = Source::l1;
-  int last_peer_core_ = -1;  // the core whose cache supplied the last miss's line, if one did
+  int last_peer_core_ = -1;
+  char last_departing_state_ = 0;  // the state of a copy on its way out that the last access hit, or 0  // the core whose cache supplied the last miss's line, if one did
   // The last access's line and CPU, for last_detail's state (only traced runs ask, so the
   // CPU's core is looked up there); the line is valid until the next access.
   const Line* last_line_ = nullptr;

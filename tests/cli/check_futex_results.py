@@ -29,11 +29,14 @@ def hash_sweep(path):
         claim(ops["both"] >= ops["aligned"] >= ops["baseline"], f"{t} threads: both >= aligned >= baseline: {ops}")
         claim(ops["both"] >= ops["numa"] >= ops["baseline"], f"{t} threads: both >= numa >= baseline: {ops}")
         ratio = ops["both"] / ops["baseline"]
-        # The seed: +78% to +800%. The model overshoots at 512 threads (10.8-11.3x over seeds
-        # 1-3) since a write invalidates other packages' L3 copies (docs/futex.md).
-        claim(1.5 <= ratio <= 12, f"{t} threads: both/baseline {ratio:.2f} not within 1.5..12")
+        # Every thread count gains; at 32-64 threads (two to four of the 16 sockets) the
+        # baseline's contended lines move in bursts (docs/machines.md, "Coherence in time"),
+        # so the gain is 1.26-1.35x there (docs/futex.md).
+        claim(1.2 <= ratio <= 9, f"{t} threads: both/baseline {ratio:.2f} not within 1.2..9")
         ratios.append(ratio)
     claim(ratios == sorted(ratios), f"both/baseline does not grow with threads: {ratios}")
+    # The seed: +78% to +800%, the gain growing with the threads: the largest within that.
+    claim(1.78 <= ratios[-1] <= 9, f"both/baseline at {threads[-1]} threads {ratios[-1]:.2f} not within the seed's 1.78..9")
     for d in ("baseline", "aligned", "numa", "both"):
         per_thread = [by[(t, d)]["ops_per_s_per_thread"] for t in threads]
         claim(per_thread == sorted(per_thread, reverse=True), f"{d}: ops/s per thread do not fall as threads grow: {per_thread}")

@@ -111,8 +111,9 @@ PY
     # Placement (docs/os.md): on barcelona-4s, two threads whose headers fit one L3 each but not
     # one L3 together read them over twice as fast when topology puts them on two packages;
     # pinned and simple leave them on one. Four threads given one CPU: spreading them wins
-    # with private counters; with one shared counter it loses, topology's (over packages)
-    # more than simple's (within one).
+    # with private counters; with one shared counter it loses, topology's (over packages,
+    # 3.5 times pinned) far more than simple's (within one, where each transfer carries a
+    # burst of adds).
     if python3 - "$work/results/scenarios_os_placement-cache.yaml.json" "$work/results/scenarios_os_placement-balance.yaml.json" <<'PY'
 import json, sys
 cache = {dict(r['params'])['scheduler.placement']: r for r in json.load(open(sys.argv[1]))['rows']}
@@ -122,7 +123,8 @@ assert cache['topology']['migrations'] == 1 and cache['simple']['migrations'] ==
 bal = {(dict(r['params'])['workload.layout'], dict(r['params'])['scheduler.placement']): r['virtual_time_ns']
        for r in json.load(open(sys.argv[2]))['rows']}
 assert bal[('padded', 'simple')] * 3 < bal[('padded', 'pinned')] and bal[('padded', 'topology')] * 3 < bal[('padded', 'pinned')], bal
-assert bal[('shared', 'pinned')] * 10 < bal[('shared', 'simple')] < bal[('shared', 'topology')], bal
+assert bal[('shared', 'pinned')] < bal[('shared', 'simple')] < bal[('shared', 'topology')], bal
+assert bal[('shared', 'pinned')] * 3 < bal[('shared', 'topology')], bal
 PY
     then pass; else fail "scenarios/os/placement-*.yaml do not show what docs/os.md says"; fi
     # The periodic balancer: 24 never-sleeping threads on 16 CPUs. Off or at ULE's 1 s it
