@@ -73,6 +73,10 @@ class CostModel {
   // adds for the path between their packages (0 within one, or on a flat machine).
   virtual const IdleCosts& idle_costs() const = 0;
   virtual std::uint64_t path_ns(CpuId, CpuId) { return 0; }
+  // When `cpu`'s copy of the line holding `addr` goes, if the last access took it (an
+  // invalidation or a request on its way to that core), in virtual ns; negative when it did
+  // not, or the model has no coherence in time.
+  virtual double copy_lost_at(CpuId, std::uint64_t) const { return -1; }
 
  protected:
   bool last_in_flight_ = false;

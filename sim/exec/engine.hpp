@@ -314,6 +314,7 @@ class Engine {
   void note_write(std::uint64_t addr, std::uint64_t at_ns);
   void drain_next_due();
   void wake_spinner(SimThread& s, std::uint64_t at_ns);
+  void wake_invalidated_spinners();
   bool may_block_spinning(const SimThread& t);
   std::uint64_t observed_load(const void* host, unsigned size) const;
   [[noreturn]] static void write_while_observing();

@@ -1,6 +1,7 @@
 // Engine: the platform's operations. Each one on shared state is a scheduling point
 // (yield_for), then runs atomically: read or write the host bytes, cost it, trace it.
 // On the host side (setup, final checks, unwinding an aborted thread) they act directly.
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -183,6 +184,7 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   if (!buffered) {
     latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
     if (trace_ != nullptr) detail = costs_.last_detail();
+    wake_invalidated_spinners();
     waited = await_line(start, latency);
     write_bits(host, size, value);
     log_access(addr, size, true);
@@ -215,6 +217,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
       costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   std::optional<AccessDetail> detail;
   if (trace_ != nullptr) detail = costs_.last_detail();  // before other threads run
+  wake_invalidated_spinners();
   const bool waited = await_line(start, latency);
   const std::uint64_t old_value = read_bits(host, size);
   const std::uint64_t new_value = apply_rmw(op, old_value, operand, desired, size, &ok);
@@ -354,6 +357,25 @@ void Engine::note_write(std::uint64_t addr, std::uint64_t at_ns) {
     for (const SpinRead& r : s.spin_watch) {
       if (r.addr != addr) continue;
       wake_spinner(s, at_ns);
+      break;
+    }
+  }
+}
+
+// Timed: a write that took the line from blocked spinners' copies wakes each of them when
+// the invalidation reaches its core (CostModel::copy_lost_at), before the write lands: a
+// spinning core asks for the line again as soon as its copy goes, and that request queues
+// behind the write's transaction, so the spinner still reads the written value, one
+// handover after it (a spinner woken only when the write landed would ask a transfer
+// later). A model without coherence in time says no copy was lost: note_write wakes them.
+void Engine::wake_invalidated_spinners() {
+  if (spin_blocked_ == 0 || mode_ != EngineMode::timed || !costs_.last_in_flight()) return;
+  for (SimThread& s : threads_) {
+    if (s.state != ThreadRunState::spinning) continue;
+    for (const SpinRead& r : s.spin_watch) {
+      const double lost = costs_.copy_lost_at(s.cpu, r.addr);
+      if (lost < 0) continue;
+      wake_spinner(s, static_cast<std::uint64_t>(std::ceil(lost)));
       break;
     }
   }

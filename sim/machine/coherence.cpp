@@ -239,6 +239,14 @@ char MemorySystem::still_holds(int core, std::uint64_t line_addr, bool write, do
   return held;
 }
 
+double MemorySystem::copy_lost_at(CpuId cpu, std::uint64_t addr) const {
+  if (cpu < 0 || cpu >= topology_.cpus()) return -1;
+  const std::uint64_t line_addr = addr / kLineBytes;
+  for (const Departure& d : departures_[static_cast<std::size_t>(topology_.core_of(cpu))])
+    if (d.line == line_addr && d.until_ns > links_.now()) return d.until_ns;
+  return -1;
+}
+
 char MemorySystem::state_letter(const Line& line, int core) {
   if (line.owner == core) {
     switch (line.owner_state) {

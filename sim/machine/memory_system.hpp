@@ -53,6 +53,7 @@ class MemorySystem final : public CostModel {
   std::uint64_t unpark_ns(CpuId) override { return config_.os.unpark_ns; }
   const IdleCosts& idle_costs() const override { return config_.os.idle; }
   std::uint64_t path_ns(CpuId from, CpuId to) override;
+  double copy_lost_at(CpuId cpu, std::uint64_t addr) const override;
   std::uint64_t context_switch_ns() override { return config_.os.context_switch_ns; }
   std::uint64_t time_slice_ns() override { return config_.os.time_slice_ns; }
   std::uint64_t work_ns(Work kind, std::uint32_t units) override {
