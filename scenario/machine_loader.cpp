@@ -127,9 +127,10 @@ struct RealField {
   std::string_view name;
   double mc::MachineConfig::*member;
 };
-constexpr std::array<RealField, 6> kModelReals{{
+constexpr std::array<RealField, 7> kModelReals{{
     {"uncore_ns", &mc::MachineConfig::uncore_ns},
     {"c2c_same_package_ns", &mc::MachineConfig::c2c_same_package_ns},
+    {"c2c_clean_same_package_ns", &mc::MachineConfig::c2c_clean_same_package_ns},
     {"remote_cache_ns", &mc::MachineConfig::remote_cache_ns},
     {"probe_ns", &mc::MachineConfig::probe_ns},
     {"locked_ns", &mc::MachineConfig::locked_ns},

@@ -74,7 +74,10 @@ struct MachineConfig {
   // so a remote transfer costs a DRAM read more when the reader's package is home.
   bool memory_directory = false;
   double uncore_ns = 10;              // a miss's trip through the package's uncore to the memory controller
-  double c2c_same_package_ns = 30;    // a dirty line from another core of the same package
+  double c2c_same_package_ns = 30;    // a dirty line from another core of the same package (HITM)
+  // A clean (E or F) line from another core of the package where no inclusive last level
+  // answers it (a snoop filter forwards the request to the core); 0: as a dirty one.
+  double c2c_clean_same_package_ns = 0;
   double remote_cache_ns = 20;        // a package answering a probe with its dirty line
   double probe_ns = 5;                // a package looking up a probe
   // A locked read-modify-write's own cost, on top of reaching its line: the line held across

@@ -270,8 +270,10 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
       last_source_ = Source::l3;
     } else if (owner_package == package) {
       // Three legs of a third each [guess]: to the package's directory (the last level's tags
-      // or the snoop filter), on to the owner, and the data back.
-      const double leg = config_.c2c_same_package_ns / 3;
+      // or the snoop filter), on to the owner, and the data back. A clean line can cost less
+      // than a modified one (MLC on Ice Lake: 60.1 against 64.2 ns).
+      const bool clean = !line.dirty() && config_.c2c_clean_same_package_ns > 0;
+      const double leg = (clean ? config_.c2c_clean_same_package_ns : config_.c2c_same_package_ns) / 3;
       served = std::max(start + leg, line.busy_until_ns) + leg;
       done = served + leg;
       last_source_ = Source::same_package_core;

@@ -73,7 +73,7 @@ MachineConfig with_memory_directory(MachineConfig c, double l1_ns, double l2_ns)
 // What MLC measured on one machine, in ns.
 struct MlcFigures {
   double local, remote;                        // idle memory latency
-  double hitm_socket;                          // a line modified in another core's L2 of the socket
+  double clean_socket, hitm_socket;            // a line clean / modified in another core's L2 of the socket
   double hitm_writer_home, hitm_reader_home;   // modified in the other socket, by the line's home
 };
 
@@ -88,6 +88,7 @@ void fit_to_mlc(MachineConfig& c, const MlcFigures& mlc, double bytes_per_ns, do
   c.uncore_ns = mlc.local - c.dram.latency_ns;
   c.remote_cache_ns = mlc.hitm_writer_home - messages - c.uncore_ns;
   c.c2c_same_package_ns = mlc.hitm_socket;
+  c.c2c_clean_same_package_ns = mlc.clean_socket;
 }
 
 // A Skylake-SP or Cascade Lake pair: its name, cores, clock, L1 and L2 hits and MLC figures;
@@ -108,7 +109,7 @@ MachineConfig directory_xeon(const char* name, int cores, double ghz, double l1_
 // 2.5 GHz = 1.6 ns, L2 14 cycles = 5.6 ns. The fit gives 22.5 ns a link, DRAM 64, uncore
 // 17.4, remote_cache 47.
 MachineConfig skylake_sp_2s() {
-  return directory_xeon("skylake-sp-2s", 28, 2.5, 1.6, 5.6, MlcFigures{81.4, 131, 53.7, 114, 178});
+  return directory_xeon("skylake-sp-2s", 28, 2.5, 1.6, 5.6, MlcFigures{81.4, 131, 53.7, 53.7, 114, 178});
 }
 
 // --- 2 x Xeon Gold 6252N (Cascade Lake, 24 cores, 2.3 GHz)
@@ -116,7 +117,7 @@ MachineConfig skylake_sp_2s() {
 // Intel: L1 4 cycles / 2.3 GHz = 1.74 ns, L2 14 cycles = 6.1 ns. The fit: 22.1 ns a link,
 // DRAM 62, uncore 19.2, remote_cache 48.
 MachineConfig cascade_lake_2s() {
-  return directory_xeon("cascade-lake-2s", 24, 2.3, 1.74, 6.1, MlcFigures{81.2, 130, 55.6, 116, 178});
+  return directory_xeon("cascade-lake-2s", 24, 2.3, 1.74, 6.1, MlcFigures{81.2, 130, 55.5, 55.6, 116, 178});
 }
 
 // --- 2 x Xeon Platinum 8360Y (Ice Lake-SP, 36 cores, 2.4 GHz)
@@ -134,8 +135,8 @@ MachineConfig ice_lake_2s() {
       CacheLevel{"L3", 48 * kMiB, 12, 24, CacheScope::package, Replacement::lru},
   };
   c.memory_directory = false;  // MLC: the same 127 ns whichever socket is home
-  // MLC: 60.1 clean, 64.2 HITM; the model has one figure for both [simplification]: 62.
-  fit_to_mlc(c, MlcFigures{89.2, 143, 62, 127, 127}, 22.4, 20);
+  // MLC: 60.1 clean, 64.2 HITM in the socket.
+  fit_to_mlc(c, MlcFigures{89.2, 143, 60.1, 64.2, 127, 127}, 22.4, 20);
   c.locked_ns = 5.9;            // [derived] core-to-core-latency's 8375C (Ice Lake) SMT sibling, 8.0 ns, less an L1 hit (2.08)
   c.store_buffer_entries = 72;  // Intel: Sunny Cove's store buffer
   return c;
