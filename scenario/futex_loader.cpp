@@ -67,7 +67,8 @@ FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
     return d;
   }
   const yaml::Map m(src, node, "futex",
-                    {"design", "name", "sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath"});
+                    {"design", "name", "sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath", "ref",
+                     "back_pointer", "private_buckets"});
   d.name = "custom";
   d.where = src.where(node);
   if (const auto base = m.get("design")) {
@@ -75,7 +76,8 @@ FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
     d.where = src.where(*base);
   }
   if (d.backend != FutexBackendKind::table) {
-    for (std::string_view key : {"sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath"})
+    for (std::string_view key :
+         {"sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath", "ref", "back_pointer", "private_buckets"})
       if (const auto at = m.key_node(key))
         src.fail(*at, fmt::format("'{}' configures a futex table, but '{}' is the host's futex", key, d.name));
   }
@@ -90,8 +92,18 @@ FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
   c.hash = field(m, "hash", futex::kHashNames, c.hash);
   c.key = field(m, "key", futex::kKeyNames, c.key);
   c.fastpath = field(m, "wake_fastpath", futex::kFastpathNames, c.fastpath);
+  c.ref = field(m, "ref", futex::kProcessRefNames, c.ref);
+  c.back_pointer = m.boolean_or("back_pointer", c.back_pointer);
+  // `perf bench futex hash -b N`: the private table's size, fixed (PR_FUTEX_HASH_SET_SLOTS).
+  c.private_buckets = static_cast<std::uint32_t>(m.unsigned_or("private_buckets", 2, 1U << 24, c.private_buckets));
+  if (const auto at = m.key_node("private_buckets")) {
+    if ((c.private_buckets & (c.private_buckets - 1)) != 0)
+      src.fail(*at, "private_buckets: a power of two (the kernel rounds the slots it is given up to one)");
+    if (c.sizing != futex::Sizing::process_private)
+      src.fail(*at, "private_buckets sizes the per-process private table: it needs `sizing: private`");
+  }
   if (m.has("sizing") || m.has("placement") || m.has("layout") || m.has("lock") || m.has("hash") || m.has("key") ||
-      m.has("wake_fastpath"))
+      m.has("wake_fastpath") || m.has("ref") || m.has("back_pointer") || m.has("private_buckets"))
     d.name = d.name == "custom" ? "custom" : d.name + "+";
   d.name = m.scalar_or("name", d.name);
   return d;

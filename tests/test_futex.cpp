@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "core/futex/futex_designs.hpp"
 #include "core/futex/futex_table.hpp"
 #include "core/workloads/spawn.hpp"
 #include "model/random_strategy.hpp"
@@ -117,6 +118,7 @@ class WaitWake {
   }
   void check() const {}
   int done() const { return done_.load(); }
+  std::int64_t references_held() { return table_->references_held(); }
   void rescue() { table_->wake(*flag_, INT_MAX); }
 
  private:
@@ -141,6 +143,7 @@ int lost_wakeups_in_sim(const WaitWakeParams& p, std::uint32_t store_buffer_entr
       ++lost;
     } else {
       REQUIRE(w.workload().done() == p.waiters);
+      REQUIRE(w.workload().references_held() == 0);  // every reference taken was dropped
     }
   }
   return lost;
@@ -156,6 +159,16 @@ TEST_CASE("no wake is lost with the correct variants, under x86-TSO and random s
   FutexConfig config{sizing, Placement::node0, layout, lock, HashKind::jhash2, KeyKind::private_key, fastpath};
   CAPTURE(describe(config));
   CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 2, 0}, 8, 150) == 0);
+}
+
+TEST_CASE("6.16's and 6.17's tables lose no wake, and drop every reference they take", "[futex][sim]") {
+  const auto name = GENERATE(std::string("linux-6.16"), std::string("linux-6.17"));
+  FutexConfig config = named_design(name)->config;
+  CAPTURE(describe(config));
+  CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 2, 0}, 8, 150) == 0);
+  CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 2, 64}, 8, 150) == 0);  // the table grows meanwhile
+  config.private_buckets = 16;  // fixed: it does not grow
+  CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 2, 64}, 8, 150) == 0);
 }
 
 TEST_CASE("b0c29f79's empty-list fast path is sound with a ticket lock", "[futex][sim]") {

@@ -259,6 +259,8 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"futex_not_word.yaml", 7, 27, "f is not a futex word: declare it as {f: {kind: futex}}"},
       {"futex_init.yaml", 3, 13, "variable 'f': a futex word holds 32 bits, 4294967296 does not fit"},
       {"futex_design.yaml", 2, 26, "unknown futex design 'linux-2.6'"},
+      {"futex_private_buckets_pow2.yaml", 3, 38, "private_buckets: a power of two"},
+      {"futex_private_buckets_sizing.yaml", 3, 38, "it needs `sizing: private`"},
       {"futex_keys_kernel.yaml", 4, 48, "colliding keys need one of our futex tables, not 'kernel'"},
       {"futex_keys_kind.yaml", 4, 55, "unknown keys kind 'clashing' (expected one of: default, colliding)"},
       {"order_on_plain.yaml", 7, 41, "x is a plain variable"},

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "core/sync/spinlock.hpp"
 
 namespace lockstep::futex {
@@ -63,6 +65,15 @@ enum class WakeFastpath : std::uint8_t {
 inline constexpr std::array<std::string_view, 5> kFastpathNames{"none", "empty-list", "counter",
                                                                 "counter-missing-b", "counter-missing-a"};
 
+// The per-process reference an operation on a private table takes and drops (Linux 6.16+:
+// the table can be replaced while the process runs, so each operation pins the one it uses).
+enum class ProcessRef : std::uint8_t {
+  none,     // a global table, or the seed's kernels: nothing to pin
+  shared,   // 6.16: one rcuref per process, a locked increment and decrement on one line
+  per_cpu,  // 6.17: a per-CPU reference count, each CPU's on a line of its own
+};
+inline constexpr std::array<std::string_view, 3> kProcessRefNames{"none", "shared", "per-cpu"};
+
 struct FutexConfig {
   Sizing sizing = Sizing::per_cpu;
   Placement placement = Placement::node0;
@@ -71,6 +82,13 @@ struct FutexConfig {
   HashKind hash = HashKind::jhash2;
   KeyKind key = KeyKind::private_key;
   WakeFastpath fastpath = WakeFastpath::counter;
+  ProcessRef ref = ProcessRef::none;
+  // 6.16: each bucket points back to its private table, and an operation reads the pointer
+  // when it drops its reference, after it unlocked the bucket.
+  bool back_pointer = false;
+  // The private table's buckets, fixed (`perf bench futex hash -b N`, prctl
+  // PR_FUTEX_HASH_SET_SLOTS); 0: sized by the process's threads, and grown with them.
+  std::uint32_t private_buckets = 0;
 };
 
 // Linux's priority scale: lower is more urgent; real-time tasks are 0..99, normal ones 120.
@@ -100,6 +118,10 @@ inline std::string describe(const FutexConfig& c) {
     if (!out.empty()) out += '/';
     out += part;
   }
+  // The fields 6.16 added show only where set, so the earlier designs keep their names.
+  if (c.ref != ProcessRef::none) out += fmt::format("/ref-{}", enum_name(kProcessRefNames, c.ref));
+  if (c.back_pointer) out += "/back-pointer";
+  if (c.private_buckets != 0) out += fmt::format("/b{}", c.private_buckets);
   return out;
 }
 

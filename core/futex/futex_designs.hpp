@@ -19,7 +19,7 @@ struct NamedDesign {
 
 // The seed's four designs share everything but sizing and layout: the x86 ticket spinlock
 // of the time, jhash2, private futexes, and no wake fast path (b0c29f79 came after).
-inline constexpr std::array<NamedDesign, 6> kNamedDesigns{{
+inline constexpr std::array<NamedDesign, 8> kNamedDesigns{{
     {"baseline",
      {Sizing::global_256, Placement::node0, Layout::packed, SpinlockKind::ticket, HashKind::jhash2,
       KeyKind::private_key, WakeFastpath::none},
@@ -44,6 +44,16 @@ inline constexpr std::array<NamedDesign, 6> kNamedDesigns{{
      {Sizing::process_private, Placement::node0, Layout::aligned, SpinlockKind::mcs, HashKind::jhash2,
       KeyKind::private_key, WakeFastpath::counter},
      "6.16: the per-process private table, queued spinlocks (qspinlock is MCS-based)"},
+    {"linux-6.16",
+     {Sizing::process_private, Placement::node0, Layout::aligned, SpinlockKind::mcs, HashKind::jhash2,
+      KeyKind::private_key, WakeFastpath::counter, ProcessRef::shared, true, 0},
+     "6.16 as merged: the private table pinned by one rcuref per process on every operation, and each bucket's "
+     "pointer back to its table read as the reference is dropped"},
+    {"linux-6.17",
+     {Sizing::process_private, Placement::node0, Layout::aligned, SpinlockKind::mcs, HashKind::jhash2,
+      KeyKind::private_key, WakeFastpath::counter, ProcessRef::per_cpu, true, 0},
+     "6.17: the reference made per-CPU; the latest kernel as far as these fields go ([guess]: no later change to "
+     "them is modelled)"},
 }};
 
 inline std::optional<NamedDesign> named_design(std::string_view name) {

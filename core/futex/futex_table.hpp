@@ -51,6 +51,10 @@ class FutexTable {
   bool grow(int threads) {
     return visit([&](auto& t) { return t.grow(threads); });
   }
+  // References to the private table held now (ProcessRef): 0 between operations.
+  std::int64_t references_held() {
+    return visit([](auto& t) { return t.references_held(); });
+  }
 
   const FutexConfig& config() const { return config_; }
   std::uint32_t buckets_per_table() const {

@@ -57,17 +57,24 @@ class FutexTableImpl {
       grow_lock_ = make_on<P, TtasLock<P>>(0, kCacheLineBytes);
       P::label(generation_, sizeof *generation_, "futex_generation");
     }
-    build_generation(0, table_shape(config_.sizing, machine_));
+    build_generation(0, shape());
+    make_refs();
   }
 
   ~FutexTableImpl() {
     if (generation_ != nullptr) destroy_on<P>(generation_);
     if (grow_lock_ != nullptr) destroy_on<P>(grow_lock_);
+    for (RefCount* r : refs_) destroy_on<P>(r);
   }
   FutexTableImpl(const FutexTableImpl&) = delete;
   FutexTableImpl& operator=(const FutexTableImpl&) = delete;
 
   const FutexConfig& config() const { return config_; }
+  std::int64_t references_held() {
+    std::uint64_t sum = 0;
+    for (RefCount* r : refs_) sum += r->load(std::memory_order_relaxed);
+    return static_cast<std::int64_t>(sum);
+  }
   std::uint32_t buckets_per_table() const { return current().tables.front()->size(); }
   int tables() const { return static_cast<int>(current().tables.size()); }
 
@@ -84,6 +91,7 @@ class FutexTableImpl {
     ProtocolSteps<P> steps("futex_wait");
     P::charge(Work::syscall_entry, 1);
     const FutexKey key = key_of(word);
+    take_ref(steps);
     for (;;) {
       steps.next("hash the word to its bucket");
       const Slot s = locate(key);
@@ -107,6 +115,7 @@ class FutexTableImpl {
       if (word.load(std::memory_order_relaxed) != expected) {
         steps.next("the word changed: unlock, uncount, return EAGAIN");
         unlock_and_uncount(*s.bucket, *node);
+        drop_ref(steps, *s.bucket);
         P::charge(Work::syscall_exit, 1);
         return FutexError::eagain;
       }
@@ -121,6 +130,7 @@ class FutexTableImpl {
       note_queue(FutexQueueNote::enqueue, s.index, key, self);
       steps.next("unlock the bucket");
       s.bucket->lock.unlock(*node);
+      drop_ref(steps, *s.bucket);  // the sleeper holds no reference (the table may be replaced)
       steps.next("sleep until woken");
       while (self.queued.load(std::memory_order_acquire) != 0) P::park();
       steps.next("woken: return");
@@ -133,12 +143,14 @@ class FutexTableImpl {
     ProtocolSteps<P> steps("futex_wake");
     P::charge(Work::syscall_entry, 1);
     const FutexKey key = key_of(word);
+    take_ref(steps);
     for (;;) {
       steps.next("hash the word to its bucket");
       const Slot s = locate(key);
       steps.next(fastpath_step());
       if (nobody_waits(*s.bucket)) {
         steps.next("nobody waits: return without the lock");
+        drop_ref(steps, *s.bucket);
         P::charge(Work::syscall_exit, 1);
         return WakeResult{0, false};
       }
@@ -161,6 +173,7 @@ class FutexTableImpl {
       s.bucket->lock.unlock(*node);
       steps.next("wake the waiters taken off");
       for (typename P::Thread t : woken) P::unpark(t);  // after the lock, as wake_up_q
+      drop_ref(steps, *s.bucket);
       P::charge(Work::syscall_exit, 1);
       return WakeResult{static_cast<int>(woken.size()), true};
     }
@@ -173,6 +186,7 @@ class FutexTableImpl {
     P::charge(Work::syscall_entry, 1);
     const FutexKey key1 = key_of(from);
     const FutexKey key2 = key_of(to);
+    take_ref(steps);
     for (;;) {
       steps.next("hash both words to their buckets");
       const Slot s1 = locate(key1);
@@ -220,6 +234,7 @@ class FutexTableImpl {
       if (was_stale) continue;
       steps.next("wake the waiters taken off");
       for (typename P::Thread t : woken) P::unpark(t);
+      drop_ref(steps, *s1.bucket);
       P::charge(Work::syscall_exit, 1);
       return result;
     }
@@ -255,7 +270,7 @@ class FutexTableImpl {
     machine_.threads = std::max(machine_.threads, threads);
     const std::uint32_t old_gen = generation_->load(std::memory_order_relaxed);
     Generation& old = *generations_[old_gen];
-    const TableShape shape = table_shape(config_.sizing, machine_);
+    const TableShape shape = this->shape();
     if (shape.buckets_per_table <= old.tables.front()->size() || old_gen + 1 >= kMaxGenerations) {
       grow_lock_->unlock();
       return false;
@@ -286,7 +301,56 @@ class FutexTableImpl {
     Bucket* bucket = nullptr;
   };
 
-  bool growable() const { return config_.sizing == Sizing::process_private; }
+  // A fixed private table (`perf bench futex hash -b N`) does not grow with the threads.
+  bool growable() const { return config_.sizing == Sizing::process_private && config_.private_buckets == 0; }
+  TableShape shape() const {
+    if (config_.sizing == Sizing::process_private && config_.private_buckets != 0) return {config_.private_buckets, 1};
+    return table_shape(config_.sizing, machine_);
+  }
+
+  // The per-process reference (ProcessRef): one count on a line of its own on node 0, or one
+  // per CPU, each on its CPU's node.
+  using RefCount = typename P::template Atomic<std::uint64_t>;
+  std::vector<RefCount*> refs_;
+  void make_refs() {
+    if (config_.ref == ProcessRef::none) return;
+    const int counts = config_.ref == ProcessRef::shared ? 1 : machine_.cpus;
+    for (int cpu = 0; cpu < counts; ++cpu) {
+      const NodeId node = config_.ref == ProcessRef::shared ? 0 : P::node_of(cpu);
+      refs_.push_back(make_on<P, RefCount>(node, kCacheLineBytes, std::uint64_t{0}));
+      P::label(refs_.back(), sizeof(RefCount), config_.ref == ProcessRef::shared ? "futex_ref" : "futex_ref_cpu");
+    }
+  }
+  RefCount& my_ref() {
+    if (config_.ref == ProcessRef::shared) return *refs_.front();
+    const auto cpu = static_cast<std::size_t>(P::this_cpu());
+    return *refs_[cpu % refs_.size()];
+  }
+  // 6.16's rcuref_get is a locked add on the shared count; 6.17's this_cpu_inc is one add
+  // on the CPU's own count, atomic against preemption but without a lock prefix. The
+  // platform has no such instruction, so it is a fetch_add here too [simplification: on a
+  // modelled machine it costs locked_ns more than 6.17's add].
+  void take_ref(ProtocolSteps<P>& steps) {
+    if (config_.ref == ProcessRef::none) return;
+    steps.next("pin the process's private table (take a reference)");
+    add_ref(1);
+  }
+  // futex_hash_put: reads the bucket's pointer to its table (after the bucket was unlocked),
+  // then drops the reference. The pointer's field is modelled as a read of the bucket's
+  // line, its first word (`waiters`): the model knows the table, and 6.16's buckets are
+  // cacheline-aligned, so the field widens nothing.
+  void drop_ref(ProtocolSteps<P>& steps, Bucket& bucket) {
+    if (config_.back_pointer) {
+      steps.next("read the bucket's pointer to its table");
+      (void)bucket.waiters.load(std::memory_order_relaxed);
+    }
+    if (config_.ref == ProcessRef::none) return;
+    steps.next("unpin the table (drop the reference)");
+    add_ref(~std::uint64_t{0});  // -1
+  }
+  void add_ref(std::uint64_t delta) {
+    my_ref().fetch_add(delta, std::memory_order_relaxed);
+  }
   bool counting() const {
     return config_.fastpath == WakeFastpath::counter || config_.fastpath == WakeFastpath::counter_missing_b ||
            config_.fastpath == WakeFastpath::counter_missing_a;
