@@ -333,7 +333,7 @@ class FutexTableImpl {
   void take_ref(ProtocolSteps<P>& steps) {
     if (config_.ref == ProcessRef::none) return;
     steps.next("pin the process's private table (take a reference)");
-    add_ref(1);
+    my_ref().fetch_add(1, std::memory_order_relaxed);
   }
   // futex_hash_put: reads the bucket's pointer to its table (after the bucket was unlocked),
   // then drops the reference. The pointer's field is modelled as a read of the bucket's
@@ -346,10 +346,7 @@ class FutexTableImpl {
     }
     if (config_.ref == ProcessRef::none) return;
     steps.next("unpin the table (drop the reference)");
-    add_ref(~std::uint64_t{0});  // -1
-  }
-  void add_ref(std::uint64_t delta) {
-    my_ref().fetch_add(delta, std::memory_order_relaxed);
+    my_ref().fetch_sub(1, std::memory_order_relaxed);
   }
   bool counting() const {
     return config_.fastpath == WakeFastpath::counter || config_.fastpath == WakeFastpath::counter_missing_b ||

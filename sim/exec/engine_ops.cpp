@@ -192,7 +192,7 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   if (races_.enabled()) race_store(plain, addr, order, buffered);
   if (trace_ != nullptr)
     trace_->access(start, current_, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr, buffered);
-  if (!buffered) note_write(addr, threads_[current_].clock_ns);
+  if (!buffered) note_write(addr, t.clock_ns);
   // A spin-loop iteration that buffered a store wrote too: re-running it is not the same.
   if (buffered) t.spin_wrote = true;
   ++memory_ops_;

@@ -224,27 +224,19 @@ void MemorySystem::depart_sharers(const Line& line, std::uint64_t line_addr, int
 // Whether `core`, which the directory no longer lists as holding the line (or as holding it
 // writable), still has the copy it is losing at `at`.
 char MemorySystem::still_holds(int core, std::uint64_t line_addr, bool write, double at) {
-  auto& list = departures_[static_cast<std::size_t>(core)];
-  if (list.empty()) return 0;
-  char held = 0;
-  std::erase_if(list, [&](Departure& d) {
-    if (d.until_ns <= at) return true;
-    if (d.line != line_addr) return false;
-    const bool writable = d.state == 'E' || d.state == 'M';
-    if (write && !writable) return false;
-    if (write) d.state = 'M';  // a write to an Exclusive copy makes it Modified, as a hit does
-    held = d.state;
-    return false;
-  });
-  return held;
+  Departure* d = departing(departures_[static_cast<std::size_t>(core)], line_addr, at);
+  if (d == nullptr) return 0;
+  const bool writable = d->state == 'E' || d->state == 'M';
+  if (write && !writable) return 0;
+  if (write) d->state = 'M';  // a write to an Exclusive copy makes it Modified, as a hit does
+  return d->state;
 }
 
 double MemorySystem::copy_lost_at(CpuId cpu, std::uint64_t addr) const {
   if (cpu < 0 || cpu >= topology_.cpus()) return -1;
-  const std::uint64_t line_addr = addr / kLineBytes;
-  for (const Departure& d : departures_[static_cast<std::size_t>(topology_.core_of(cpu))])
-    if (d.line == line_addr && d.until_ns > links_.now()) return d.until_ns;
-  return -1;
+  const Departure* d =
+      departing(departures_[static_cast<std::size_t>(topology_.core_of(cpu))], addr / kLineBytes, links_.now());
+  return d == nullptr ? -1 : d->until_ns;
 }
 
 char MemorySystem::state_letter(const Line& line, int core) {

@@ -252,9 +252,8 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
   const double begin = std::max(start, line.busy_until_ns);  // one transaction per line at a time
   double done = begin;
   if (line.owner >= 0 && !read_from_own_llc(line, line_addr, package, exclusive)) {
-    // E, M, O or F in another core: a cache-to-cache transfer. A clean (E, F) line costs what
-    // a dirty one does [guess]: Intel quotes ~65 against ~75 cycles on Nehalem, AMD nothing.
-    // The request waits where the line's requests are ordered until the line's previous
+    // E, M, O or F in another core: a cache-to-cache transfer (a clean line costs less only
+    // where an inclusive L3 answers it, or the preset sets c2c_clean_same_package_ns). The request waits where the line's requests are ordered until the line's previous
     // transaction is done, then reaches the owner, which gives the line up at `served`.
     const int owner = line.owner;
     last_peer_core_ = owner;

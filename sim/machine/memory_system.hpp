@@ -149,13 +149,20 @@ class MemorySystem final : public CostModel {
     char state = 'S';
   };
   std::vector<std::vector<Departure>> departures_;
+  // In one core's list, the departing copy of the line, if it is still held after `at`.
+  template <class List>
+  static auto* departing(List& list, std::uint64_t line_addr, double at) {
+    for (auto& d : list)
+      if (d.line == line_addr && d.until_ns > at) return &d;
+    return static_cast<decltype(&list.front())>(nullptr);
+  }
   std::uint64_t departure_hits_ = 0;
   std::vector<std::uint64_t> source_counts_;
   std::vector<std::uint64_t> bank_accesses_;
   std::uint64_t writebacks_ = 0;
   Source last_source_ = Source::l1;
-  int last_peer_core_ = -1;
-  char last_departing_state_ = 0;  // the state of a copy on its way out that the last access hit, or 0  // the core whose cache supplied the last miss's line, if one did
+  int last_peer_core_ = -1;        // the core whose cache supplied the last miss's line, if one did
+  char last_departing_state_ = 0;  // the state of a copy on its way out that the last access hit, or 0
   // The last access's line and CPU, for last_detail's state (only traced runs ask, so the
   // CPU's core is looked up there); the line is valid until the next access.
   const Line* last_line_ = nullptr;

@@ -40,10 +40,10 @@ std::vector<int> boards_in_order(int packages, int per_board) {
 
 // --- Nehalem-EP, two sockets (Xeon 5500, e.g. X5550 at 2.66 GHz)
 
-// The first presets hold published CAS ping-pong figures, whose CAS the model charges as
-// `locked_ns`: [derived] from the preset's own estimate of a locked instruction (os.rmw_ns,
-// the flat machine's) less an L1 hit.
-void charge_locked_separately(MachineConfig& c) { c.locked_ns = static_cast<double>(c.os.rmw_ns) - c.caches.front().hit_ns; }
+// The first presets' cost of a locked instruction of their own: [derived] from the preset's
+// estimate of one (os.rmw_ns, which the flat machine charges) less an L1 hit. Their transfer
+// terms are fitted with it to the published CAS ping-pong figures (each preset says how).
+void locked_from_rmw_guess(MachineConfig& c) { c.locked_ns = static_cast<double>(c.os.rmw_ns) - c.caches.front().hit_ns; }
 
 MachineConfig nehalem_2s() {
   MachineConfig c;
@@ -127,7 +127,7 @@ MachineConfig nehalem_2s() {
       .mwait_switches = 1,    // the same: cpu_idle(switchcnt > 1)
       .tick_ns = 1'000'000,   // [guess] FreeBSD's default hz = 1000 (which clock rolls the count: not checked)
   };
-  charge_locked_separately(c);
+  locked_from_rmw_guess(c);
   return c;
 }
 
@@ -202,7 +202,7 @@ MachineConfig barcelona_core() {
       .mwait_switches = 1,    // the same: cpu_idle(switchcnt > 1)
       .tick_ns = 1'000'000,   // [guess] FreeBSD's default hz = 1000 (which clock rolls the count: not checked)
   };
-  charge_locked_separately(c);
+  locked_from_rmw_guess(c);
   return c;
 }
 
@@ -343,7 +343,7 @@ MachineConfig xeon_e7_16s() {
       .time_slice_ns = 3'000'000,  // [guess] CFS's slice with a few runnable tasks (OS, not hardware)
       .work_ns = {20, 50, 50, 1},  // [guess] as Nehalem
   };
-  charge_locked_separately(c);
+  locked_from_rmw_guess(c);
   return c;
 }
 

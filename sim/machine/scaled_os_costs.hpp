@@ -38,5 +38,4 @@ inline FlatCosts scaled_os_costs(double ghz) {
   return os;
 }
 
-
 }  // namespace lockstep::sim::machine
