@@ -152,8 +152,9 @@ constexpr std::array<CountField, 3> kModelCounts{{
 constexpr std::array<std::string_view, 9> kModelSections{"probe_filter", "inclusive_llc", "memory_directory", "coherence",
                                                          "line_states",  "dram",          "caches",           "links",
                                                          "board_links"};
-constexpr std::array<std::string_view, 2> kCoherenceNames{"broadcast", "home_snoop"};
-static_assert(static_cast<int>(mc::Coherence::broadcast) == 0 && static_cast<int>(mc::Coherence::home_snoop) == 1);
+constexpr std::array<std::string_view, 3> kCoherenceNames{"broadcast", "home_snoop", "home_agent"};
+static_assert(static_cast<int>(mc::Coherence::broadcast) == 0 && static_cast<int>(mc::Coherence::home_snoop) == 1 &&
+              static_cast<int>(mc::Coherence::home_agent) == 2);
 constexpr std::array<std::string_view, 3> kLineStateNames{"mesi", "mesif", "moesi"};
 static_assert(static_cast<int>(mc::LineStates::mesi) == 0 && static_cast<int>(mc::LineStates::mesif) == 1 &&
               static_cast<int>(mc::LineStates::moesi) == 2);
@@ -360,7 +361,8 @@ void require_simulator_limits(const yaml::Source& src, const YAML::Node& at, con
 
 // A modelled machine's shape. A new package count rebuilds the links: every pair of packages
 // joined directly, with the numbers of the machine's first link (as host_topology.cpp does for
-// a host, whose interconnect sysfs does not describe [guess]); the packages share one board.
+// a host, whose interconnect sysfs does not describe [guess]); the packages share one board,
+// and each is a node with its memory (no hubs).
 void load_shape(const yaml::Map& m, mc::MachineConfig& config) {
   const auto packages = static_cast<int>(m.integer_or("packages", 1, sim::kMaxNodes, config.packages));
   config.cores_per_package = static_cast<int>(m.integer_or("cores_per_package", 1, kMaxCpus, config.cores_per_package));
@@ -370,6 +372,8 @@ void load_shape(const yaml::Map& m, mc::MachineConfig& config) {
     config.links.clear();
     config.board_of_package.clear();
     config.boards = 1;
+    config.packages_per_node = 1;
+    config.node_hubs = false;
     for (int a = 0; a < packages; ++a) {
       for (int b = a + 1; b < packages; ++b) {
         mc::Link link = proto;

@@ -81,6 +81,9 @@ sim::machine::C2cParams load_c2c(const yaml::Map& m, const MachineSpec& machine)
   p.rounds = static_cast<int>(m.unsigned_or("rounds", 1, kMaxRounds, static_cast<std::uint64_t>(p.rounds)));
   p.warmup_rounds = static_cast<int>(m.unsigned_or("warmup_rounds", 0, kMaxRounds, static_cast<std::uint64_t>(p.warmup_rounds)));
   p.smt = m.boolean_or("smt", p.smt);
+  if (const std::optional<YAML::Node> node = m.get("home")) {
+    p.home = static_cast<NodeId>(yaml::unsigned_integer(m.source(), *node, "home", 0, static_cast<std::uint64_t>(machine.nodes() - 1)));
+  }
   return p;
 }
 

@@ -246,7 +246,7 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .native = nullptr,
        .properties = {"deadlock", "bound_exceeded"}},
       {.name = "c2c",
-       .keys = {"rounds", "warmup_rounds", "smt", "cpus"},
+       .keys = {"rounds", "warmup_rounds", "smt", "cpus", "home"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any { return load_c2c(m, machine); },
        .simulate = nullptr,  // one execution per pair of CPUs: the runner's own loop (RowRunner::c2c)
        .check_native = nullptr,

@@ -32,10 +32,9 @@ struct Model {
     return find_peaks(w.counts());
   }
 
-  C2cResult c2c() {
+  C2cResult c2c(C2cParams params = {}) {
     std::vector<int> cores;
     for (int cpu = 0; cpu < memory.topology().cpus(); ++cpu) cores.push_back(memory.topology().core_of(cpu));
-    C2cParams params;
     params.rounds = 40;
     return run_c2c(engine, params, cores, 1, nullptr);
   }
@@ -281,4 +280,42 @@ TEST_CASE("two-socket Xeons: MLC's memory and HITM latencies within 10%", "[mach
     // Where the directory is in memory, the reader's home costs a DRAM read more.
     if (m.memory.config().memory_directory) CHECK(reader_home > writer_home + 40);
   }
+}
+
+// core-to-core-latency's CAS ping-pong on two EPYC 7R13 (docs/machines.md, "EPYC Milan"),
+// run as the tool runs it: the token is the main thread's, homed in socket 0's memory, so two
+// core complexes of socket 1 talk through socket 0's home agent.
+TEST_CASE("epyc-7r13-2s: core-to-core-latency's ping-pong within 10%, by where the line's home is", "[machine][calibration]") {
+  Model m(make_preset("epyc-7r13-2s"));
+  C2cParams params;
+  // CPU 96 is CPU 0's SMT sibling, 1 shares its CCX, 8 is another CCX of socket 0; 48 and 56
+  // are two CCXs of socket 1.
+  params.cpus = {0, 96, 1, 8, 48, 56};
+  params.home = 0;
+  const C2cResult r = m.c2c(params);
+  const auto one_way = [&r](std::size_t i, std::size_t j) { return r.one_way_ns.at(i).at(j); };
+  CAPTURE(one_way(0, 1), one_way(0, 2), one_way(0, 3), one_way(0, 4), one_way(4, 5));
+  CHECK(near(one_way(0, 1), 9.8, 0.10));
+  CHECK(near(one_way(0, 2), 22.8, 0.10));
+  CHECK(near(one_way(0, 3), 107.6, 0.10));
+  CHECK(near(one_way(0, 4), 197.1, 0.10));
+  CHECK(near(one_way(4, 5), 200.4, 0.10));
+  CHECK(m.memory.source_counts()[static_cast<std::size_t>(Source::remote_cache)] > 0);
+  // Homed in their own socket, socket 1's pair costs what socket 0's pairs do.
+  params.cpus = {48, 56};
+  params.home = 1;
+  CHECK(near(m.c2c(params).one_way_ns[0][1], 107.6, 0.10));
+  // An uncontended transfer (ccbench) pays the whole trip, uncore and request included.
+  CcbenchParams single;
+  single.state = LineState::modified;
+  single.op = CcOp::cas;
+  single.holders = {0};
+  single.cpus = {8};
+  single.repetitions = 20;
+  CHECK(run_ccbench(m.engine, single, 1).rows.at(0).mean_ns > one_way(0, 3));
+  // Memory: [guess] ~105 ns local (no published figure); the other socket two IO-die crossings more.
+  const double local = m.probe(256ULL << 20, Placement{false, 0}, 2000)[0].centre_ns;
+  const double remote = m.probe(256ULL << 20, Placement{false, 1}, 2000)[0].centre_ns;
+  CHECK(near(local, 105, 0.10));
+  CHECK(remote - local == Approx(2 * 44.36).margin(5));
 }

@@ -220,3 +220,38 @@ TEST_CASE("host topology: this machine's /sys", "[machine]") {
 TEST_CASE("host topology: a missing sysfs tree is an error naming it", "[machine]") {
   CHECK_THROWS_WITH(host_machine(sysfs("no-such-tree")), Catch::Contains("no-such-tree/devices/system/cpu"));
 }
+
+TEST_CASE("hubs: a node spans several packages and its home agent sits on a vertex without cores", "[machine]") {
+  const MachineConfig c = make_preset("epyc-7r13-2s");
+  const Topology t(c);
+  CHECK(t.packages() == 12);
+  CHECK(t.nodes() == 2);
+  CHECK(t.vertices() == 14);
+  // CPU n and n + 96 are siblings; a socket's 48 cores are one node.
+  const std::vector<NodeId> nodes = t.node_of_cpu();
+  REQUIRE(nodes.size() == 192);
+  for (int cpu = 0; cpu < 192; ++cpu) CHECK(nodes[static_cast<std::size_t>(cpu)] == (cpu % 96) / 48);
+  CHECK(t.home_vertex(0) == 12);
+  CHECK(t.home_vertex(1) == 13);
+  // Two core complexes of a socket meet at its IO die; of two sockets, across both IO dies.
+  CHECK(t.hops(0, 5) == 2);
+  CHECK(t.hops(0, 6) == 3);
+  CHECK(t.hops(0, 12) == 1);
+  CHECK(t.hops(0, 13) == 2);
+  // Without hubs a node's home is its first package.
+  MachineConfig flat = c;
+  flat.node_hubs = false;
+  flat.links.clear();
+  for (int a = 0; a < 12; ++a)
+    for (int b = a + 1; b < 12; ++b) flat.links.push_back(Link{a, b, 20, 32});
+  const Topology f(flat);
+  CHECK(f.vertices() == 12);
+  CHECK(f.home_vertex(1) == 6);
+  CHECK_NOTHROW(MemorySystem(flat));
+  MachineConfig odd = c;
+  odd.packages_per_node = 5;  // does not divide 12
+  CHECK_THROWS_WITH(Topology(odd), Catch::Contains("packages_per_node 5"));
+  MachineConfig stray = c;
+  stray.links.push_back(Link{0, 14, 10, 10});  // no vertex 14
+  CHECK_THROWS_WITH(Topology(stray), Catch::Contains("does not join two packages or hubs"));
+}

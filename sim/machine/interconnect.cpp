@@ -7,11 +7,11 @@
 namespace lockstep::sim::machine {
 
 Interconnect::Interconnect(const Topology& topology, std::uint32_t request_bytes, std::uint32_t data_bytes)
-    : packages_(topology.packages()), channels_(topology.channels().size()) {
-  if (packages_ > 32) throw std::invalid_argument("interconnect: a broadcast's targets are a 32-bit mask of packages");
+    : vertices_(topology.vertices()), channels_(topology.channels().size()) {
+  if (vertices_ > 32) throw std::invalid_argument("interconnect: a broadcast's targets are a 32-bit mask of vertices");
   const double bytes[2] = {static_cast<double>(request_bytes), static_cast<double>(data_bytes)};
-  for (int from = 0; from < packages_; ++from) {
-    for (int to = 0; to < packages_; ++to) {
+  for (int from = 0; from < vertices_; ++from) {
+    for (int to = 0; to < vertices_; ++to) {
       Route route;
       route.first_hop = static_cast<std::uint32_t>(hops_.size());
       for (int c : topology.route(from, to)) {
@@ -24,15 +24,15 @@ Interconnect::Interconnect(const Topology& topology, std::uint32_t request_bytes
       routes_.push_back(route);
     }
   }
-  for (int from = 0; from < packages_; ++from) trees_.push_back(build_tree(topology, from));
-  head_.assign(static_cast<std::size_t>(packages_), 0);
+  for (int from = 0; from < vertices_; ++from) trees_.push_back(build_tree(topology, from));
+  head_.assign(static_cast<std::size_t>(vertices_), 0);
 }
 
 // The routes from one source are one shortest-path tree (topology.cpp), so a package's
 // route is its parent's plus one hop: the broadcast tree is every route's last hop.
 Interconnect::Tree Interconnect::build_tree(const Topology& topology, int from) const {
   Tree tree;
-  for (int to = 0; to < packages_; ++to) {
+  for (int to = 0; to < vertices_; ++to) {
     if (to == from) continue;
     const Route& route = routes_[index(from, to)];
     const Hop& last = hops_[route.first_hop + route.hops - 1];
@@ -50,7 +50,7 @@ Interconnect::Tree Interconnect::build_tree(const Topology& topology, int from) 
   std::stable_sort(tree.nodes.begin(), tree.nodes.end(), [&](const TreeNode& a, const TreeNode& b) {
     return routes_[index(from, a.package)].hops < routes_[index(from, b.package)].hops;
   });
-  tree.reach.assign(static_cast<std::size_t>(packages_), 0);
+  tree.reach.assign(static_cast<std::size_t>(vertices_), 0);
   for (const TreeNode& node : tree.nodes)
     tree.reach[static_cast<std::size_t>(node.package)] =
         (node.parent == from ? 0 : tree.reach[static_cast<std::size_t>(node.parent)]) | 1u << node.package;

@@ -1,4 +1,4 @@
-// The links between packages as the machine model uses them: a message's trip over its
+// The links between packages (and hubs) as the machine model uses them: a message's trip over its
 // route, or a broadcast's over the tree of its source's routes, with each link
 // direction's occupancy.
 //
@@ -30,7 +30,7 @@ class Interconnect {
   // history for every later access.
   void set_now(double now_ns) { now_ns_ = now_ns; }
   double now() const { return now_ns_; }
-  // Sends a message from package `from` to `to`, ready at `start`; returns its duration.
+  // Sends a message from vertex (package or hub) `from` to `to`, ready at `start`; returns its duration.
   double message(int from, int to, Message kind, double start);
   // Sends one broadcast from `from` to the packages whose bits are set in `targets`, as
   // coherent HyperTransport forwards probes: along the tree of `from`'s routes, each link
@@ -73,13 +73,13 @@ class Interconnect {
   };
 
   std::size_t index(int from, int to) const {
-    return static_cast<std::size_t>(from) * static_cast<std::size_t>(packages_) + static_cast<std::size_t>(to);
+    return static_cast<std::size_t>(from) * static_cast<std::size_t>(vertices_) + static_cast<std::size_t>(to);
   }
   Tree build_tree(const Topology& topology, int from) const;
   double book(Channel& channel, double ready, double length);
   void forget_past(Channel& channel) const;
 
-  int packages_ = 0;
+  int vertices_ = 0;  // packages and hubs
   std::vector<Route> routes_;  // per (from, to)
   std::vector<Hop> hops_;
   std::vector<Channel> channels_;

@@ -17,6 +17,10 @@ enum class CacheScope : std::uint8_t { core, package };  // private to a core, o
 enum class Coherence : std::uint8_t {
   broadcast,   // Opteron: the home node probes every package; the requester waits for all answers
   home_snoop,  // Nehalem: inclusive L3 tracks its cores; the home agent snoops the other packages
+  // AMD Zen: every request that leaves its package goes to the line's home agent (on the
+  // IO die, with its memory), whose probe filter forwards it to the package holding the
+  // line or, where none does, answers from memory without a probe.
+  home_agent,
 };
 
 // The states a line can be in. All have Modified, Exclusive (the only copy, clean, so a
@@ -63,7 +67,15 @@ struct MachineConfig {
   int cores_per_package = 1;
   int threads_per_core = 1;
   std::vector<int> board_of_package;  // empty: every package on board 0
-  std::vector<Link> links;            // between packages (each package is one NUMA node)
+  // Links join packages, and hubs where the machine has them (vertex packages + n is node
+  // n's hub).
+  std::vector<Link> links;
+  // A NUMA node spans this many consecutive packages (AMD Zen in NPS1: a socket's core
+  // complexes, each modelled as a package with its own L3, share the socket's memory).
+  int packages_per_node = 1;
+  // Each node's memory controllers and home agent sit on a hub of their own, a vertex of
+  // the interconnect without cores (AMD Zen's IO die); false: on the node's first package.
+  bool node_hubs = false;
   std::vector<CacheLevel> caches;     // from L1 outwards; line size is kLineBytes
   Coherence coherence = Coherence::home_snoop;
   LineStates line_states = LineStates::mesi;
@@ -94,6 +106,8 @@ struct MachineConfig {
   FlatCosts os;                       // pause, fence, wake, context switch, time slice, work costs
 
   int cpus() const { return packages * cores_per_package * threads_per_core; }
+  int nodes() const { return packages / packages_per_node; }
+  int hubs() const { return node_hubs ? nodes() : 0; }
   int cores() const { return packages * cores_per_package; }
 };
 

@@ -62,16 +62,16 @@ MemorySystem::MemorySystem(const MachineConfig& config)
     }
   }
   // The directory keeps a bit per package and a 16-bit core number per line; the engine
-  // allows no more nodes (kMaxNodes) anyway, and each package is one node.
+  // allows no more nodes (kMaxNodes) anyway.
   if (topology_.packages() > 16 || topology_.cores() > std::numeric_limits<std::int16_t>::max())
     throw std::invalid_argument(
         fmt::format("machine {}: the model handles at most 16 packages and 32767 cores", config_.name));
-  open_row_.assign(static_cast<std::size_t>(topology_.packages()) * config_.dram.banks, ~std::uint64_t{0});
+  open_row_.assign(static_cast<std::size_t>(topology_.nodes()) * config_.dram.banks, ~std::uint64_t{0});
   carry_ns_.assign(static_cast<std::size_t>(topology_.cpus()), 0);
   departures_.resize(static_cast<std::size_t>(topology_.cores()));
   source_counts_.assign(kSources, 0);
   bank_accesses_.assign(open_row_.size(), 0);
-  probe_arrival_.assign(static_cast<std::size_t>(topology_.packages()), 0);
+  probe_arrival_.assign(static_cast<std::size_t>(topology_.vertices()), 0);
 }
 
 void MemorySystem::reset() {
@@ -96,6 +96,8 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   if (line_addr > Cache::kMaxLine)
     throw std::out_of_range(fmt::format("access to {:#x}, beyond the simulated physical address space", a.addr));
   // The only insertion into the directory: everything below finds, which moves no entry.
+  if (a.home < 0 || a.home >= topology_.nodes())
+    throw std::out_of_range(fmt::format("access homed on node {}, which machine {} does not have", a.home, config_.name));
   Line& line = lines_.find_or_insert(line_addr);
   line.home = static_cast<std::uint8_t>(a.home);
   links_.set_now(static_cast<double>(a.start_ns));
@@ -180,6 +182,20 @@ std::uint64_t MemorySystem::wake_ns(CpuId from, CpuId to) { return config_.os.wa
 double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_addr, double start) {
   const int core = topology_.core_of(a.cpu);
   const bool exclusive = a.kind == OpKind::store || a.kind == OpKind::rmw || a.kind == OpKind::plain_store;
+  // (The CPU's own time is `start` plus the fraction it has not paid yet: its own previous
+  // transaction is over by then.)
+  if (line.busy_until_ns > start + carry_ns_[static_cast<std::size_t>(a.cpu)] &&
+      (line.owner == core || line.shared_by(core))) [[unlikely]] {
+    // This core's copy is still arriving, or its SMT sibling's locked instruction holds it:
+    // the access waits for that, then hits (core-to-core-latency: a CAS ping-pong between
+    // siblings costs a locked instruction one way, 7.4-9.8 ns, not less). The engine
+    // applies its value then.
+    last_in_flight_ = true;
+    const double begin = line.busy_until_ns;
+    const double hit = latency(a, line, line_addr, begin);
+    last_in_flight_ = true;
+    return begin - start + hit;
+  }
   if (line.owner == core) {
     // E, M, O or F here. A read hits; so does a write to E (which becomes M without a
     // message) or M. A write to O or F must first invalidate the Shared copies elsewhere.
@@ -278,15 +294,29 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
       last_source_ = Source::same_package_core;
     } else {
       const double t0 = start + config_.uncore_ns;
-      if (config_.memory_directory && line.home != owner_package) {
+      const int home = topology_.home_vertex(line.home);
+      if (config_.coherence == Coherence::home_agent) {
+        // AMD Zen: the home agent orders the request and its probe filter forwards it to the
+        // owner's package; the data goes straight back. A line homed on a third node costs
+        // two crossings more (core-to-core-latency on EPYC 7R13: the core complexes of the
+        // socket that is not the line's home are as far apart as the two sockets). The home
+        // serves the line's next request only once the previous requester, the owner now,
+        // has told it that its transaction is done (AMD's coherent HyperTransport: the
+        // source-done message), so a request waiting there still pays that message
+        // [simplification: sent when the transaction, a locked instruction's hold included,
+        // is over; not booked on the links].
+        const double released = line.busy_until_ns + topology_.path_latency_ns(owner_package, home);
+        const double at_home = std::max(t0 + message(package, home, Message::request, t0), released);
+        served = at_home + message(home, owner_package, Message::request, at_home);
+      } else if (config_.memory_directory && home != owner_package) {
         // A directory in memory (Intel Skylake-SP, Cascade Lake): the home learns that
         // another package holds the line only from the directory bits it reads with the
         // line from DRAM, and snoops the owner after that. Where the owner's package is the
         // home, the request reaches the owner's caches directly.
-        const double at_home = std::max(t0 + message(package, line.home, Message::request, t0), line.busy_until_ns);
+        const double at_home = std::max(t0 + message(package, home, Message::request, t0), line.busy_until_ns);
         const double looked_up = at_home + dram(line.home, line_addr * kLineBytes, at_home);
-        served = looked_up + message(line.home, owner_package, Message::request, looked_up);
-      } else if (line.home == package) {
+        served = looked_up + message(home, owner_package, Message::request, looked_up);
+      } else if (home == package) {
         // The requester's own package is home: the request is ordered there, then crosses.
         const double ordered = std::max(t0, line.busy_until_ns);
         served = ordered + message(package, owner_package, Message::request, ordered);
@@ -344,10 +374,10 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
 // A miss in every cache of the package: DRAM at the home node, raced against the coherence
 // traffic that must confirm no other package holds a newer copy.
 double MemorySystem::from_memory(const Access& a, Line& line, int package, double start) {
-  const int home = a.home;
+  const int home = topology_.home_vertex(a.home);
   const double t0 = start + config_.uncore_ns;
   const double at_home = t0 + message(package, home, Message::request, t0);
-  const double from_dram = at_home + dram(home, a.addr, at_home);
+  const double from_dram = at_home + dram(a.home, a.addr, at_home);
   const double data_back = from_dram + message(home, package, Message::data, from_dram);
   double answers = at_home;
   if (config_.coherence == Coherence::broadcast) {
@@ -358,7 +388,7 @@ double MemorySystem::from_memory(const Access& a, Line& line, int package, doubl
       const double arrive = probe_arrival_[static_cast<std::size_t>(p)] + config_.probe_ns;
       answers = std::max(answers, arrive + message(p, package, Message::request, arrive));
     }
-  } else {
+  } else if (config_.coherence == Coherence::home_snoop) {
     // Home snoop: the requester's snoops go out with its request, in parallel with DRAM.
     for (int p = 0; p < topology_.packages(); ++p) {
       if (p == package) continue;
@@ -366,7 +396,8 @@ double MemorySystem::from_memory(const Access& a, Line& line, int package, doubl
       answers = std::max(answers, arrive + message(p, package, Message::request, arrive));
     }
   }
-  last_source_ = home == package ? Source::dram_local : Source::dram_remote;
+  // (home_agent: the home's probe filter knows that no package holds the line; no probe.)
+  last_source_ = a.home == topology_.node_of_package(package) ? Source::dram_local : Source::dram_remote;
 
   return std::max(data_back, answers);
 }
@@ -382,7 +413,7 @@ double MemorySystem::dram(NodeId node, std::uint64_t addr, double start) {
   open_row_[bank] = row;
   ++bank_accesses_[bank];
   // Nodes refresh out of phase with each other [guess]: node n's refresh starts n/nodes of an interval later.
-  const double offset = d.refresh_interval_ns * node / topology_.packages();
+  const double offset = d.refresh_interval_ns * node / topology_.nodes();
   const double phase = std::fmod(start + d.refresh_interval_ns - offset, d.refresh_interval_ns);
   const double wait = phase < d.refresh_busy_ns ? d.refresh_busy_ns - phase : 0;
   return wait + latency;

@@ -14,6 +14,9 @@
 // owner made while the request travelled, and N contenders pay N handovers, each at its own
 // distance. What a miss costs depends on the protocol:
 //   home_snoop (Nehalem):  uncore + req(r->h) + max(dram(h), snoop of the other packages) + data(h->r)
+//   home_agent (AMD Zen):  uncore + req(r->h) + dram(h) + data(h->r): the home's probe filter
+//                          knows the line is in no cache; a transfer is req(r->h) + req(h->owner)
+//                          + remote_cache + data(owner->r)
 //   broadcast (Opteron):   uncore + req(r->h) + max(dram(h) + data(h->r),
 //                                                    max over probed n: probe(h->n) + lookup + answer(n->r))
 // where the probe filter limits the probed packages to those that may hold the line, and the

@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "sim/machine/host_topology.hpp"
+#include "sim/machine/presets_epyc.hpp"
 #include "sim/machine/presets_sosp13.hpp"
 #include "sim/machine/presets_xeon_2s.hpp"
 
@@ -351,7 +352,7 @@ MachineConfig xeon_e7_16s() {
 
 std::vector<std::string> preset_names() {
   return {"nehalem-2s", "barcelona-4s", "barcelona-8s", "xeon-e7-16s", "opteron-6172-4s", "xeon-e7-8867l-8s",
-          "skylake-sp-2s", "cascade-lake-2s", "ice-lake-2s", "host"};
+          "skylake-sp-2s", "cascade-lake-2s", "ice-lake-2s", "epyc-7r13-2s", "host"};
 }
 
 MachineConfig make_preset(std::string_view name) {
@@ -364,6 +365,7 @@ MachineConfig make_preset(std::string_view name) {
   if (name == "skylake-sp-2s") return skylake_sp_2s();
   if (name == "cascade-lake-2s") return cascade_lake_2s();
   if (name == "ice-lake-2s") return ice_lake_2s();
+  if (name == "epyc-7r13-2s") return epyc_7r13_2s();
   if (name == "host") return host_machine();
   throw std::out_of_range(fmt::format("unknown machine preset '{}'", name));
 }

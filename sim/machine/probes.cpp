@@ -81,7 +81,7 @@ class PingPong final : public SimWorkload {
   PingPong(CpuId a, CpuId b, const C2cParams& params) : a_(a), b_(b), params_(params) {}
   void setup(Engine& engine) override {
     using P = SimPlatform;
-    auto* token = make_on<P, P::Atomic<std::uint64_t>>(engine.node_of(a_), kLineBytes);
+    auto* token = make_on<P, P::Atomic<std::uint64_t>>(params_.home.value_or(engine.node_of(a_)), kLineBytes);
     P::label(token, sizeof(*token), "token");
     const int total = params_.warmup_rounds + params_.rounds;
     engine.spawn("ping", a_, [this, token, total] {
@@ -107,7 +107,6 @@ class PingPong final : public SimWorkload {
     std::uint64_t expected = from;
     while (!token.compare_exchange_strong(expected, from + 1, std::memory_order_acq_rel)) {
       expected = from;
-      SimPlatform::cpu_relax();
     }
   }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "sim/exec/engine.hpp"
@@ -64,6 +65,9 @@ struct C2cParams {
   std::vector<CpuId> cpus;
   int rounds = 100;        // measured round trips per pair
   int warmup_rounds = 10;  // round trips before measuring
+  // The token's node (core-to-core-latency's token is its main thread's); default: the
+  // pair's first CPU's node.
+  std::optional<NodeId> home;
 };
 
 struct C2cResult {

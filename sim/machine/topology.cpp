@@ -12,7 +12,7 @@ namespace lockstep::sim::machine {
 
 namespace {
 
-enum class VertexKind : std::uint8_t { board, package, core, cpu };
+enum class VertexKind : std::uint8_t { board, package, hub, core, cpu };
 struct VertexProps {
   VertexKind kind = VertexKind::cpu;
   int id = 0;
@@ -21,7 +21,7 @@ enum class EdgeKind : std::uint8_t { contains, link };
 struct EdgeProps {
   EdgeKind kind = EdgeKind::contains;
   double weight = 1e12;  // routing weight: a link's latency; containment edges never carry messages
-  int a = -1;           // link ends (packages)
+  int a = -1;           // link ends (routing vertices: packages and hubs)
   int b = -1;
   int channel_ab = -1;  // the channel from a to b
   int channel_ba = -1;
@@ -35,9 +35,16 @@ constexpr double kNotARoute = 1e12;
 }  // namespace
 
 Topology::Topology(const MachineConfig& c)
-    : packages_(c.packages), cores_per_package_(c.cores_per_package), cores_(c.cores()) {
+    : packages_(c.packages),
+      packages_per_node_(c.packages_per_node),
+      hubs_(c.node_hubs),
+      cores_per_package_(c.cores_per_package),
+      cores_(c.cores()) {
   if (c.packages < 1 || c.cores_per_package < 1 || c.threads_per_core < 1 || c.boards < 1)
     throw std::invalid_argument("a machine needs at least one board, package, core and thread");
+  if (c.packages_per_node < 1 || c.packages % c.packages_per_node != 0)
+    throw std::invalid_argument(fmt::format("packages_per_node {} does not divide {} packages", c.packages_per_node, c.packages));
+  vertices_ = c.packages + c.hubs();
   board_of_package_ = c.board_of_package.empty() ? std::vector<int>(static_cast<std::size_t>(c.packages), 0)
                                                  : c.board_of_package;
   if (board_of_package_.size() != static_cast<std::size_t>(c.packages))
@@ -65,13 +72,15 @@ void Topology::compute_routes(const MachineConfig& c) {
     if (board < 0 || board >= c.boards) throw std::invalid_argument(fmt::format("package {} is on no board", p));
     boost::add_edge(board_v[static_cast<std::size_t>(board)], package_v.back(), EdgeProps{}, g);
   }
+  // Hubs carry messages and hold no cores; they join the graph only through their links.
+  for (int h = 0; h < c.hubs(); ++h) package_v.push_back(boost::add_vertex(VertexProps{VertexKind::hub, c.packages + h}, g));
   for (int core = 0; core < cores_; ++core) {
     const Vertex v = boost::add_vertex(VertexProps{VertexKind::core, core}, g);
     boost::add_edge(package_v[static_cast<std::size_t>(package_of_core(core))], v, EdgeProps{}, g);
   }
   for (const Link& l : c.links) {
-    if (l.a < 0 || l.a >= c.packages || l.b < 0 || l.b >= c.packages || l.a == l.b)
-      throw std::invalid_argument(fmt::format("link {}-{} does not join two packages", l.a, l.b));
+    if (l.a < 0 || l.a >= vertices_ || l.b < 0 || l.b >= vertices_ || l.a == l.b)
+      throw std::invalid_argument(fmt::format("link {}-{} does not join two packages or hubs", l.a, l.b));
     EdgeProps e{EdgeKind::link, l.latency_ns, l.a, l.b, static_cast<int>(channels_.size()),
                 static_cast<int>(channels_.size() + 1)};
     channels_.push_back(Channel{l.a, l.b, l.latency_ns, l.bandwidth_bytes_per_ns});
@@ -79,23 +88,23 @@ void Topology::compute_routes(const MachineConfig& c) {
     boost::add_edge(package_v[static_cast<std::size_t>(l.a)], package_v[static_cast<std::size_t>(l.b)], e, g);
   }
 
-  const auto n = static_cast<std::size_t>(packages_);
+  const auto n = static_cast<std::size_t>(vertices_);
   hops_.assign(n * n, 0);
   latency_.assign(n * n, 0);
   routes_.assign(n * n, {});
   auto weight = boost::get(&EdgeProps::weight, g);
   std::vector<Vertex> pred(boost::num_vertices(g));
   std::vector<double> dist(boost::num_vertices(g));
-  for (int from = 0; from < packages_; ++from) {
+  for (int from = 0; from < vertices_; ++from) {
     const Vertex src = package_v[static_cast<std::size_t>(from)];
     boost::dijkstra_shortest_paths(g, src,
                                    boost::weight_map(weight)
                                        .predecessor_map(boost::make_iterator_property_map(pred.begin(), boost::get(boost::vertex_index, g)))
                                        .distance_map(boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g))));
-    for (int to = 0; to < packages_; ++to) {
+    for (int to = 0; to < vertices_; ++to) {
       if (to == from) continue;
       const Vertex dst = package_v[static_cast<std::size_t>(to)];
-      if (dist[dst] >= kNotARoute) throw std::invalid_argument(fmt::format("no link route from package {} to {}", from, to));
+      if (dist[dst] >= kNotARoute) throw std::invalid_argument(fmt::format("no link route from vertex {} to {}", from, to));
       std::vector<int> path;  // channels, built backwards
       for (Vertex v = dst; v != src; v = pred[v]) {
         const auto [e, found] = boost::edge(pred[v], v, g);
