@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One lock, every thread (bench/locks/lock-sweep.yaml) on each preset: acquisitions per
-# second, in millions, for TAS, TTAS, ticket and MCS at 1 to 48 threads, one per core.
+# second, in millions, for TAS, TTAS, ticket, MCS and CLH at 1 to 48 threads, one per core.
 # Usage: bench/lock-sweep.sh [PRESET...]  (default: the presets held to published latencies)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -9,7 +9,7 @@ source "$here/lib.sh"
 cd "$here/.."
 release_lockstep
 presets=("$@")
-[[ ${#presets[@]} -gt 0 ]] || presets=(opteron-6172-4s xeon-e7-8867l-8s skylake-sp-2s cascade-lake-2s ice-lake-2s)
+[[ ${#presets[@]} -gt 0 ]] || presets=(opteron-6172-4s xeon-e7-8867l-8s skylake-sp-2s cascade-lake-2s ice-lake-2s epyc-7r13-2s)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for preset in "${presets[@]}"; do

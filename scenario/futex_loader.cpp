@@ -88,7 +88,9 @@ FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
   c.lock = field(m, "lock", kSpinlockNames, c.lock);
   // The bucket locks Linux has had: the ticket lock, then qspinlock (MCS-based); TTAS for
   // comparison. TAS is a lock of lock-counter's comparisons only.
-  if (c.lock == SpinlockKind::tas) src.fail(*m.get("lock"), "lock: a futex bucket's lock is ticket, ttas or mcs");
+  // (CLH's nodes must live as long as the lock; a futex waiter's node is on its stack.)
+  if (c.lock == SpinlockKind::tas || c.lock == SpinlockKind::clh)
+    src.fail(*m.get("lock"), "lock: a futex bucket's lock is ticket, ttas or mcs");
   c.hash = field(m, "hash", futex::kHashNames, c.hash);
   c.key = field(m, "key", futex::kKeyNames, c.key);
   c.fastpath = field(m, "wake_fastpath", futex::kFastpathNames, c.fastpath);

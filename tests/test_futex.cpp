@@ -1,4 +1,4 @@
-// The futex hash table (issue 4): sizing, layout, hashing, and wait/wake/requeue semantics,
+// The futex hash table: sizing, layout, hashing, and wait/wake/requeue semantics,
 // on the simulator (many random schedules, x86-TSO) and natively on real threads.
 #include <catch2/catch.hpp>
 
@@ -80,6 +80,32 @@ TEST_CASE("packed buckets share cachelines, aligned ones do not", "[futex]") {
   }
 }
 
+TEST_CASE("split buckets keep their wait list on a line apart from the lock", "[futex]") {
+  sim::FlatCostModel costs{sim::FlatCosts{}};
+  sim::Engine engine(sim::MachineShape{{0, 0}}, costs);
+  std::set<std::uint64_t> lines;
+  LambdaWorkload w;
+  w.on_setup = [&](sim::Engine&) {
+    using P = sim::SimPlatform;
+    BucketArray<P, McsLock<P>, true> array(256, Layout::split, 0, 1);
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      const auto& b = array.bucket(i);
+      const std::uint64_t first = P::address_of(&b.lock) / 64;
+      CHECK(P::address_of(&b.waiters) / 64 == first);
+      CHECK(P::address_of(&b.head) / 64 == first + 1);
+      CHECK(P::address_of(&b.tail) / 64 == first + 1);
+      lines.insert(first);
+      lines.insert(first + 1);
+    }
+    // A layout that is not split refuses the split bucket type, and the other way round.
+    CHECK_THROWS_AS((BucketArray<P, McsLock<P>, true>(16, Layout::aligned, 0, 1)), std::logic_error);
+    CHECK_THROWS_AS((BucketArray<P, McsLock<P>>(16, Layout::split, 0, 1)), std::logic_error);
+  };
+  sim::TimedStrategy oracle(1);
+  engine.run(w, oracle, nullptr, 0);
+  CHECK(lines.size() == 512);  // two lines a bucket, none shared
+}
+
 namespace {
 
 // Waiters sleep until a flag is set; the waker sets it and wakes them all: the shape of
@@ -155,14 +181,14 @@ TEST_CASE("no wake is lost with the correct variants, under x86-TSO and random s
   const auto lock = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs);
   const auto fastpath = GENERATE(WakeFastpath::none, WakeFastpath::counter);
   const auto sizing = GENERATE(Sizing::global_256, Sizing::per_node, Sizing::process_private);
-  const auto layout = GENERATE(Layout::packed, Layout::aligned);
+  const auto layout = GENERATE(Layout::packed, Layout::aligned, Layout::split);
   FutexConfig config{sizing, Placement::node0, layout, lock, HashKind::jhash2, KeyKind::private_key, fastpath};
   CAPTURE(describe(config));
   CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 2, 0}, 8, 150) == 0);
 }
 
 TEST_CASE("6.16's and 6.17's tables lose no wake, and drop every reference they take", "[futex][sim]") {
-  const auto name = GENERATE(std::string("linux-6.16"), std::string("linux-6.17"));
+  const auto name = GENERATE(std::string("linux-6.16"), std::string("linux-6.17"), std::string("linux-6.17-split"));
   FutexConfig config = named_design(name)->config;
   CAPTURE(describe(config));
   CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 2, 0}, 8, 150) == 0);

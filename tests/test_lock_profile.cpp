@@ -87,7 +87,7 @@ TEST_CASE("lock profile of a simulated run equals its trace's lock events", "[pr
   o.save_traces = true;
   o.out_dir = scratch.path().string();
   const scenario::ScenarioReport report = driver::run_scenario_file(file, o);
-  REQUIRE(report.rows.size() == 3);  // ticket, ttas, mcs
+  REQUIRE(report.rows.size() == 5);  // ticket, ttas, mcs, tas, clh
   for (const scenario::RowReport& row : report.rows) {
     INFO(row.params.front().second);
     // The trace's lock events, summed here: per thread, a wait's time, an acquire's, a release's.

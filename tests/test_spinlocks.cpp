@@ -1,4 +1,4 @@
-// The dual-platform counter test (issue 2): written once as a template over the platform,
+// The dual-platform counter test: written once as a template over the platform,
 // run natively on real threads and in simulation under many schedules. Then what is
 // particular to the queued (MCS) lock: its FIFO hand-over and its use from scenario files.
 #include <catch2/catch.hpp>
@@ -63,7 +63,7 @@ struct CounterRun<sim::SimPlatform> {
 }  // namespace
 
 TEMPLATE_TEST_CASE("counter under a spinlock is exact", "[sync][dual]", native::NativePlatform, sim::SimPlatform) {
-  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas);
+  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas, SpinlockKind::clh);
   CAPTURE(name_of(kind));
   LockCounterParams params{kind, 4, 200, 4};
   std::string violation;
@@ -88,22 +88,28 @@ TEMPLATE_TEST_CASE("counter under a spinlock is exact", "[sync][dual]", native::
   }
 }
 
-// The TAS lock against the exhaustive search: two threads of two increments each, every
-// interleaving class under SC and under x86-TSO, and the count exact in all of them.
-TEST_CASE("a TAS lock keeps the count exact in every interleaving", "[sync]") {
+// The TAS and CLH locks against the exhaustive search: every interleaving class under SC and
+// under x86-TSO, and the count exact in all of them. CLH gets three threads too, so that a
+// node recycled by one thread is queued behind by another.
+TEST_CASE("the TAS and CLH locks keep the count exact in every interleaving", "[sync]") {
+  struct Case {
+    const char* lock;
+    int threads, iterations;
+  };
+  for (const Case c : {Case{"tas", 2, 2}, Case{"clh", 2, 3}, Case{"clh", 3, 1}})
   for (const char* model : {"sc", "tso"}) {
-    CAPTURE(model);
-    const std::string text = fmt::format(R"(name: tas
-machine: {{preset: flat, cpus: 2}}
-memory_model: {}
-design: {{spinlock: tas}}
-workload: {{kind: lock-counter, threads: 2, iterations: 2}}
+    CAPTURE(c.lock, c.threads, model);
+    const std::string text = fmt::format(R"(name: {0}
+machine: {{preset: flat, cpus: 3}}
+memory_model: {1}
+design: {{spinlock: {0}}}
+workload: {{kind: lock-counter, threads: {2}, iterations: {3}}}
 strategy: {{kind: dfs}}
 expect: pass
-)", model);
-    const std::filesystem::path dir = lockstep::testing::scratch_dir() / fmt::format("tas-{}", model);
+)", c.lock, model, c.threads, c.iterations);
+    const std::filesystem::path dir = lockstep::testing::scratch_dir() / fmt::format("{}-{}-{}", c.lock, c.threads, model);
     std::filesystem::create_directories(dir);
-    const std::string path = (dir / "tas.yaml").string();
+    const std::string path = (dir / "lock.yaml").string();
     std::ofstream(path) << text;
     driver::RunOptions options;
     options.out_dir = (dir / "out").string();
@@ -117,7 +123,7 @@ expect: pass
 TEST_CASE("every spinlock is exact under x86-TSO", "[sync]") {
   // Store buffers let a thread's own loads pass its earlier stores; a lock that relied on
   // that order without a locked instruction or a fence would lose increments here.
-  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas);
+  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas, SpinlockKind::clh);
   CAPTURE(name_of(kind));
   sim::EngineLimits tso;
   tso.store_buffer_entries = 4;
@@ -144,8 +150,31 @@ TEMPLATE_TEST_CASE("a SpinGuard holds every lock kind for its scope", "[sync]", 
   CHECK_FALSE(lock.is_locked());
 }
 
+TEST_CASE("CLH: a releaser enqueues its predecessor's node next time", "[sync]") {
+  ClhLock<native::NativePlatform> lock;
+  ClhLock<native::NativePlatform>::Node a;
+  ClhLock<native::NativePlatform>::Node b;
+  lock.lock(a);
+  CHECK(lock.is_locked());
+  CHECK_FALSE(lock.try_lock(b));
+  lock.unlock(a);
+  CHECK_FALSE(lock.is_locked());
+  // a queued itself behind the lock's first node and now holds that one for next time; b
+  // queues itself behind a's own node, which a left free.
+  const auto own = [](const auto& node) { return native::NativePlatform::address_of(&node) | 1; };
+  CHECK(a.mine.load() != 0);
+  CHECK(a.mine.load() != own(a));
+  REQUIRE(lock.try_lock(b));
+  lock.unlock(b);
+  CHECK(b.mine.load() == own(a));
+  lock.lock(a);  // a's recycled node
+  CHECK(lock.is_locked());
+  lock.unlock(a);
+  CHECK_FALSE(lock.is_locked());
+}
+
 TEST_CASE("AnySpinlock takes a node for every kind", "[sync]") {
-  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas);
+  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas, SpinlockKind::clh);
   CAPTURE(name_of(kind));
   CHECK(spinlock_from_name(name_of(kind)) == kind);
   AnySpinlock<native::NativePlatform> lock(kind);

@@ -20,16 +20,16 @@ namespace lockstep::futex {
 // Bytes a chunk of an interleaved table covers: one page, as vmalloc interleaves.
 inline constexpr std::size_t kInterleaveChunkBytes = 4096;
 
-template <Platform P, class Lock>
+template <Platform P, class Lock, bool kChainApart = false>
 class BucketArray {
  public:
-  using Bucket = FutexBucket<P, Lock>;
+  using Bucket = FutexBucket<P, Lock, kChainApart>;
 
   // Packed: buckets follow each other at their natural size, so several share a line.
-  // Aligned: each starts a line of its own.
+  // Aligned: each starts a line of its own. Split: as aligned, the wait list a line further.
   static constexpr std::size_t stride(Layout layout) {
-    return layout == Layout::aligned ? (sizeof(Bucket) + kCacheLineBytes - 1) / kCacheLineBytes * kCacheLineBytes
-                                     : sizeof(Bucket);
+    return layout != Layout::packed ? (sizeof(Bucket) + kCacheLineBytes - 1) / kCacheLineBytes * kCacheLineBytes
+                                    : sizeof(Bucket);
   }
 
   // `node` < 0 interleaves the table over `nodes` nodes. `name` names the buckets in traces
@@ -37,6 +37,7 @@ class BucketArray {
   BucketArray(std::uint32_t buckets, Layout layout, NodeId node, int nodes, std::string_view name = "bucket")
       : buckets_(buckets), stride_(stride(layout)) {
     if (buckets == 0 || (buckets & (buckets - 1)) != 0) throw std::invalid_argument("futex table: bucket count must be a power of two");
+    if ((layout == Layout::split) != kChainApart) throw std::logic_error("futex table: a split layout's buckets keep their wait list apart");
     const std::size_t total = std::size_t{buckets} * stride_;
     if (node >= 0 || nodes <= 1) {
       per_chunk_ = buckets;

@@ -57,13 +57,15 @@ struct FutexWaiter {
   }
 };
 
-template <Platform P, class Lock>
+// `kChainApart`: the wait list starts a line of its own (Layout::split).
+template <Platform P, class Lock, bool kChainApart = false>
 struct FutexBucket {
   Lock lock;
   // Tasks queued here or on their way (incremented before taking the lock): what the wake
   // fast path reads to skip the lock (docs/sources.md section 1).
   typename P::template Atomic<std::uint32_t> waiters{0};
-  typename P::template Shared<std::uint64_t> head{0};  // most urgent waiter, 0 when empty
+  alignas(kChainApart ? kCacheLineBytes : alignof(std::uint64_t))
+      typename P::template Shared<std::uint64_t> head{0};  // most urgent waiter, 0 when empty
   typename P::template Shared<std::uint64_t> tail{0};
 
   static FutexWaiter<P>* at(std::uint64_t address) { return static_cast<FutexWaiter<P>*>(P::pointer_to(address)); }

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,8 +34,14 @@ inline constexpr std::array<std::string_view, 2> kPlacementNames{"node0", "inter
 enum class Layout : std::uint8_t {
   packed,   // before 3.14: {spinlock; plist_head} unaligned, several buckets share a line (seed)
   aligned,  // 3.14: ____cacheline_aligned_in_smp, one bucket per line (seed, REF)
+  // Aligned, with the wait list (its head and tail) on a second line of its own, apart from
+  // the lock and the waiter count: B. Leitao's RFC "futex: avoid false sharing between
+  // hb->chain and the bucket lock" (LKML, 2026-06-05). Lock contenders and the lockless
+  // waiter-count readers no longer lose the line each time the holder edits the list, and a
+  // handover moves one line, not the list with it.
+  split,
 };
-inline constexpr std::array<std::string_view, 2> kLayoutNames{"packed", "aligned"};
+inline constexpr std::array<std::string_view, 3> kLayoutNames{"packed", "aligned", "split"};
 
 // How a key is hashed to a bucket.
 enum class HashKind : std::uint8_t {
@@ -102,12 +107,6 @@ constexpr std::string_view enum_name(const std::array<std::string_view, N>& name
   return names[static_cast<std::size_t>(value)];
 }
 
-template <class E, std::size_t N>
-constexpr std::optional<E> enum_from_name(const std::array<std::string_view, N>& names, std::string_view name) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (names[i] == name) return static_cast<E>(i);
-  return std::nullopt;
-}
 
 // "per-cpu/aligned/ticket/jhash2/private/counter", for result rows and traces.
 inline std::string describe(const FutexConfig& c) {

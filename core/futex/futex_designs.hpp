@@ -19,7 +19,7 @@ struct NamedDesign {
 
 // The seed's four designs share everything but sizing and layout: the x86 ticket spinlock
 // of the time, jhash2, private futexes, and no wake fast path (b0c29f79 came after).
-inline constexpr std::array<NamedDesign, 8> kNamedDesigns{{
+inline constexpr std::array<NamedDesign, 9> kNamedDesigns{{
     {"baseline",
      {Sizing::global_256, Placement::node0, Layout::packed, SpinlockKind::ticket, HashKind::jhash2,
       KeyKind::private_key, WakeFastpath::none},
@@ -52,8 +52,13 @@ inline constexpr std::array<NamedDesign, 8> kNamedDesigns{{
     {"linux-6.17",
      {Sizing::process_private, Placement::node0, Layout::aligned, SpinlockKind::mcs, HashKind::jhash2,
       KeyKind::private_key, WakeFastpath::counter, ProcessRef::per_cpu, true, 0},
-     "6.17: the reference made per-CPU; the latest kernel as far as these fields go ([guess]: no later change to "
-     "them is modelled)"},
+     "6.17: the reference made per-CPU; the latest merged kernel as far as these fields go ([guess]: no later "
+     "merged change to them is modelled)"},
+    {"linux-6.17-split",
+     {Sizing::process_private, Placement::node0, Layout::split, SpinlockKind::mcs, HashKind::jhash2,
+      KeyKind::private_key, WakeFastpath::counter, ProcessRef::per_cpu, true, 0},
+     "6.17 with the 2026 RFC 'futex: avoid false sharing between hb->chain and the bucket lock' (B. Leitao, "
+     "LKML 2026-06-05, not merged): each bucket's wait list on a line apart from its lock and waiter count"},
 }};
 
 inline std::optional<NamedDesign> named_design(std::string_view name) {

@@ -28,10 +28,11 @@ class FutexTable {
 
   FutexTable(const FutexConfig& config, const FutexMachine& machine) : config_(config) {
     switch (config.lock) {
-      case SpinlockKind::ticket: impl_.template emplace<FutexTableImpl<P, TicketLock<P>>>(config, machine); break;
-      case SpinlockKind::ttas: impl_.template emplace<FutexTableImpl<P, TtasLock<P>>>(config, machine); break;
-      case SpinlockKind::mcs: impl_.template emplace<FutexTableImpl<P, McsLock<P>>>(config, machine); break;
-      case SpinlockKind::tas: throw std::invalid_argument("futex table: a bucket's lock is ticket, ttas or mcs");
+      case SpinlockKind::ticket: emplace<TicketLock<P>>(config, machine); break;
+      case SpinlockKind::ttas: emplace<TtasLock<P>>(config, machine); break;
+      case SpinlockKind::mcs: emplace<McsLock<P>>(config, machine); break;
+      case SpinlockKind::tas:
+      case SpinlockKind::clh: throw std::invalid_argument("futex table: a bucket's lock is ticket, ttas or mcs");
     }
   }
 
@@ -86,9 +87,20 @@ class FutexTable {
         impl_);
   }
 
+  // The implementation for the configured lock and layout: a split bucket is its own type.
+  template <class Lock>
+  void emplace(const FutexConfig& config, const FutexMachine& machine) {
+    if (config.layout == Layout::split) {
+      impl_.template emplace<FutexTableImpl<P, Lock, true>>(config, machine);
+    } else {
+      impl_.template emplace<FutexTableImpl<P, Lock>>(config, machine);
+    }
+  }
+
   FutexConfig config_;
   mutable std::variant<std::monostate, FutexTableImpl<P, TicketLock<P>>, FutexTableImpl<P, TtasLock<P>>,
-                       FutexTableImpl<P, McsLock<P>>>
+                       FutexTableImpl<P, McsLock<P>>, FutexTableImpl<P, TicketLock<P>, true>,
+                       FutexTableImpl<P, TtasLock<P>, true>, FutexTableImpl<P, McsLock<P>, true>>
       impl_;
 };
 

@@ -44,10 +44,11 @@ struct RequeueResult {
   int requeued = 0;
 };
 
-template <Platform P, class Lock>
+template <Platform P, class Lock, bool kChainApart = false>
 class FutexTableImpl {
  public:
-  using Bucket = FutexBucket<P, Lock>;
+  using Bucket = FutexBucket<P, Lock, kChainApart>;
+  using Table = BucketArray<P, Lock, kChainApart>;
   using Node = typename Lock::Node;
   using Word = typename P::template Atomic<std::uint32_t>;
 
@@ -277,7 +278,7 @@ class FutexTableImpl {
     }
     build_generation(old_gen + 1, shape);
     Generation& fresh = *generations_[old_gen + 1];
-    BucketArray<P, Lock>& from = *old.tables.front();
+    Table& from = *old.tables.front();
     // Every old bucket's lock, taken in index order (the table is contiguous, so this is
     // address order too, the order requeue uses), held until the new table is published.
     auto* nodes = static_cast<Node*>(P::allocate(sizeof(Node) * from.size(), kCacheLineBytes, 0));
@@ -292,7 +293,7 @@ class FutexTableImpl {
 
  private:
   struct Generation {
-    std::vector<std::unique_ptr<BucketArray<P, Lock>>> tables;
+    std::vector<std::unique_ptr<Table>> tables;
     int hash_shift = 0;  // per-node tables: the node is (hash >> hash_shift) % nodes
   };
   struct Slot {
@@ -336,17 +337,30 @@ class FutexTableImpl {
     my_ref().fetch_add(1, std::memory_order_relaxed);
   }
   // futex_hash_put: reads the bucket's pointer to its table (after the bucket was unlocked),
-  // then drops the reference. The pointer's field is modelled as a read of the bucket's
-  // line, its first word (`waiters`): the model knows the table, and 6.16's buckets are
-  // cacheline-aligned, so the field widens nothing.
+  // then drops the reference.
   void drop_ref(ProtocolSteps<P>& steps, Bucket& bucket) {
     if (config_.back_pointer) {
       steps.next("read the bucket's pointer to its table");
-      (void)bucket.waiters.load(std::memory_order_relaxed);
+      read_back_pointer(bucket);
     }
     if (config_.ref == ProcessRef::none) return;
     steps.next("unpin the table (drop the reference)");
     my_ref().fetch_sub(1, std::memory_order_relaxed);
+  }
+  // The bucket's pointer to its table, read by futex_hash (locate_in) and futex_hash_put
+  // (drop_ref): modelled as a read of a word on the line the field is on, since the model
+  // knows the table and 6.16's buckets are cacheline-aligned, so the field widens nothing.
+  // Linux's bucket is {waiters, lock, chain, priv}: the pointer shares the lock's line
+  // (`waiters`), or, where the chain starts a line of its own (Layout::split, the 2026 RFC),
+  // the chain's (`tail`). The read off the contended line is what the RFC's discussion found
+  // to matter (B. Leitao, LKML 2026-06-09: futex_hash's lockless `priv` load was the
+  // dominant HITM source, not the chain's writes).
+  void read_back_pointer(Bucket& bucket) {
+    if constexpr (kChainApart) {
+      (void)bucket.tail.load();
+    } else {
+      (void)bucket.waiters.load(std::memory_order_relaxed);
+    }
   }
   bool counting() const {
     return config_.fastpath == WakeFastpath::counter || config_.fastpath == WakeFastpath::counter_missing_b ||
@@ -372,7 +386,7 @@ class FutexTableImpl {
       std::string name = config_.sizing == Sizing::per_node ? fmt::format("node{}.bucket", t) : std::string("bucket");
       if (index > 0) name = fmt::format("gen{}.{}", index, name);
       g->tables.push_back(
-          std::make_unique<BucketArray<P, Lock>>(shape.buckets_per_table, config_.layout, node, machine_.nodes, name));
+          std::make_unique<Table>(shape.buckets_per_table, config_.layout, node, machine_.nodes, name));
     }
     generations_[index] = std::move(g);
   }
@@ -400,9 +414,12 @@ class FutexTableImpl {
     P::charge(Work::hash, 1);
     const std::uint32_t h = hash_key(config_.hash, key);
     Generation& g = *generations_[gen];
-    BucketArray<P, Lock>& table = *g.tables[static_cast<std::size_t>(table_index(g, h))];
+    Table& table = *g.tables[static_cast<std::size_t>(table_index(g, h))];
     const std::uint32_t index = h & (table.size() - 1);
-    return Slot{gen, index, &table.bucket(index)};
+    Bucket& bucket = table.bucket(index);
+    // futex_hash (6.16+) reads the bucket's pointer to its table, lockless, to pin that table.
+    if (config_.back_pointer) read_back_pointer(bucket);
+    return Slot{gen, index, &bucket};
   }
 
   // Checked under the bucket lock: a grow publishes its table while holding every old lock.
@@ -522,7 +539,7 @@ class FutexTableImpl {
       cur = w.next.load();
       const FutexKey key{w.key_word.load(), w.key_ptr.load(), w.key_offset.load()};
       const std::uint32_t h = hash_key(config_.hash, key);
-      BucketArray<P, Lock>& table = *fresh.tables[static_cast<std::size_t>(table_index(fresh, h))];
+      Table& table = *fresh.tables[static_cast<std::size_t>(table_index(fresh, h))];
       const std::uint32_t index = h & (table.size() - 1);
       Bucket& target = table.bucket(index);
       note_queue(FutexQueueNote::dequeue, old_index, key, w);

@@ -13,15 +13,16 @@
 #include <source_location>
 
 #include "core/platform.hpp"
+#include "core/sync/clh_lock.hpp"
 #include "core/sync/mcs_lock.hpp"
 #include "core/sync/ticket_lock.hpp"
 #include "core/sync/ttas_lock.hpp"
 
 namespace lockstep {
 
-enum class SpinlockKind : std::uint8_t { ticket, ttas, mcs, tas };
+enum class SpinlockKind : std::uint8_t { ticket, ttas, mcs, tas, clh };
 
-inline constexpr std::array<std::string_view, 4> kSpinlockNames{"ticket", "ttas", "mcs", "tas"};
+inline constexpr std::array<std::string_view, 5> kSpinlockNames{"ticket", "ttas", "mcs", "tas", "clh"};
 
 constexpr std::string_view name_of(SpinlockKind kind) {
   return kSpinlockNames[static_cast<std::size_t>(kind)];
@@ -37,8 +38,9 @@ template <Platform P>
 class AnySpinlock {
  public:
   using Platform = P;
-  // Large enough for every kind: the MCS lock queues it, the others ignore it.
-  using Node = McsNode<P>;
+  // Large enough for every kind: the MCS and CLH locks queue it (CLH's for the lock's whole
+  // life, clh_lock.hpp), the others ignore it.
+  using Node = ClhNode<P>;
 
   explicit AnySpinlock(SpinlockKind kind) {
     switch (kind) {
@@ -46,6 +48,7 @@ class AnySpinlock {
       case SpinlockKind::ttas: lock_.template emplace<TtasLock<P>>(); return;
       case SpinlockKind::mcs: lock_.template emplace<McsLock<P>>(); return;
       case SpinlockKind::tas: lock_.template emplace<TasLock<P>>(); return;
+      case SpinlockKind::clh: lock_.template emplace<ClhLock<P>>(); return;
     }
   }
   void lock(Node& node, std::source_location site = std::source_location::current()) {
@@ -62,20 +65,22 @@ class AnySpinlock {
   }
 
  private:
-  // The node a lock of type L takes: the caller's own for MCS, a stateless stand-in for the
-  // kinds whose Node is empty (nothing is written to it, so sharing one is harmless).
+  // The node a lock of type L takes: the caller's own for CLH, its MCS part for MCS, a
+  // stateless stand-in for the kinds whose Node is empty (nothing is written to it, so sharing one is harmless).
   template <class L>
   static typename L::Node& node_for(L&, Node& node) {
     if constexpr (std::same_as<typename L::Node, Node>) {
       return node;
+    } else if constexpr (std::is_base_of_v<typename L::Node, Node>) {
+      return node;  // MCS: a ClhNode is an McsNode and one more word
     } else {
-      static_assert(std::is_empty_v<typename L::Node>, "only the MCS kind keeps state in its node");
+      static_assert(std::is_empty_v<typename L::Node>, "only the queue kinds keep state in their node");
       static typename L::Node unused;
       return unused;
     }
   }
 
-  std::variant<TtasLock<P>, TicketLock<P>, McsLock<P>, TasLock<P>> lock_;
+  std::variant<TtasLock<P>, TicketLock<P>, McsLock<P>, TasLock<P>, ClhLock<P>> lock_;
 };
 
 }  // namespace lockstep

@@ -39,6 +39,7 @@ class LockCounter {
   explicit LockCounter(const LockCounterParams& params) : params_(params) {}
   ~LockCounter() {
     if (state_ != nullptr) destroy_on<P>(state_);
+    for (Node* node : nodes_) destroy_on<P>(node);
   }
   LockCounter(const LockCounter&) = delete;
   LockCounter& operator=(const LockCounter&) = delete;
@@ -50,6 +51,12 @@ class LockCounter {
     // fmt, not "t" + std::to_string(i): in -O3 builds GCC 12 reports a false -Wrestrict on
     // that concatenation once this function is inlined into the CLI's runner.
     spans_.assign(static_cast<std::size_t>(params_.threads), {0, 0});
+    if (params_.lock == SpinlockKind::clh) {
+      for (int i = 0; i < params_.threads; ++i) {
+        nodes_.push_back(make_on<P, Node>(P::node_of(i % params_.cpus), kCacheLineBytes));
+        P::label(nodes_.back(), sizeof(Node), fmt::format("node.t{}", i));
+      }
+    }
     for (int i = 0; i < params_.threads; ++i) spawn(fmt::format("t{}", i), i % params_.cpus, [this, i] { body(i); });
   }
 
@@ -87,16 +94,34 @@ class LockCounter {
 
   void body(int i) {
     const std::uint64_t start = P::now();
-    for (int k = 0; k < params_.iterations; ++k) {
-      const SpinGuard<AnySpinlock<P>> guard(state_->lock);  // its node is on this thread's stack
-      state_->counter.store(state_->counter.load() + 1);
-      if (params_.cs_work > 0) P::charge(Work::compute, params_.cs_work);
+    if (params_.lock == SpinlockKind::clh) {
+      // CLH's nodes pass between threads and must live as long as the lock (clh_lock.hpp):
+      // one per thread in platform memory on its CPU's node, freed with the workload.
+      Node& node = *nodes_[static_cast<std::size_t>(i)];
+      for (int k = 0; k < params_.iterations; ++k) {
+        state_->lock.lock(node);
+        critical_section();
+        state_->lock.unlock(node);
+      }
+    } else {
+      for (int k = 0; k < params_.iterations; ++k) {
+        const SpinGuard<AnySpinlock<P>> guard(state_->lock);  // its node is on this thread's stack
+        critical_section();
+      }
     }
     spans_[static_cast<std::size_t>(i)] = {start, P::now()};
   }
 
+  void critical_section() {
+    state_->counter.store(state_->counter.load() + 1);
+    if (params_.cs_work > 0) P::charge(Work::compute, params_.cs_work);
+  }
+
+  using Node = typename AnySpinlock<P>::Node;
+
   LockCounterParams params_;
   State* state_ = nullptr;
+  std::vector<Node*> nodes_;  // CLH only: per thread
   std::vector<std::pair<std::uint64_t, std::uint64_t>> spans_;  // per thread: start and end
 };
 
