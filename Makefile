@@ -3,7 +3,7 @@ PRESET ?= release
 BUILD  := build
 JOBS   ?= $(shell nproc)
 
-.PHONY: demo test build deps configure clean
+.PHONY: demo test test-all build deps configure clean
 
 deps:
 	@scripts/install-deps.sh
@@ -14,7 +14,11 @@ configure: deps
 build: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
+# The default tier (tests/CMakeLists.txt says what is in each); test-all adds the long one.
 test: build
+	@ctest --preset $(PRESET) -j $(JOBS) --label-exclude long
+
+test-all: build
 	@ctest --preset $(PRESET) -j $(JOBS)
 
 demo: build

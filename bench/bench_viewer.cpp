@@ -1,4 +1,4 @@
-// lockstep-view on a trace of about a million events (issue 7: "opens and pans smoothly"):
+// lockstep-view on a trace of about a million events (it must open, and pan smoothly):
 // how long opening takes (reading and parsing the file, deriving the arrows and bands), and how long
 // one frame of the timeline takes to paint at 1600x900 zoomed out, zoomed in, and while
 // panning. Painting goes into a QImage on the offscreen platform, the widget's own code

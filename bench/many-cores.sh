@@ -29,8 +29,8 @@ machine() {
 
 source bench/lib.sh
 
-# Issue 20: "with 2 workers on 2 idle cores the search must be at least 1.7 times faster than
-# with 1". Alternating runs, RUNS of each (3 for the 15-second one), pinned with taskset: one
+# The target: with 2 workers on 2 idle cores the search is at least 1.7 times faster than
+# with 1. Alternating runs, RUNS of each (3 for the 15-second one), pinned with taskset: one
 # worker on CPU PIN1 (default 2), two on PIN2 (default 2,3); the machine's other cores are
 # idle. "search" is the speed-up of the search alone (`executions_per_s`, without the
 # process's start, the traced re-run and the output, about 30 ms); "idle" the share of the two

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What tracing costs a native run (issue 22): futex-hash ops/s traced against untraced, on
+# What tracing costs a native run: futex-hash ops/s traced against untraced, on
 # scenarios/futex/native-hash.yaml (every design) and a one-row variant of it (its default
 # design, baseline). Each round runs the scenario untraced, traced (`--trace`) and traced with
 # the outermost protocol steps (`--trace-steps`), in an order that rotates from round to round,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# smt against dfs on random thread programs of exactly 4 threads x 8 operations (issue 23's
-# speed question): each program under sc and tso, its assertions checked by dfs and by smt
+# smt against dfs on random thread programs of exactly 4 threads x 8 operations (which is
+# faster): each program under sc and tso, its assertions checked by dfs and by smt
 # (`lockstep check`, the row's elapsed_s: for smt that includes creating Z3's context, the
 # encoding, the solver and the witness's traced replay). A dfs run past LIMIT seconds counts
 # as unfinished. Usage: bench/smt-vs-dfs.sh [PROGRAMS [SEED [LIMIT]]]. Run it idle.

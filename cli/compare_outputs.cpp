@@ -7,7 +7,7 @@
 
 #include "cli/junit.hpp"
 #include "cli/result_json.hpp"
-#include "cli/si_units.hpp"
+#include "report/si_units.hpp"
 #include "cli/sweep_csv.hpp"
 
 namespace lockstep::cli {
@@ -47,9 +47,9 @@ std::string verdict_text(const MetricComparison& m) {
 // others plain.
 std::string figure(std::string_view metric, double v) {
   const std::string_view base = metric.substr(0, metric.find('['));
-  if (base.ends_with("_ns") || base.find("_ns_per_") != std::string_view::npos) return format_si(v * 1e-9, "s");
-  if (base.find("per_s") != std::string_view::npos) return format_si(v, "/s");
-  return format_si(v, "");
+  if (base.ends_with("_ns") || base.find("_ns_per_") != std::string_view::npos) return report::format_si(v * 1e-9, "s");
+  if (base.find("per_s") != std::string_view::npos) return report::format_si(v, "/s");
+  return report::format_si(v, "");
 }
 
 std::string metric_line(const MetricComparison& m) {

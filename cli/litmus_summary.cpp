@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/si_units.hpp"
+#include "report/si_units.hpp"
 
 namespace lockstep::cli {
 
@@ -14,7 +14,7 @@ namespace {
 
 std::string runs_line(const std::string& name, const LitmusReport& r) {
   std::string line = fmt::format("{}: native litmus run, {} runs in {:.2f} s ({})", name, r.runs, r.elapsed_s,
-                                 format_si(r.runs_per_s, "runs/s"));
+                                 report::format_si(r.runs_per_s, "runs/s"));
   if (r.interrupted) line += ", interrupted";
   std::string placement;
   for (std::size_t i = 0; i < r.threads.size() && i < r.host_cpus.size(); ++i)

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/si_units.hpp"
+#include "report/si_units.hpp"
 #include "cli/sweep_csv.hpp"
 
 namespace lockstep::cli {
@@ -11,7 +11,7 @@ namespace {
 
 std::string site_of(const profile::LockProfileEntry& e) { return fmt::format("{}:{}", e.file, e.line); }
 
-std::string ns(double v) { return format_si(v * 1e-9, "s"); }
+std::string ns(double v) { return report::format_si(v * 1e-9, "s"); }
 
 }  // namespace
 

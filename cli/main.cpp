@@ -39,6 +39,7 @@
 #include "core/futex/futex_designs.hpp"
 #include "model/replay_strategy.hpp"
 #include "model/schedule_file.hpp"
+#include "model/strategy_spec.hpp"
 #ifdef LOCKSTEP_HAVE_MPI
 #include "mpi/mpi_session.hpp"
 #include "mpi/rank_failure.hpp"
@@ -88,6 +89,9 @@ void add_common(CLI::App& cmd, RunOptions& run, Outputs& out) {
   cmd.add_option("--chrome-trace", run.chrome_trace_path,
                  "Write the trace as Chrome trace-event JSON (Perfetto opens it) here (one scenario)");
   cmd.add_flag("--save-traces", run.save_traces, "Write every scenario's trace and Chrome trace to --out-dir");
+  cmd.add_option("--save-traces-limit", run.save_traces_limit_mib,
+                 "With --save-traces, keep a row's trace only up to this many MiB (0: no limit; default 64); --trace is never capped")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20));
   cmd.add_option("--out-dir", run.out_dir, "Directory for schedules and saved traces")->capture_default_str();
   cmd.add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
   cmd.add_flag("--verbose,-v", out.verbose, "Print violation details and output paths");
@@ -369,7 +373,10 @@ void list() {
   line("", {fmt::format("mutex (thread programs' locks): {}", fmt::join(usync::kMutexNames, ", "))});
   line("workloads", workload_kinds());
   line("properties", builtin_properties());
-  line("strategies", {"timed", "random", "dfs", "bounded", "pct", "naive", "smt", "replay"});
+  std::vector<std::string> strategies;
+  for (const model::StrategyInfo& s : model::kStrategies) strategies.emplace_back(s.name);
+  strategies.emplace_back("replay");  // a command, named here for the list's reader
+  line("strategies", strategies);
   line("memory models", {"sc", "tso"});
   line("platforms", {"sim (run, check, replay)", "native (native)"});
 }

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/si_units.hpp"
+#include "report/si_units.hpp"
 
 namespace lockstep::cli {
 
@@ -14,11 +14,11 @@ namespace {
 std::string seconds(double s) { return s < 10 ? fmt::format("{:.1f} s", s) : fmt::format("{:.0f} s", s); }
 
 // Counts below a thousand exactly ("14", not "14.0"), larger ones with a prefix ("12.3 k").
-std::string count(std::uint64_t n) { return n < 1000 ? fmt::format("{}", n) : format_si(static_cast<double>(n), ""); }
+std::string count(std::uint64_t n) { return n < 1000 ? fmt::format("{}", n) : report::format_si(static_cast<double>(n), ""); }
 
 // "/s" directly after the prefix: "8.21 k/s".
 std::string rate(double per_s, std::string_view unit) {
-  return unit == "/s" ? format_si(per_s, "") + "/s" : format_si(per_s, unit);
+  return unit == "/s" ? report::format_si(per_s, "") + "/s" : report::format_si(per_s, unit);
 }
 
 }  // namespace
@@ -30,7 +30,7 @@ std::string progress_line(const driver::ProgressSnapshot& s) {
   if (!s.phase.empty()) out += fmt::format("({}) ", s.phase);
   const double elapsed = s.elapsed_s > 0 ? s.elapsed_s : 1e-9;
   if (s.strategy == "timed") {
-    out += fmt::format("{} steps, {} virtual, {}, {}", count(s.steps), format_si(static_cast<double>(s.virtual_ns) * 1e-9, "s"),
+    out += fmt::format("{} steps, {} virtual, {}, {}", count(s.steps), report::format_si(static_cast<double>(s.virtual_ns) * 1e-9, "s"),
                        rate(static_cast<double>(s.steps) / elapsed, "steps/s"), seconds(s.elapsed_s));
     return out;
   }

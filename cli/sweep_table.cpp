@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/headline_figures.hpp"
+#include "report/headline_figures.hpp"
 
 namespace lockstep::cli {
 
@@ -58,12 +58,12 @@ std::vector<Column> figure_columns(const ScenarioReport& s) {
   for (const RowReport& r : s.rows)
     for (const auto& [name, value] : r.workload.values) names.push_back(name);
   std::vector<Column> columns;
-  for (const HeadlineFigure& h : headline_figures(names)) {
+  for (const report::HeadlineFigure& h : report::headline_figures(names)) {
     Column c{std::string(h.name), true, {}};
     for (const RowReport& r : s.rows) {
       const auto it = std::find_if(r.workload.values.begin(), r.workload.values.end(),
                                    [&](const auto& v) { return v.first == h.name; });
-      c.cells.push_back(it == r.workload.values.end() ? "-" : format_figure(h, it->second));
+      c.cells.push_back(it == r.workload.values.end() ? "-" : report::format_figure(h, it->second));
     }
     columns.push_back(std::move(c));
   }

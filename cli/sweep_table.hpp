@@ -1,5 +1,5 @@
 // The figures of a sweep as a table for the terminal: one line per row, a column per swept
-// parameter that varies, the workload's headline figures (cli/headline_figures.hpp) with SI
+// parameter that varies, the workload's headline figures (report/headline_figures.hpp) with SI
 // prefixes ("1.00 G ops/s", "850 ns"), and the row's verdict. The CSV and JSON keep the raw
 // numbers; this is for reading.
 #pragma once

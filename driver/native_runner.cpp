@@ -85,6 +85,10 @@ void record_native_trace(const native::TraceSession& session, const Scenario& s,
                  files.trace.empty() ? files.chrome.c_str() : files.trace.c_str(),
                  static_cast<unsigned long long>(counts.dropped),
                  static_cast<unsigned long long>(counts.dropped + counts.events), session.events_per_thread());
+  if (session.labels_dropped() > 0)
+    std::fprintf(stderr, "note: %s: %llu labels dropped once the trace held %zu (their addresses show unnamed)\n",
+                 files.trace.empty() ? files.chrome.c_str() : files.trace.c_str(),
+                 static_cast<unsigned long long>(session.labels_dropped()), native::kMaxLabels);
 }
 
 // The session's lock profile, its locks named by the workload's labels as in a trace

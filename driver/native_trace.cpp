@@ -113,6 +113,7 @@ std::string native_trace_header(const native::TraceSession& session, const scena
   h[trace::field::events_per_thread] = session.events_per_thread();
   h[trace::field::sample] = session.sample();
   h[trace::field::dropped_events] = dropped;
+  h[trace::field::dropped_labels] = session.labels_dropped();
   // CPU numbers are the host's: the header covers every one up to the highest this process may use.
   const std::vector<CpuId> cpus = native::allowed_cpus();
   const CpuId highest = *std::max_element(cpus.begin(), cpus.end());

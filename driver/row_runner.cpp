@@ -409,11 +409,15 @@ void RowRunner::finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t 
 TraceOutput RowRunner::trace_output() const {
   std::string trace_path = options_.trace_path;
   std::string chrome_path = options_.chrome_trace_path;
+  std::uint64_t limit = 0;  // what --trace names is kept whole
   if (options_.save_traces) {
-    if (trace_path.empty()) trace_path = fmt::format("{}/{}.trace.jsonl", options_.out_dir, stem());
+    if (trace_path.empty()) {
+      trace_path = fmt::format("{}/{}.trace.jsonl", options_.out_dir, stem());
+      limit = options_.save_traces_limit_mib << 20;
+    }
     if (chrome_path.empty()) chrome_path = fmt::format("{}/{}.chrome.json", options_.out_dir, stem());
   }
-  return TraceOutput(std::move(trace_path), std::move(chrome_path));
+  return TraceOutput(std::move(trace_path), std::move(chrome_path), limit);
 }
 
 void RowRunner::record_trace(RowReport& report, sim::TraceRecorder& trace, TraceOutput& output) const {

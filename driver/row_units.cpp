@@ -51,6 +51,7 @@ std::string encode_row_unit(const RunOptions& o) {
   j["executions"] = o.executions ? nlohmann::json(*o.executions) : nlohmann::json();
   j["workers"] = o.workers ? nlohmann::json(*o.workers) : nlohmann::json();
   j["save_traces"] = o.save_traces;
+  j["save_traces_limit_mib"] = o.save_traces_limit_mib;
   j["all_outcomes"] = o.all_outcomes;
   const std::vector<std::uint8_t> bytes = nlohmann::json::to_msgpack(j);
   return {bytes.begin(), bytes.end()};
@@ -71,6 +72,7 @@ std::string serve_row_unit(const ScenarioFile& file, std::size_t row, const std:
   if (!j.at("executions").is_null()) o.executions = j["executions"].get<std::uint64_t>();
   if (!j.at("workers").is_null()) o.workers = j["workers"].get<unsigned>();
   o.save_traces = j.at("save_traces").get<bool>();
+  o.save_traces_limit_mib = j.at("save_traces_limit_mib").get<std::uint64_t>();
   o.all_outcomes = j.at("all_outcomes").get<bool>();
   const fs::path scratch = make_scratch_dir();
   o.out_dir = scratch.string();

@@ -33,6 +33,10 @@ struct RunOptions {
   std::optional<std::uint64_t> executions;  // --executions
   std::string out_dir = "out";              // schedules (and traces with save_traces)
   bool save_traces = false;                 // write every row's trace and Chrome trace to out_dir
+  // --save-traces-limit: a row's saved trace is kept up to this many MiB (0: no limit); a
+  // longer one is dropped, and said so (its hash is still the whole trace's). --trace is
+  // never capped.
+  std::uint64_t save_traces_limit_mib = 64;
   std::string trace_path;                   // --trace (one row only)
   std::string chrome_trace_path;            // --chrome-trace (one row only)
   ProgressReporter progress;                // rows longer than a second report here (empty: none)

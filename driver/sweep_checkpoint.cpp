@@ -26,6 +26,7 @@ std::string options_of(const RunOptions& o) {
                             {"seed", o.seed ? nlohmann::json(*o.seed) : nlohmann::json()},
                             {"executions", o.executions ? nlohmann::json(*o.executions) : nlohmann::json()},
                             {"save_traces", o.save_traces},
+                            {"save_traces_limit_mib", o.save_traces_limit_mib},
                             {"lock_profile", o.lock_profile},
                             {"out_dir", o.out_dir}};
   return j.dump();

@@ -24,8 +24,8 @@ std::string row_file(const std::string& path, std::size_t row) {
   return (p.parent_path() / name).string();
 }
 
-TraceOutput::TraceOutput(std::string trace_path, std::string chrome_path)
-    : trace_path_(std::move(trace_path)), chrome_path_(std::move(chrome_path)) {
+TraceOutput::TraceOutput(std::string trace_path, std::string chrome_path, std::uint64_t trace_limit_bytes)
+    : trace_path_(std::move(trace_path)), chrome_path_(std::move(chrome_path)), limit_(trace_limit_bytes) {
   if (!trace_path_.empty()) file_.emplace(trace_path_);
 }
 
@@ -35,6 +35,11 @@ void TraceOutput::attach(sim::TraceRecorder& recorder) {
 
 void TraceOutput::take(std::string_view chunk) {
   sha_.update(chunk);
+  written_ += chunk.size();
+  if (file_ && limit_ > 0 && written_ > limit_) {
+    file_.reset();  // never committed: the temporary goes
+    over_limit_ = true;
+  }
   if (file_) file_->write(chunk);
   if (chrome_path_.empty() || !kept_whole_) return;
   if (kept_.size() + chunk.size() > kChromeMaxBytes) {
@@ -69,6 +74,9 @@ TraceOutput::Written TraceOutput::finish_files() {
     file_->commit();
     file_.reset();
     out.trace_path = trace_path_;
+  } else if (over_limit_) {
+    std::fprintf(stderr, "note: %s not saved: the trace is over %llu MiB (--save-traces-limit; --trace keeps it whole)\n",
+                 trace_path_.c_str(), static_cast<unsigned long long>(limit_ >> 20));
   }
   if (!chrome_path_.empty()) {
     if (kept_whole_) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -21,8 +22,9 @@ std::string row_file(const std::string& path, std::size_t row);
 
 class TraceOutput {
  public:
-  // Empty paths: not wanted.
-  TraceOutput(std::string trace_path, std::string chrome_path);
+  // Empty paths: not wanted. `trace_limit_bytes` > 0: the trace file is dropped once it
+  // would grow past that (the hash still covers the whole trace).
+  TraceOutput(std::string trace_path, std::string chrome_path, std::uint64_t trace_limit_bytes = 0);
   void attach(sim::TraceRecorder& recorder);
   void attach(trace::Writer& writer);
 
@@ -43,6 +45,9 @@ class TraceOutput {
   std::string chrome_path_;
   io::Sha256Stream sha_;
   std::optional<io::AtomicFileWriter> file_;
+  std::uint64_t limit_ = 0;
+  std::uint64_t written_ = 0;
+  bool over_limit_ = false;
   std::string kept_;
   bool kept_whole_ = true;
 };

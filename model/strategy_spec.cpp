@@ -2,17 +2,14 @@
 
 namespace lockstep::model {
 
-const char* name_of(StrategyKind kind) {
-  switch (kind) {
-    case StrategyKind::timed: return "timed";
-    case StrategyKind::random: return "random";
-    case StrategyKind::dfs: return "dfs";
-    case StrategyKind::bounded: return "bounded";
-    case StrategyKind::pct: return "pct";
-    case StrategyKind::naive: return "naive";
-    case StrategyKind::smt: return "smt";
-  }
-  return "?";
-}
+// The table is in StrategyKind's order, so info_of indexes it.
+static_assert([] {
+  for (std::size_t i = 0; i < kStrategies.size(); ++i)
+    if (static_cast<std::size_t>(kStrategies[i].kind) != i) return false;
+  return true;
+}());
+
+// Its names are string literals, so data() is a C string.
+const char* name_of(StrategyKind kind) { return info_of(kind).name.data(); }
 
 }  // namespace lockstep::model

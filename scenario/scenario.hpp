@@ -190,6 +190,7 @@ Scenario load_scenario_row(const std::string& path, const std::vector<std::pair<
 std::vector<std::string> machine_presets();
 std::vector<std::string> workload_kinds();
 std::vector<std::string> builtin_properties();
+std::vector<std::string> fixed_properties();  // of them, those no final condition may be named
 
 // The names of a workload's `exists` conditions (thread programs only), in file order.
 std::vector<std::string> exists_conditions(const WorkloadSpec& w);

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include "axiomatic/supported_ops.hpp"
@@ -164,7 +165,9 @@ std::string final_condition(const yaml::Source& src, const YAML::Node& node, pro
   if (prog == nullptr) src.fail(node, "final conditions (forall, exists) apply to thread programs only");
   const YAML::Node name_node = m.required("name");
   std::string name = yaml::identifier(src, name_node, "property name");
-  if (is_builtin(name))
+  // (Another workload's own property, counter-sharing's lost_update, is no program's: free.)
+  const std::vector<std::string> reserved = fixed_properties();
+  if (std::find(reserved.begin(), reserved.end(), name) != reserved.end())
     src.fail(name_node, fmt::format("'{}' is a built-in property: give the final condition a name of its own", name));
   const std::optional<YAML::Node> forall = m.get("forall");
   const std::optional<YAML::Node> exists = m.get("exists");
@@ -221,29 +224,36 @@ StrategySpec load_strategy(const yaml::Map& root) {
   const yaml::Map m(src, *node, "strategy",
                     {"kind", "seed", "executions", "max_steps", "preemption_bound", "delay_bound", "depth",
                      "choice_points", "workers", "minimize", "unroll"});
-  static constexpr std::array<std::string_view, 7> kKinds{"timed", "random", "dfs", "bounded", "pct", "naive", "smt"};
+  static constexpr auto kKinds = [] {
+    std::array<std::string_view, model::kStrategies.size()> names{};
+    for (std::size_t i = 0; i < names.size(); ++i) names[i] = model::kStrategies[i].name;
+    return names;
+  }();
   if (const auto kind = m.get("kind")) s.kind = static_cast<StrategyKind>(yaml::choice(src, *kind, "strategy", kKinds));
-  // Which keys go with which kind: a key the chosen strategy ignores is a mistake.
-  auto only_for = [&](std::string_view key, std::initializer_list<StrategyKind> kinds, std::string_view which) {
-    if (m.has(std::string(key)) && std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end())
-      src.fail(*m.key_node(std::string(key)), fmt::format("{} applies to the {} strategy only", key, which));
-  };
-  only_for("executions",
-           {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct, StrategyKind::naive},
-           "exploring (random, dfs, bounded, pct, naive)");
-  // docs/scenarios.md: the seed draws random and pct schedules and breaks timed ties; dfs,
-  // bounded, naive and smt decide without it, so a seed there is a mistake the user should hear of.
-  only_for("seed", {StrategyKind::random, StrategyKind::pct, StrategyKind::timed}, "random, pct and timed");
-  only_for("preemption_bound", {StrategyKind::bounded}, "bounded");
-  only_for("delay_bound", {StrategyKind::bounded}, "bounded");
-  only_for("depth", {StrategyKind::pct}, "pct");
-  only_for("unroll", {StrategyKind::smt}, "smt");
-  only_for("choice_points", {StrategyKind::pct}, "pct");
-  only_for("workers", {StrategyKind::random, StrategyKind::pct, StrategyKind::bounded, StrategyKind::dfs},
-           "exploring (random, dfs, bounded, pct)");
-  only_for("minimize",
-           {StrategyKind::random, StrategyKind::dfs, StrategyKind::bounded, StrategyKind::pct, StrategyKind::naive},
-           "exploring (random, dfs, bounded, pct, naive)");
+  // Which keys go with which kind (model::kStrategies): a key the chosen strategy ignores is a
+  // mistake the user should hear of (a seed on dfs, which decides without one).
+  static constexpr std::array<std::pair<std::string_view, std::uint16_t>, 9> kKeys{{
+      {"seed", model::key_seed},
+      {"executions", model::key_executions},
+      {"preemption_bound", model::key_preemption_bound},
+      {"delay_bound", model::key_delay_bound},
+      {"depth", model::key_depth},
+      {"choice_points", model::key_choice_points},
+      {"workers", model::key_workers},
+      {"minimize", model::key_minimize},
+      {"unroll", model::key_unroll},
+  }};
+  for (const auto& [key, bit] : kKeys) {
+    if (!m.has(std::string(key)) || (model::info_of(s.kind).keys & bit) != 0) continue;
+    std::vector<std::string> takers;
+    for (const model::StrategyInfo& i : model::kStrategies)
+      if ((i.keys & bit) != 0) takers.emplace_back(i.name);
+    const std::string which = takers.size() == 1 ? takers[0] + " strategy"
+                                                 : fmt::format("{} and {} strategies",
+                                                               fmt::join(takers.begin(), takers.end() - 1, ", "),
+                                                               takers.back());
+    src.fail(*m.key_node(std::string(key)), fmt::format("{} applies to the {} only", key, which));
+  }
   s.seed = m.unsigned_or("seed", 0, kNoLimit, s.seed);
   const bool exhaustive = s.kind == StrategyKind::dfs || s.kind == StrategyKind::bounded || s.kind == StrategyKind::naive;
   s.executions = m.unsigned_or("executions", 1, kMaxExecutions, exhaustive ? kDefaultExhaustiveRuns : s.executions);
@@ -615,10 +625,22 @@ std::vector<std::string> workload_kinds() {
   return names;
 }
 
-std::vector<std::string> builtin_properties() {
+// The properties the engine and the shared designs report: those any execution can fail,
+// the locks' and futexes', and the file model's.
+std::vector<std::string> fixed_properties() {
   std::vector<std::string> names{"assertion",       "deadlock",  "lost_wakeup", "bound_exceeded", "mutual_exclusion",
                                  "futex_semantics", "data_race", "invariant"};
   names.insert(names.end(), fileio::kFileProperties.begin(), fileio::kFileProperties.end());
+  return names;
+}
+
+// Every property a scenario may name: the fixed ones and every workload's own (its registry
+// row declares them: counter-sharing's lost_update).
+std::vector<std::string> builtin_properties() {
+  std::vector<std::string> names = fixed_properties();
+  for (const WorkloadKindInfo& row : workload_registry())
+    for (const std::string& p : row.properties)
+      if (std::find(names.begin(), names.end(), p) == names.end()) names.push_back(p);
   return names;
 }
 

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <stdexcept>
 
 #include "core/sync/ticket_lock.hpp"
 #include "model/random_strategy.hpp"
@@ -279,4 +280,23 @@ TEST_CASE("virtual time never wraps", "[engine]") {
   CHECK(lockstep::sim::advance_virtual(0, lockstep::sim::kMaxVirtualNs) == lockstep::sim::kMaxVirtualNs);
   CHECK_THROWS_WITH(lockstep::sim::advance_virtual(lockstep::sim::kMaxVirtualNs, 1), Catch::Contains("virtual time"));
   CHECK_THROWS_WITH(lockstep::sim::advance_virtual(1, ~std::uint64_t{0}), Catch::Contains("virtual time"));
+}
+
+TEST_CASE_METHOD(Fixture, "a run that throws leaves no dangling current engine", "[engine]") {
+  REQUIRE(Engine::current() == nullptr);
+  LambdaWorkload throws_in_setup;
+  throws_in_setup.on_setup = [](Engine&) { throw std::runtime_error("setup failed"); };
+  TimedStrategy timed(1);
+  CHECK_THROWS_WITH(engine.run(throws_in_setup, timed, nullptr, 0), "setup failed");
+  CHECK(Engine::current() == nullptr);
+  LambdaWorkload throws_in_check;
+  throws_in_check.on_setup = [](Engine& e) { e.spawn("t", 0, [] {}); };
+  throws_in_check.on_check = [](Engine&) { throw std::runtime_error("check failed"); };
+  CHECK_THROWS_WITH(engine.run(throws_in_check, timed, nullptr, 0), "check failed");
+  CHECK(Engine::current() == nullptr);
+  // And the engine runs again afterwards.
+  LambdaWorkload fine;
+  fine.on_setup = [](Engine& e) { e.spawn("t", 0, [] {}); };
+  CHECK_FALSE(engine.run(fine, timed, nullptr, 0).violation);
+  CHECK(Engine::current() == nullptr);
 }

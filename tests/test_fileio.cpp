@@ -1,4 +1,4 @@
-// The file-I/O model (issue 6): the policies give the verdicts docs/sources.md sections 2 and 3
+// The file-I/O model: the policies give the verdicts docs/sources.md sections 2 and 3
 // predict under the model checker, the history checks judge hand-made histories as the
 // properties say, the workload runs natively, and bad fileio scenarios fail at their place.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The native futex backends (issue 4): the kernel's futex(2), std::atomic wait/notify and our
+// The native futex backends: the kernel's futex(2), std::atomic wait/notify and our
 // table on NativePlatform, each with futex semantics on real threads, and the futex
 // workloads running on each of them.
 #include <catch2/catch.hpp>
@@ -128,7 +128,7 @@ TEMPLATE_TEST_CASE("futex-hash runs natively on every backend", "[futex][native]
   CHECK(hash.metrics().value("ops_per_s") > 0);
 }
 
-// Issue 23: `keys: colliding` on the user-space table natively (the kernel's keys cannot be
+// `keys: colliding` on the user-space table natively (the kernel's keys cannot be
 // computed from user space). The finder is Z3's; the workload checks its answer with the
 // table it will use, and a finder whose addresses the table spreads is refused.
 TEST_CASE("futex-hash with colliding keys natively: every word in one bucket of the process's table", "[futex][native][keys]") {

@@ -1,4 +1,4 @@
-// Native traces (issue 22; docs/traces.md, "Native traces"): what NativePlatform's notes
+// Native traces (docs/traces.md, "Native traces"): what NativePlatform's notes
 // record into per-thread buffers, merged by time and written in the trace format, read back
 // by the trace library's reader.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The native runner's watchdog (issue 21): a native run whose threads never finish (a
+// The native runner's watchdog: a native run whose threads never finish (a
 // deadlock, a lost wakeup) must not hang; past the limit it names the stuck threads and
 // exits 1. Checked in a child process, since the watchdog ends the process.
 #include <catch2/catch.hpp>

@@ -276,7 +276,7 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"duplicate_key.yaml", 2, 44, "duplicate key 'threads' in workload"},
       {"program_work_cap.yaml", 4, 3, "the threads can run more than 100000000 ops in one execution, all together (122000002)"},
       {"machine_cost_too_large.yaml", 2, 42, "rmw_ns: 18446744073709551615 is out of range (0..1000000000)"},
-      {"strategy_seed_on_dfs.yaml", 3, 23, "seed applies to the random, pct and timed strategy only"},
+      {"strategy_seed_on_dfs.yaml", 3, 23, "seed applies to the timed, random and pct strategies only"},
       {"strategy_preemption_bound_on_dfs.yaml", 3, 23, "preemption_bound applies to the bounded strategy only"},
       {"expr_syntax.yaml", 7, 29, "expected an operand, got ')'"},
       {"forall_unknown.yaml", 8, 34, "unknown thread 't1'"},
@@ -385,4 +385,13 @@ TEST_CASE("integer fields are parsed strictly", "[scenario]") {
   CHECK(yaml::word(src, YAML::Load("18446744073709551615"), "init") == ~std::uint64_t{0});
   CHECK_THROWS_AS(yaml::word(src, YAML::Load("-9223372036854775809"), "init"), ScenarioError);
   CHECK_THROWS_WITH(m.required("zz"), Catch::Contains("not declared"));  // a bug in the caller, not the file
+}
+
+TEST_CASE("a workload's own property can be named in a scenario", "[scenario]") {
+  // counter-sharing declares lost_update (its registry row); a scenario may ask for it.
+  const Scenario s = load_one("good/counter_sharing_lost_update.yaml");
+  CHECK(s.properties == std::vector<std::string>{"lost_update", "deadlock"});
+  const std::vector<std::string> names = builtin_properties();
+  CHECK(std::count(names.begin(), names.end(), "lost_update") == 1);
+  CHECK(std::count(names.begin(), names.end(), "deadlock") == 1);  // listed once though many rows declare it
 }

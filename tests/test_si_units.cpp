@@ -1,81 +1,81 @@
-// Figures for people: SI prefixes (cli/si_units.hpp), the headline figures of a workload
-// (cli/headline_figures.hpp) and the sweep table that shows them (cli/sweep_table.hpp).
+// Figures for people: SI prefixes (report/si_units.hpp), the headline figures of a workload
+// (report/headline_figures.hpp) and the sweep table that shows them (cli/sweep_table.hpp).
 #include <catch2/catch.hpp>
 
 #include <limits>
 
-#include "cli/headline_figures.hpp"
-#include "cli/si_units.hpp"
+#include "report/headline_figures.hpp"
+#include "report/si_units.hpp"
 #include "cli/sweep_table.hpp"
 
 using namespace lockstep;
 using namespace lockstep::cli;
 
-TEST_CASE("format_si gives three significant digits and the prefix that fits", "[si]") {
-  CHECK(format_si(1002666666.667, "ops/s") == "1.00 G ops/s");
-  CHECK(format_si(12.34e-6, "s") == "12.3 us");
-  CHECK(format_si(850e-9, "s") == "850 ns");
-  CHECK(format_si(1, "s") == "1.00 s");
-  CHECK(format_si(999, "") == "999");
-  CHECK(format_si(1234, "") == "1.23 k");
-  CHECK(format_si(45678, "B") == "45.7 kB");  // a unit symbol joins its prefix
-  CHECK(format_si(2.5e9, "Hz") == "2.50 GHz");
-  CHECK(format_si(3.5e6, "trips/s") == "3.50 M trips/s");
-  CHECK(format_si(2.5e12, "ops/s") == "2.50 T ops/s");
-  CHECK(format_si(0.0125, "s") == "12.5 ms");
-  CHECK(format_si(0.5, "") == "500 m");
+TEST_CASE("report::format_si gives three significant digits and the prefix that fits", "[si]") {
+  CHECK(report::format_si(1002666666.667, "ops/s") == "1.00 G ops/s");
+  CHECK(report::format_si(12.34e-6, "s") == "12.3 us");
+  CHECK(report::format_si(850e-9, "s") == "850 ns");
+  CHECK(report::format_si(1, "s") == "1.00 s");
+  CHECK(report::format_si(999, "") == "999");
+  CHECK(report::format_si(1234, "") == "1.23 k");
+  CHECK(report::format_si(45678, "B") == "45.7 kB");  // a unit symbol joins its prefix
+  CHECK(report::format_si(2.5e9, "Hz") == "2.50 GHz");
+  CHECK(report::format_si(3.5e6, "trips/s") == "3.50 M trips/s");
+  CHECK(report::format_si(2.5e12, "ops/s") == "2.50 T ops/s");
+  CHECK(report::format_si(0.0125, "s") == "12.5 ms");
+  CHECK(report::format_si(0.5, "") == "500 m");
 }
 
-TEST_CASE("format_si carries a value that rounds to 1000 to the next prefix", "[si]") {
-  CHECK(format_si(999.6, "") == "1.00 k");
-  CHECK(format_si(999.96e-9, "s") == "1.00 us");
-  CHECK(format_si(9.996, "s") == "10.0 s");
-  CHECK(format_si(99.96e3, "ops/s") == "100 k ops/s");
-  CHECK(format_si(0.9996e-9, "s") == "1.00 ns");
-  CHECK(format_si(1e-6, "s") == "1.00 us");
-  CHECK(format_si(1e9, "ops/s") == "1.00 G ops/s");
+TEST_CASE("report::format_si carries a value that rounds to 1000 to the next prefix", "[si]") {
+  CHECK(report::format_si(999.6, "") == "1.00 k");
+  CHECK(report::format_si(999.96e-9, "s") == "1.00 us");
+  CHECK(report::format_si(9.996, "s") == "10.0 s");
+  CHECK(report::format_si(99.96e3, "ops/s") == "100 k ops/s");
+  CHECK(report::format_si(0.9996e-9, "s") == "1.00 ns");
+  CHECK(report::format_si(1e-6, "s") == "1.00 us");
+  CHECK(report::format_si(1e9, "ops/s") == "1.00 G ops/s");
 }
 
-TEST_CASE("format_si keeps the last prefix beyond the range", "[si]") {
-  CHECK(format_si(1.234e15, "ops/s") == "1230 T ops/s");
-  CHECK(format_si(1.2e-12, "s") == "0.00120 ns");
-  CHECK(format_si(1e18, "") == "1000000 T");
+TEST_CASE("report::format_si keeps the last prefix beyond the range", "[si]") {
+  CHECK(report::format_si(1.234e15, "ops/s") == "1230 T ops/s");
+  CHECK(report::format_si(1.2e-12, "s") == "0.00120 ns");
+  CHECK(report::format_si(1e18, "") == "1000000 T");
 }
 
-TEST_CASE("format_si handles negatives, zero, NaN and infinities", "[si]") {
-  CHECK(format_si(-12.34e-6, "s") == "-12.3 us");
-  CHECK(format_si(-1002666666.667, "ops/s") == "-1.00 G ops/s");
-  CHECK(format_si(0, "ops/s") == "0 ops/s");
-  CHECK(format_si(-0.0, "s") == "0 s");
-  CHECK(format_si(0, "") == "0");
-  CHECK(format_si(std::numeric_limits<double>::quiet_NaN(), "s") == "NaN");
-  CHECK(format_si(std::numeric_limits<double>::infinity(), "ops/s") == "inf ops/s");
-  CHECK(format_si(-std::numeric_limits<double>::infinity(), "s") == "-inf s");
+TEST_CASE("report::format_si handles negatives, zero, NaN and infinities", "[si]") {
+  CHECK(report::format_si(-12.34e-6, "s") == "-12.3 us");
+  CHECK(report::format_si(-1002666666.667, "ops/s") == "-1.00 G ops/s");
+  CHECK(report::format_si(0, "ops/s") == "0 ops/s");
+  CHECK(report::format_si(-0.0, "s") == "0 s");
+  CHECK(report::format_si(0, "") == "0");
+  CHECK(report::format_si(std::numeric_limits<double>::quiet_NaN(), "s") == "NaN");
+  CHECK(report::format_si(std::numeric_limits<double>::infinity(), "ops/s") == "inf ops/s");
+  CHECK(report::format_si(-std::numeric_limits<double>::infinity(), "s") == "-inf s");
 }
 
-TEST_CASE("format_si styles: the micro symbol, digits, trimmed zeros", "[si]") {
-  CHECK(format_si(12.34e-6, "s", SiStyle{"\u00b5"}) == "12.3 \u00b5s");
-  CHECK(format_si(1.5e9, "", SiStyle{"u", 3, true}) == "1.5 G");
-  CHECK(format_si(2e6, "ops/s", SiStyle{"u", 3, true}) == "2 M ops/s");
-  CHECK(format_si(250e6, "", SiStyle{"u", 3, true}) == "250 M");
-  CHECK(format_si(123456, "", SiStyle{"u", 5, false}) == "123.46 k");
-  CHECK(format_si(123456, "", SiStyle{"u", 1, false}) == "100 k");
-  CHECK(format_si(123456, "", SiStyle{"u", 0, false}) == "100 k");  // clamped to 1
+TEST_CASE("report::format_si styles: the micro symbol, digits, trimmed zeros", "[si]") {
+  CHECK(report::format_si(12.34e-6, "s", report::SiStyle{"\u00b5"}) == "12.3 \u00b5s");
+  CHECK(report::format_si(1.5e9, "", report::SiStyle{"u", 3, true}) == "1.5 G");
+  CHECK(report::format_si(2e6, "ops/s", report::SiStyle{"u", 3, true}) == "2 M ops/s");
+  CHECK(report::format_si(250e6, "", report::SiStyle{"u", 3, true}) == "250 M");
+  CHECK(report::format_si(123456, "", report::SiStyle{"u", 5, false}) == "123.46 k");
+  CHECK(report::format_si(123456, "", report::SiStyle{"u", 1, false}) == "100 k");
+  CHECK(report::format_si(123456, "", report::SiStyle{"u", 0, false}) == "100 k");  // clamped to 1
 }
 
 TEST_CASE("headline figures: the known ones, most telling first, with their units", "[si]") {
-  const auto hash = headline_figures({"threads", "futexes", "ops_per_s_per_thread", "release_skew_ns", "ops_per_s"});
+  const auto hash = report::headline_figures({"threads", "futexes", "ops_per_s_per_thread", "release_skew_ns", "ops_per_s"});
   REQUIRE(hash.size() == 2);
   CHECK(hash[0].name == "ops_per_s");
   CHECK(hash[1].name == "ops_per_s_per_thread");
-  CHECK(format_figure(hash[0], 1002666666.667) == "1.00 G ops/s");
-  const auto wake = headline_figures({"sleepers", "batch", "wake_ns_per_round", "calls_per_round", "wakeup_latency_ns"});
+  CHECK(report::format_figure(hash[0], 1002666666.667) == "1.00 G ops/s");
+  const auto wake = report::headline_figures({"sleepers", "batch", "wake_ns_per_round", "calls_per_round", "wakeup_latency_ns"});
   REQUIRE(wake.size() == 3);
   CHECK(wake[0].name == "wake_ns_per_round");
-  CHECK(format_figure(wake[0], 850.4) == "850 ns");
-  CHECK(format_figure(wake[1], 12345) == "12.3 us");
-  CHECK(format_figure(wake[2], 2) == "2.00");
-  CHECK(headline_figures({"threads", "pairs"}).empty());
+  CHECK(report::format_figure(wake[0], 850.4) == "850 ns");
+  CHECK(report::format_figure(wake[1], 12345) == "12.3 us");
+  CHECK(report::format_figure(wake[2], 2) == "2.00");
+  CHECK(report::headline_figures({"threads", "pairs"}).empty());
 }
 
 namespace {

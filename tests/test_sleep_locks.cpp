@@ -1,4 +1,4 @@
-// The sleeping locks of core/sync/ (issue 6): a mutex, a reader-writer lock and a range lock,
+// The sleeping locks of core/sync/: a mutex, a reader-writer lock and a range lock,
 // each tested once as a template over the platform and run natively on real threads and in
 // simulation under random schedules, as the spinlock counter test is (test_spinlocks.cpp).
 #include <catch2/catch.hpp>

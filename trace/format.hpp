@@ -36,11 +36,13 @@ inline constexpr std::string_view memory_model = "memory_model";
 inline constexpr std::string_view cpus = "cpus";
 inline constexpr std::string_view node_of_cpu = "node_of_cpu";
 // Native traces' header (docs/traces.md, "Native traces"): where the run happened (absent:
-// sim), the clock its timestamps come from, and how many events full buffers dropped.
+// sim), the clock its timestamps come from, how many events full buffers dropped, and how
+// many labels the label table's limit dropped.
 inline constexpr std::string_view platform = "platform";
 inline constexpr std::string_view clock = "clock";
 inline constexpr std::string_view events_per_thread = "events_per_thread";
 inline constexpr std::string_view dropped_events = "dropped_events";
+inline constexpr std::string_view dropped_labels = "dropped_labels";
 inline constexpr std::string_view sample = "sample";  // one in this many lock holds recorded
 
 inline constexpr std::string_view t = "t";    // every event: virtual nanoseconds

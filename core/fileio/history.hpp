@@ -31,7 +31,6 @@ struct Call {
   bool seek_from_end = false;       // lseek: SEEK_END (its target depends on the size)
   bool seek_set = false;            // lseek: SEEK_SET (its target is a serial value itself)
   bool append = false;              // write: through an O_APPEND descriptor
-  bool uses_offset() const { return fd >= 0; }
   bool is_write() const { return kind == CallKind::write || kind == CallKind::pwrite; }
   bool is_read() const { return kind == CallKind::read || kind == CallKind::pread; }
 };

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <type_traits>
@@ -26,12 +25,6 @@ enum class MutexKind : std::uint8_t {
   forgetful,  // known bad: take 2 relocking in state 1 after a wakeup (forgetful_mutex.hpp)
 };
 inline constexpr std::array<std::string_view, 4> kMutexNames{"simple", "mutex2", "mutex3", "forgetful"};
-
-constexpr std::optional<MutexKind> mutex_from_name(std::string_view name) {
-  for (std::size_t i = 0; i < kMutexNames.size(); ++i)
-    if (kMutexNames[i] == name) return static_cast<MutexKind>(i);
-  return std::nullopt;
-}
 
 template <Platform P, FutexKernel<P> K>
 class AnyMutex {

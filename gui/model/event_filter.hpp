@@ -1,5 +1,5 @@
-// Search and filter over a trace's operations (issue 7: "by thread, CPU, address,
-// operation"). A query is words separated by spaces, all of which must match:
+// Search and filter over a trace's operations (by thread, CPU, address,
+// operation). A query is words separated by spaces, all of which must match:
 //   thread:N  or  thread:NAME   the operation's thread (number, or a part of its name)
 //   cpu:N                       the CPU it ran on
 //   addr:0xHEX  or  addr:NAME   its address: exactly that address, or within the label

@@ -1,7 +1,7 @@
 // Arrows between lanes: who woke whom, who handed a lock to whom, and which thread a cache
 // line moved from. Derived once per trace from its events; the timeline asks for the ones
-// in its window through a filter and a cap, so a dense trace stays readable (issue 7:
-// "capped and filterable").
+// in its window through a filter and a cap, so a dense trace stays readable (capped and
+// filterable).
 #pragma once
 
 #include <cstddef>

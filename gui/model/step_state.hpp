@@ -1,5 +1,5 @@
-// The state of an execution at one step, rebuilt from the trace for counterexample stepping
-// (issue 7): where each thread is, what memory holds at the addresses the execution has
+// The state of an execution at one step, rebuilt from the trace for counterexample
+// stepping: where each thread is, what memory holds at the addresses the execution has
 // touched, what waits in each store buffer (TSO), who holds which lock, and each futex
 // bucket's queue. Everything up to and including the step counts; later events do not.
 #pragma once

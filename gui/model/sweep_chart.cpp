@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "cli/headline_figures.hpp"
+#include "report/headline_figures.hpp"
 
 namespace lockstep::view {
 
@@ -63,7 +63,7 @@ std::optional<SweepChart> sweep_chart(const ScenarioResult& s) {
   std::vector<std::string> names;
   for (const ResultRow& row : s.rows)
     for (const Figure& m : row.metrics) names.push_back(m.name);
-  const std::vector<cli::HeadlineFigure> headlines = cli::headline_figures(names);
+  const std::vector<report::HeadlineFigure> headlines = report::headline_figures(names);
   if (headlines.empty()) return std::nullopt;
 
   SweepChart chart;

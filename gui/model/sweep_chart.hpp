@@ -1,5 +1,5 @@
 // The chart of a sweep (the result view's "Sweep" section, `lockstep-view --screenshot --view
-// sweep`): a swept numeric parameter on x, the workload's headline figure (cli/headline_figures.hpp)
+// sweep`): a swept numeric parameter on x, the workload's headline figure (report/headline_figures.hpp)
 // on y, one series per value of the other swept parameters (futex hash: ops/s against futexes
 // per thread, one line per design). No Qt.
 #pragma once

@@ -1,4 +1,4 @@
-// Two traces of one scenario figure by figure (issue 22): typically a native run and a
+// Two traces of one scenario figure by figure: typically a native run and a
 // simulated one, side by side in the compare view with A, B and B's difference from A in
 // percent. Rates (per second of the trace's own duration) are what a native run of 200 ms and
 // a simulated one of 20 us can be compared by; counts are shown too. A figure a trace has

@@ -9,7 +9,7 @@
 #include <QPainter>
 #include <QPen>
 
-#include "cli/si_units.hpp"
+#include "report/si_units.hpp"
 #include "gui/render/axis.hpp"
 #include "gui/render/page.hpp"
 
@@ -278,7 +278,7 @@ void paint_sweep_chart(QPainter& p, QRect area, const SweepChart& chart) {
   const QFontMetrics fm(Page::body_font());
   const int legend = legend_width(chart, fm);
   const QRect plot = area.adjusted(kSweepLeft, kSweepTop, -10 - legend, -kSweepBottom);
-  const cli::SiStyle style{"\u00b5", 3, true};
+  const report::SiStyle style{"\u00b5", 3, true};
   const YAxis y = y_axis(chart);
   const auto [x_lo, x_hi] = extent(chart, &SweepPoint::x);
   // A margin of 4% of the width either side, so the end points are not on the frame.
@@ -292,7 +292,7 @@ void paint_sweep_chart(QPainter& p, QRect area, const SweepChart& chart) {
     p.drawLine(QPointF(plot.left() + 1, py), QPointF(plot.right() - 1, py));
     p.setPen(QColor(80, 80, 80));
     p.drawText(QRectF(area.left(), py - 8, kSweepLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
-               QString::fromStdString(cli::format_si(t * chart.y_scale, chart.y_unit, style)));
+               QString::fromStdString(report::format_si(t * chart.y_scale, chart.y_unit, style)));
   }
   p.drawText(QRect(area.left(), area.top(), area.width(), kSweepTop - 4), Qt::AlignLeft | Qt::AlignVCenter,
              QString::fromStdString(chart.y_name + (chart.y_unit.empty() ? "" : " (" + chart.y_unit + ")")) +

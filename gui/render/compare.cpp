@@ -6,7 +6,7 @@
 #include <QFontMetrics>
 #include <QPainter>
 
-#include "cli/si_units.hpp"
+#include "report/si_units.hpp"
 
 namespace lockstep::view {
 
@@ -47,7 +47,7 @@ void timeline(Page& page, const Trace& trace, const QString& title, TimeWindow w
 
 QString metric_text(double v, const std::string& unit) {
   if (unit == "ns") return ns_text(v);
-  if (unit == "/s") return q(cli::format_si(v, "/s", cli::SiStyle{.micro = "\u00b5"}));
+  if (unit == "/s") return q(report::format_si(v, "/s", report::SiStyle{.micro = "\u00b5"}));
   return QString::number(v, 'f', 0);
 }
 

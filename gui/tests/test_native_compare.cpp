@@ -1,4 +1,4 @@
-// Native traces in the viewer and the compare view's figures (issue 22): the figures of two
+// Native traces in the viewer and the compare view's figures: the figures of two
 // hand-written traces worked out by hand, a native trace recorded by `lockstep native
 // --trace` read by the viewer's model, and `lockstep-view --compare` of a native and a
 // simulated ping-pong.

@@ -25,10 +25,6 @@ class Deadline {
         end_(start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds))) {}
 
   double elapsed_s() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-  double remaining_s() const {
-    const double left = std::chrono::duration<double>(end_ - Clock::now()).count();
-    return left > 0 ? left : 0;
-  }
   bool passed() const { return Clock::now() >= end_; }
   // An even share of what is left for the next of `parts_left` parts (this one included),
   // after setting `reserved_s` aside for work still to come outside the parts.

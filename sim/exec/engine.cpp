@@ -103,8 +103,12 @@ ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) 
 
 ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecorder* trace,
                             std::uint64_t execution_index) {
-  Engine* outer = std::exchange(tls_engine_, this);
-  // Restored however the run ends (a workload's setup may throw).
+  // The engine that P:: calls reach, and whether they trace: both restored however the run
+  // ends (a workload's setup, a step or a check may throw).
+  struct CurrentHere {
+    Engine* outer;
+    ~CurrentHere() { tls_engine_ = outer; }
+  } current_here{std::exchange(tls_engine_, this)};
   struct TracingHere {
     bool outer;
     ~TracingHere() { tls_tracing_ = outer; }
@@ -171,12 +175,10 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   // Back on the host: every thread finished, or nothing can run, or the execution stopped.
   if (oracle_error_) {
     destroy_fibers();
-    tls_engine_ = outer;
     std::rethrow_exception(std::exchange(oracle_error_, nullptr));
   }
   if (!internal_error_.empty()) {
     destroy_fibers();
-    tls_engine_ = outer;
     if (internal_is_bug_) throw std::logic_error(internal_error_);
     throw std::runtime_error(internal_error_);
   }
@@ -208,7 +210,6 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
     trace_->end(result.virtual_time_ns, steps_, violation_ ? (violation_->witness ? "reachable" : "violation") : "pass");
   trace_ = nullptr;
   oracle_ = nullptr;
-  tls_engine_ = outer;
   return result;
 }
 

@@ -40,6 +40,9 @@ struct DirectoryLine {
   std::int8_t dirty_llc = -1;
   std::uint16_t llc_packages = 0;  // bit p: package p's shared last level holds a copy
   std::uint8_t home = 0;           // the node whose memory holds the line (writebacks go there)
+  // The transaction that keeps the line busy is the owner's own (its fill, or its locked
+  // instruction's hold): until then the owner's core has no usable copy.
+  bool owner_busy = false;
   // (The members so far fill 8 bytes, which keeps a directory slot at 48.)
   double busy_until_ns = 0;  // the line's last coherence transaction ends then
   std::vector<int> sharers;  // cores holding it Shared, in the order they got it (the order
@@ -97,6 +100,7 @@ class LineDirectory {
     slot.line.dirty_llc = -1;
     slot.line.llc_packages = 0;
     slot.line.home = 0;
+    slot.line.owner_busy = false;
     slot.line.busy_until_ns = 0;
     slot.line.sharers.clear();  // keeps its capacity: a reused slot allocates nothing
     return slot.line;

@@ -109,6 +109,7 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
     // waits for that (miss: one transaction per line at a time).
     exact += config_.locked_ns;
     line.busy_until_ns = std::max(line.busy_until_ns, static_cast<double>(a.start_ns) + exact);
+    line.owner_busy = true;
   }
   source_counts_[static_cast<std::size_t>(last_source_)]++;
   last_line_ = &line;
@@ -184,8 +185,8 @@ double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_add
   const bool exclusive = a.kind == OpKind::store || a.kind == OpKind::rmw || a.kind == OpKind::plain_store;
   // (The CPU's own time is `start` plus the fraction it has not paid yet: its own previous
   // transaction is over by then.)
-  if (line.busy_until_ns > start + carry_ns_[static_cast<std::size_t>(a.cpu)] &&
-      (line.owner == core || line.shared_by(core))) [[unlikely]] {
+  if (line.owner == core && line.owner_busy && line.busy_until_ns > start + carry_ns_[static_cast<std::size_t>(a.cpu)])
+      [[unlikely]] {
     // This core's copy is still arriving, or its SMT sibling's locked instruction holds it:
     // the access waits for that, then hits (core-to-core-latency: a CAS ping-pong between
     // siblings costs a locked instruction one way, 7.4-9.8 ns, not less). The engine
@@ -230,6 +231,7 @@ double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_add
   const double done = begin + private_hit(core, line, line_addr, begin) + invalidate_others(line, line_addr, core, begin, 0);
   set_owner(line, core, OwnerState::modified);
   line.busy_until_ns = done;
+  line.owner_busy = true;
   last_source_ = Source::upgrade;
   check_line(line, a);
   return done - start;
@@ -368,6 +370,7 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
   if (exclusive) set_owner(line, core, OwnerState::modified);
   fill(core, line, line_addr, done);
   line.busy_until_ns = done;
+  line.owner_busy = exclusive;
   return done - start;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the futex flagship scenarios' result JSON against what issue 4 asks of them.
+"""Checks the futex flagship scenarios' result JSON against what docs/futex.md claims of them.
 
 Usage: check_futex_results.py hash-sweep.json wake-fastpath.json hash-futexes.json colliding-keys.json
 Prints one line per failed claim and exits 1 if any failed.
@@ -59,7 +59,7 @@ def hash_futexes(path):
 
 
 def colliding_keys(path):
-    # Issue 23: keys that share one bucket serialise the process that uses them on that
+    # Colliding keys: keys that share one bucket serialise the process that uses them on that
     # bucket's lock; the other process keeps its rate when it has its own table, and loses
     # little in the global table (only the one bucket is shared).
     by = {(r["keys"], r["design"]): r for r in rows(path)}

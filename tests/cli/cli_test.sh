@@ -53,7 +53,7 @@ else fail "native --lock-profile: exit $code, '$out'"; fi
 out=$("$lockstep" run scenarios/fileio/cost-overlapping.yaml --lock-profile "$work/lp.csv/under-a-file.csv" 2>&1); code=$?
 [[ $code -eq 2 && $out =~ --lock-profile ]] && pass || fail "unwritable --lock-profile: exit $code, '$out'"
 
-# The futex lost wakeup (issue 5): dfs finds it, minimized to at most 2 preemptions, and
+# The futex lost wakeup: dfs finds it, minimized to at most 2 preemptions, and
 # `lockstep replay` reproduces it with the same trace; the interleaving is printed.
 "$lockstep" check scenarios/futex/lost-wakeup-missing-barrier.yaml --out-dir "$work/lw" --json "$work/lw.json" \
   >"$work/lw.txt"; code=$?
@@ -135,7 +135,7 @@ out=$("$lockstep" check "$work/native.yaml" --quiet 2>&1); code=$?
 printf 'name: r\ndesign: {futex: kernel}\nworkload: {kind: ring, threads: 2, laps: 10, work: 1000}\nexpect: pass\n' >"$work/ring-work.yaml"
 out=$("$lockstep" native "$work/ring-work.yaml" --quiet 2>&1); code=$?
 [[ $code -eq 2 && $out =~ ring-work.yaml:.*simulated\ compute ]] && pass || fail "native ring with work: exit $code, '$out'"
-# Thread programs run natively as litmus tests (issue 22): on x86 SB's relaxed outcome shows
+# Thread programs run natively as litmus tests: on x86 SB's relaxed outcome shows
 # within a second, consistent with the checker under tso; elsewhere the histogram alone.
 out=$("$lockstep" native scenarios/litmus/sb-tso.yaml --seconds 1 --json "$work/sb.json" 2>&1); code=$?
 if [[ $(uname -m) == x86_64 ]]; then
@@ -150,7 +150,7 @@ else
 fi
 out=$("$lockstep" native scenarios/litmus/sb-tso.yaml --runs 0 2>&1); code=$?
 [[ $code -eq 2 && $out =~ --runs ]] && pass || fail "native --runs 0: exit $code, '$out'"
-# Native traces (issue 22): one per sweep row, named from --trace with -row<N>; each says
+# Native traces: one per sweep row, named from --trace with -row<N>; each says
 # platform native, declares its threads and ends; the table designs' rows hold lock events.
 "$lockstep" native scenarios/futex/native-pingpong.yaml --quiet --trace "$work/pp.trace.jsonl"; code=$?
 if [[ $code -eq 0 ]] && python3 -c "
@@ -167,7 +167,7 @@ out=$("$lockstep" native scenarios/futex/native-pingpong.yaml scenarios/futex/na
 out=$("$lockstep" native scenarios/futex/native-pingpong.yaml --trace-sample 4 2>&1); code=$?
 [[ $code -eq 2 && $out =~ --trace-sample\ needs\ --trace ]] && pass || fail "native --trace-sample alone: exit $code, '$out'"
 
-# The file probe (issue 6): ~1 s on a temporary directory; the JSON has the documented fields,
+# The file probe: ~1 s on a temporary directory; the JSON has the documented fields,
 # the classification splits the ten modeled policies, and the probe's files are gone.
 mkdir -p "$work/probe-dir"
 "$lockstep" native probe fileio --path "$work/probe-dir" --seconds 1 --quiet --json "$work/probe.json"; code=$?
@@ -188,7 +188,7 @@ assert consistent | inconsistent == policies and not consistent & inconsistent, 
 PY
 then pass; else fail "file probe: the JSON lacks a field or its classification is not a split of the policies"; fi
 [[ -z $(ls -A "$work/probe-dir") ]] && pass || fail "file probe: left files behind: $(ls -A "$work/probe-dir")"
-# The machine probes (issue 22): the memory probe's JSON has the simulator's row shape
+# The machine probes: the memory probe's JSON has the simulator's row shape
 # (histogram in 1 ns bins, peaks_ns) for every size from 4 KiB to 4 x the last-level cache.
 # 0.5 s is below what faulting in and linking its largest buffers takes on a small VM, so
 # the bound on elapsed_s is loose; docs/machines.md, "Native probes".

@@ -53,7 +53,7 @@ else fail "a dfs execution count changed: update tests/golden/dfs-counts.json wi
 
 case "$dir" in
   scenarios/futex)
-    # The futex flagships show what issue 4 claims (tests/cli/check_futex_results.py).
+    # The futex flagships show what docs/futex.md claims (tests/cli/check_futex_results.py).
     if python3 tests/cli/check_futex_results.py "$work/futex-hash-sweep.json" "$work/futex-wake-fastpath.json" \
       "$work/futex-hash-futexes.json" "$work/futex-colliding-keys.json"; then pass
     else fail "the futex flagship results do not show what they should"; fi ;;

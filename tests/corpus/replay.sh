@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Replays the corpus of inputs that once crashed or hung lockstep (issue 21, "inputs that
-# cannot hurt"): every scenario and schedule must be refused with exit 2 and a message,
+# Replays the corpus of inputs that once crashed or hung lockstep (inputs that
+# cannot hurt): every scenario and schedule must be refused with exit 2 and a message,
 # every trace opened (exit 0) or refused (exit 2), all within seconds.
 # Usage: replay.sh LOCKSTEP SOURCE_DIR [LOCKSTEP_VIEW]  (the traces need the viewer)
 set -uo pipefail

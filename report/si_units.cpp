@@ -1,4 +1,4 @@
-#include "cli/si_units.hpp"
+#include "report/si_units.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace lockstep::cli {
+namespace lockstep::report {
 
 namespace {
 
@@ -77,4 +77,4 @@ std::string format_si(double value, std::string_view unit, const SiStyle& style)
   return with_unit(sign + number_text(scaled, digits, style.trim_zeros), symbol, unit);
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report

@@ -1,9 +1,9 @@
-#include "cli/headline_figures.hpp"
+#include "report/headline_figures.hpp"
 
 #include <algorithm>
 #include <array>
 
-namespace lockstep::cli {
+namespace lockstep::report {
 
 namespace {
 
@@ -45,4 +45,4 @@ std::string format_figure(const HeadlineFigure& figure, double raw, const SiStyl
   return format_si(raw * figure.scale, figure.unit, style);
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report

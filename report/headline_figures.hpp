@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/si_units.hpp"
+#include "report/si_units.hpp"
 
-namespace lockstep::cli {
+namespace lockstep::report {
 
 struct HeadlineFigure {
   std::string_view name;  // the figure's name in the result JSON and CSV: "wake_ns_per_round"
@@ -27,4 +27,4 @@ std::vector<HeadlineFigure> headline_figures(const std::vector<std::string>& nam
 // 850.4 wake_ns_per_round is "850 ns".
 std::string format_figure(const HeadlineFigure& figure, double raw, const SiStyle& style = {});
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report

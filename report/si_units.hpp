@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace lockstep::cli {
+namespace lockstep::report {
 
 struct SiStyle {
   // The micro prefix. The terminal gets ASCII "u" (its encoding is unknown: a C locale, a CI
@@ -25,4 +25,4 @@ struct SiStyle {
 // "NaN" (no quantity, no unit); infinities are "inf unit" and "-inf unit".
 std::string format_si(double value, std::string_view unit, const SiStyle& style = {});
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report
