@@ -42,7 +42,7 @@ void TraceOutput::take(std::string_view chunk) {
   }
   if (file_) file_->write(chunk);
   if (chrome_path_.empty() || !kept_whole_) return;
-  if (kept_.size() + chunk.size() > kChromeMaxBytes) {
+  if (kept_.size() + chunk.size() > chrome_cap()) {
     kept_whole_ = false;
     kept_.clear();
     kept_.shrink_to_fit();
@@ -83,8 +83,8 @@ TraceOutput::Written TraceOutput::finish_files() {
       io::write_file_atomically(chrome_path_, trace::chrome_trace_json(kept_));
       out.chrome_trace_path = chrome_path_;
     } else {
-      std::fprintf(stderr, "note: no Chrome trace for %s: the trace is over %zu MiB\n", chrome_path_.c_str(),
-                   kChromeMaxBytes >> 20);
+      std::fprintf(stderr, "note: no Chrome trace for %s: the trace is over %llu MiB\n", chrome_path_.c_str(),
+                   static_cast<unsigned long long>(chrome_cap() >> 20));
     }
   }
   return out;
