@@ -36,10 +36,7 @@ void TraceOutput::attach(sim::TraceRecorder& recorder) {
 void TraceOutput::take(std::string_view chunk) {
   sha_.update(chunk);
   written_ += chunk.size();
-  if (file_ && limit_ > 0 && written_ > limit_) {
-    file_.reset();  // never committed: the temporary goes
-    over_limit_ = true;
-  }
+  if (file_ && limit_ > 0 && written_ > limit_) file_.reset();  // never committed: the temporary goes
   if (file_) file_->write(chunk);
   if (chrome_path_.empty() || !kept_whole_) return;
   if (kept_.size() + chunk.size() > chrome_cap()) {
@@ -74,7 +71,7 @@ TraceOutput::Written TraceOutput::finish_files() {
     file_->commit();
     file_.reset();
     out.trace_path = trace_path_;
-  } else if (over_limit_) {
+  } else if (!trace_path_.empty()) {  // dropped past the limit
     std::fprintf(stderr, "note: %s not saved: the trace is over %llu MiB (--save-traces-limit; --trace keeps it whole)\n",
                  trace_path_.c_str(), static_cast<unsigned long long>(limit_ >> 20));
   }

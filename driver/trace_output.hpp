@@ -51,7 +51,6 @@ class TraceOutput {
   std::optional<io::AtomicFileWriter> file_;
   std::uint64_t limit_ = 0;
   std::uint64_t written_ = 0;
-  bool over_limit_ = false;
   std::string kept_;
   bool kept_whole_ = true;
 };

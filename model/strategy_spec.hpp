@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace lockstep::model {
 
@@ -24,6 +25,19 @@ enum StrategyKey : std::uint16_t {
   key_minimize = 1 << 7,
   key_unroll = 1 << 8,
 };
+
+// The option names, as a scenario spells them, with their bits.
+inline constexpr std::array<std::pair<std::string_view, std::uint16_t>, 9> kStrategyKeys{{
+    {"seed", key_seed},
+    {"executions", key_executions},
+    {"preemption_bound", key_preemption_bound},
+    {"delay_bound", key_delay_bound},
+    {"depth", key_depth},
+    {"choice_points", key_choice_points},
+    {"workers", key_workers},
+    {"minimize", key_minimize},
+    {"unroll", key_unroll},
+}};
 
 // Each strategy declared once: its name in scenarios and `lockstep list`, what it does, the
 // options it takes (a key it does not take is an error in a scenario), and whether it

@@ -1,6 +1,7 @@
 #include "scenario/futex_loader.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -58,6 +59,10 @@ futex::FutexMachine futex_machine(const MachineSpec& machine) {
   return futex::FutexMachine{std::max(1, machine.cpus()), machine.nodes(), 1};
 }
 
+// The keys that configure a table's fields (FutexConfig), beside `design` and `name`.
+constexpr std::array<std::string_view, 10> kTableKeys{"sizing", "placement", "layout", "lock", "hash", "key",
+                                                      "wake_fastpath", "ref", "back_pointer", "private_buckets"};
+
 FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
   const std::vector<std::string_view> names = design_names();
   FutexDesign d;
@@ -66,9 +71,9 @@ FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
     d.where = src.where(node);
     return d;
   }
-  const yaml::Map m(src, node, "futex",
-                    {"design", "name", "sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath", "ref",
-                     "back_pointer", "private_buckets"});
+  std::vector<std::string_view> keys{"design", "name"};
+  keys.insert(keys.end(), kTableKeys.begin(), kTableKeys.end());
+  const yaml::Map m(src, node, "futex", std::move(keys));
   d.name = "custom";
   d.where = src.where(node);
   if (const auto base = m.get("design")) {
@@ -76,8 +81,7 @@ FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
     d.where = src.where(*base);
   }
   if (d.backend != FutexBackendKind::table) {
-    for (std::string_view key :
-         {"sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath", "ref", "back_pointer", "private_buckets"})
+    for (std::string_view key : kTableKeys)
       if (const auto at = m.key_node(key))
         src.fail(*at, fmt::format("'{}' configures a futex table, but '{}' is the host's futex", key, d.name));
   }
@@ -104,8 +108,7 @@ FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
     if (c.sizing != futex::Sizing::process_private)
       src.fail(*at, "private_buckets sizes the per-process private table: it needs `sizing: private`");
   }
-  if (m.has("sizing") || m.has("placement") || m.has("layout") || m.has("lock") || m.has("hash") || m.has("key") ||
-      m.has("wake_fastpath") || m.has("ref") || m.has("back_pointer") || m.has("private_buckets"))
+  if (std::any_of(kTableKeys.begin(), kTableKeys.end(), [&m](std::string_view key) { return m.has(std::string(key)); }))
     d.name = d.name == "custom" ? "custom" : d.name + "+";
   d.name = m.scalar_or("name", d.name);
   return d;

@@ -221,9 +221,9 @@ StrategySpec load_strategy(const yaml::Map& root) {
   const std::optional<YAML::Node> node = root.get("strategy");
   if (!node) return s;
   const yaml::Source& src = root.source();
-  const yaml::Map m(src, *node, "strategy",
-                    {"kind", "seed", "executions", "max_steps", "preemption_bound", "delay_bound", "depth",
-                     "choice_points", "workers", "minimize", "unroll"});
+  std::vector<std::string_view> keys{"kind", "max_steps"};
+  for (const auto& [key, bit] : model::kStrategyKeys) keys.push_back(key);
+  const yaml::Map m(src, *node, "strategy", std::move(keys));
   static constexpr auto kKinds = [] {
     std::array<std::string_view, model::kStrategies.size()> names{};
     for (std::size_t i = 0; i < names.size(); ++i) names[i] = model::kStrategies[i].name;
@@ -232,18 +232,7 @@ StrategySpec load_strategy(const yaml::Map& root) {
   if (const auto kind = m.get("kind")) s.kind = static_cast<StrategyKind>(yaml::choice(src, *kind, "strategy", kKinds));
   // Which keys go with which kind (model::kStrategies): a key the chosen strategy ignores is a
   // mistake the user should hear of (a seed on dfs, which decides without one).
-  static constexpr std::array<std::pair<std::string_view, std::uint16_t>, 9> kKeys{{
-      {"seed", model::key_seed},
-      {"executions", model::key_executions},
-      {"preemption_bound", model::key_preemption_bound},
-      {"delay_bound", model::key_delay_bound},
-      {"depth", model::key_depth},
-      {"choice_points", model::key_choice_points},
-      {"workers", model::key_workers},
-      {"minimize", model::key_minimize},
-      {"unroll", model::key_unroll},
-  }};
-  for (const auto& [key, bit] : kKeys) {
+  for (const auto& [key, bit] : model::kStrategyKeys) {
     if (!m.has(std::string(key)) || (model::info_of(s.kind).keys & bit) != 0) continue;
     std::vector<std::string> takers;
     for (const model::StrategyInfo& i : model::kStrategies)

@@ -41,12 +41,12 @@ for target, deps in links.items():
 
 
 def reachable(f):
-    seen, todo = set(), [f]
-    while todo:
-        for d in direct[todo.pop()]:
+    seen, frontier = set(), [f]
+    while frontier:
+        for d in direct[frontier.pop()]:
             if d not in seen:
                 seen.add(d)
-                todo.append(d)
+                frontier.append(d)
     return seen
 
 

@@ -59,7 +59,7 @@ class ClhLock {
       P::note_lock(this, LockNote::wait, false, site);
       while (before.locked.load(std::memory_order_acquire) != 0) P::cpu_relax();
     }
-    acquired(self, mine, pred, site);
+    acquired(self, pred, site);
   }
 
   bool try_lock(Node& self, std::source_location site = std::source_location::current()) {
@@ -70,7 +70,7 @@ class ClhLock {
     const std::uint64_t mine = queue_node(self);
     decode(mine).locked.store(1, std::memory_order_relaxed);
     if (!tail_.compare_exchange_strong(pred, mine, std::memory_order_acq_rel)) return false;
-    acquired(self, mine, pred, site);
+    acquired(self, pred, site);
     return true;
   }
 
@@ -90,8 +90,8 @@ class ClhLock {
     const std::uint64_t mine = self.mine.load(std::memory_order_relaxed);
     return mine != 0 ? mine : encode(self);
   }
-  void acquired(Node& self, std::uint64_t mine, std::uint64_t pred, const std::source_location& site) {
-    self.mine.store(mine, std::memory_order_relaxed);
+  // (`mine` needs no store: until the release recycles it, queue_node still derives it.)
+  void acquired(Node& self, std::uint64_t pred, const std::source_location& site) {
     self.pred.store(pred, std::memory_order_relaxed);
     P::note_lock(this, LockNote::acquire, false, site);
   }

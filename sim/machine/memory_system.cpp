@@ -183,21 +183,18 @@ std::uint64_t MemorySystem::wake_ns(CpuId from, CpuId to) { return config_.os.wa
 double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_addr, double start) {
   const int core = topology_.core_of(a.cpu);
   const bool exclusive = a.kind == OpKind::store || a.kind == OpKind::rmw || a.kind == OpKind::plain_store;
-  // (The CPU's own time is `start` plus the fraction it has not paid yet: its own previous
-  // transaction is over by then.)
-  if (line.owner == core && line.owner_busy && line.busy_until_ns > start + carry_ns_[static_cast<std::size_t>(a.cpu)])
-      [[unlikely]] {
+  if (line.owner == core) {
     // This core's copy is still arriving, or its SMT sibling's locked instruction holds it:
     // the access waits for that, then hits (core-to-core-latency: a CAS ping-pong between
-    // siblings costs a locked instruction one way, 7.4-9.8 ns, not less). The engine
-    // applies its value then.
-    last_in_flight_ = true;
-    const double begin = line.busy_until_ns;
-    const double hit = latency(a, line, line_addr, begin);
-    last_in_flight_ = true;
-    return begin - start + hit;
-  }
-  if (line.owner == core) {
+    // siblings costs a locked instruction one way, 7.4-9.8 ns, not less), and the engine
+    // applies its value then. (The CPU's own time is `start` plus the fraction it has not
+    // paid yet: its own previous transaction is over by then.)
+    if (line.owner_busy && line.busy_until_ns > start + carry_ns_[static_cast<std::size_t>(a.cpu)]) [[unlikely]] {
+      const double begin = line.busy_until_ns;
+      const double hit = latency(a, line, line_addr, begin);
+      last_in_flight_ = true;
+      return begin - start + hit;
+    }
     // E, M, O or F here. A read hits; so does a write to E (which becomes M without a
     // message) or M. A write to O or F must first invalidate the Shared copies elsewhere.
     if (!exclusive) return private_hit(core, line, line_addr, start);
@@ -271,7 +268,8 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
   double done = begin;
   if (line.owner >= 0 && !read_from_own_llc(line, line_addr, package, exclusive)) {
     // E, M, O or F in another core: a cache-to-cache transfer (a clean line costs less only
-    // where an inclusive L3 answers it, or the preset sets c2c_clean_same_package_ns). The request waits where the line's requests are ordered until the line's previous
+    // where an inclusive L3 answers it, or the preset sets c2c_clean_same_package_ns). The
+    // request waits where the line's requests are ordered until the line's previous
     // transaction is done, then reaches the owner, which gives the line up at `served`.
     const int owner = line.owner;
     last_peer_core_ = owner;
