@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@
 #include "io/files.hpp"
 #include "native/fileio/interrupt.hpp"
 #include "native/probes/c2c_probe.hpp"
+#include "native/probes/ccbench_probe.hpp"
 #include "native/probes/futex_probe.hpp"
 #include "native/probes/memory_probe.hpp"
 #include "scenario/host_calibration.hpp"
@@ -56,7 +58,8 @@ std::string huge_pages_of(const np::MemoryProbeResult& r) {
 // The probes' figures in the fit's terms: the chase CPU's own node; the median batch, which
 // averages 256 loads, is the mean per access the simulator reports.
 driver::CalibrationMeasurements measurements(const np::MemoryProbeResult& memory, const np::C2cProbeResult& c2c,
-                                             const np::FutexProbeResult& futex, std::vector<std::string>& notes) {
+                                             const np::CcbenchProbeResult& ccbench, const np::FutexProbeResult& futex,
+                                             std::vector<std::string>& notes) {
   driver::CalibrationMeasurements m;
   m.clock = memory.clock.description();
   m.huge_pages = huge_pages_of(memory);
@@ -74,12 +77,16 @@ driver::CalibrationMeasurements measurements(const np::MemoryProbeResult& memory
   m.c2c_ns = c2c.one_way_ns;
   if (c2c.own_line_rmw_ns > 0) m.own_line_rmw_ns = c2c.own_line_rmw_ns;
   if (c2c.fence_ns > 0) m.fence_ns = c2c.fence_ns;
+  if (ccbench.rows.size() == 1 && ccbench.rows.front().latency.samples > 0)
+    m.ccbench_transfer = driver::CalibrationMeasurements::Transfer{c2c.cpus[0], ccbench.rows.front().cpu,
+                                                                   ccbench.rows.front().latency.median_ns};
   if (futex.syscall_eagain.measured) m.syscall_ns = futex.syscall_eagain.latency.median_ns;
   if (futex.wake_to_running.measured) m.wake_ns = futex.wake_to_running.latency.median_ns;
   if (futex.wake_call.measured) m.wake_call_ns = futex.wake_call.latency.median_ns;
   if (futex.context_switch.measured) m.context_switch_ns = futex.context_switch.latency.median_ns;
   for (const std::string& n : memory.notes) notes.push_back("memory probe: " + n);
   for (const std::string& n : c2c.notes) notes.push_back("c2c probe: " + n);
+  for (const std::string& n : ccbench.notes) notes.push_back("ccbench probe: " + n);
   for (const std::string& n : futex.notes) notes.push_back("futex probe: " + n);
   return m;
 }
@@ -95,6 +102,13 @@ CLI::App* add_calibrate(CLI::App& app, CalibrateCommand& c) {
   cmd->add_flag("--no-store", c.no_store, "Do not keep it as this host's calibration");
   cmd->add_flag("--if-missing", c.if_missing, "Do nothing when this host already has a stored calibration");
   cmd->add_flag("--quiet,-q", c.quiet, "Print nothing but errors");
+  const std::map<std::string, driver::TransferFit> fits{{"c2c", driver::TransferFit::c2c},
+                                                        {"ccbench", driver::TransferFit::ccbench}};
+  cmd->add_option("--transfer-from", c.transfer_from,
+                  "What the model's in-package transfer is fitted to: the c2c ping-pong's one way, or ccbench's load "
+                  "of a modified line (docs/compare.md, \"ccbench\")")
+      ->transform(CLI::CheckedTransformer(fits))
+      ->default_str("c2c");
   return cmd;
 }
 
@@ -113,6 +127,19 @@ int run_calibrate(const CalibrateCommand& c) {
   np::C2cProbeOptions c2c_options;
   c2c_options.limits = {c.seconds * kC2cShare, stop};
   const np::C2cProbeResult c2c = memory.interrupted ? np::C2cProbeResult{} : np::c2c_probe(c2c_options);
+  // One uncontended transfer between the c2c probe's first two CPUs: ccbench's load of a
+  // modified line, 200 fresh lines (well under a second).
+  np::CcbenchProbeResult ccbench;
+  if (!c2c.interrupted && c2c.cpus.size() >= 2) {
+    np::CcbenchProbeOptions o;
+    o.limits = {0, stop};
+    o.state = LineState::modified;
+    o.op = CcOp::load;
+    o.holders = {c2c.cpus[0]};
+    o.cpus = {c2c.cpus[1]};
+    o.repetitions = 200;
+    ccbench = np::ccbench_probe(o);
+  }
   np::FutexProbeOptions futex_options;
   futex_options.limits = {c.seconds * kFutexShare, stop};
   const np::FutexProbeResult futex =
@@ -122,12 +149,12 @@ int run_calibrate(const CalibrateCommand& c) {
     return kExitInterrupted;
   }
   std::vector<std::string> notes;
-  const driver::CalibrationMeasurements measured = measurements(memory, c2c, futex, notes);
+  const driver::CalibrationMeasurements measured = measurements(memory, c2c, ccbench, futex, notes);
   const fs::path work = fs::temp_directory_path() / fmt::format("lockstep-calibrate.{}", ::getpid());
   driver::Calibration calibration;
   try {
     calibration = driver::fit_calibration(sim::machine::read_host_topology(), measured, scenario::this_host(),
-                                          now_utc(), work.string());
+                                          now_utc(), work.string(), c.transfer_from);
   } catch (...) {
     std::error_code ignored;
     fs::remove_all(work, ignored);

@@ -1,4 +1,4 @@
-// `lockstep calibrate [--out FILE] [--seconds S]`: runs the native probes, fits this host's
+// `lockstep calibrate [--out FILE] [--seconds S] [--transfer-from c2c|ccbench]`: runs the native probes, fits this host's
 // machine model to them (driver/calibration.hpp), stores the machine file as this host's
 // calibration (scenario/host_calibration.hpp: what `preset: host` then uses) and, with
 // --out, writes a copy. Exit 0; 130 when interrupted (nothing is stored).
@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "driver/calibration.hpp"
+
 namespace lockstep::cli {
 
 struct CalibrateCommand {
@@ -16,6 +18,7 @@ struct CalibrateCommand {
   bool no_store = false;
   bool if_missing = false;  // keep this host's stored calibration when there is one
   bool quiet = false;
+  driver::TransferFit transfer_from = driver::TransferFit::c2c;  // --transfer-from
 };
 
 CLI::App* add_calibrate(CLI::App& app, CalibrateCommand& command);

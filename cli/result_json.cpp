@@ -134,6 +134,7 @@ void put_machine(Json& out, const MachineMeasurements& m) {
       rows.push_back(Json{{"cpu", row.cpu},
                           {"distance", row.distance},
                           {"mean_ns", std::round(row.mean_ns * 10) / 10},
+                          {"median_ns", std::round(row.median_ns * 10) / 10},
                           {"min_ns", std::round(row.min_ns * 10) / 10},
                           {"max_ns", std::round(row.max_ns * 10) / 10}});
     out["ccbench"] = std::move(rows);
@@ -188,6 +189,7 @@ void put_row(Json& out, const RowReport& r, bool native) {
   put_outcome(out, r);
   if (native) {
     put_native_counts(out, r);
+    put_machine(out, r.machine);  // ccbench natively (a probe's rows)
     put_workload(out, r.workload);
     put_lock_profile(out, r);
     if (r.litmus) out["litmus"] = litmus_json(*r.litmus);

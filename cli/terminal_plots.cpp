@@ -39,11 +39,11 @@ std::string render_histogram(const MachineMeasurements& m, int rows, int width) 
 
 std::string render_ccbench(const MachineMeasurements& m) {
   if (m.ccbench.empty()) return {};
-  std::string out = fmt::format("  ccbench: {}, ns\n  {:>5}  {:<14} {:>8} {:>8} {:>8}\n", m.ccbench_test, "cpu", "distance",
-                                "mean", "min", "max");
+  std::string out = fmt::format("  ccbench: {}, ns\n  {:>5}  {:<14} {:>8} {:>8} {:>8} {:>8}\n", m.ccbench_test, "cpu",
+                                "distance", "mean", "median", "min", "max");
   for (const auto& row : m.ccbench)
-    out += fmt::format("  {:>5}  {:<14} {:>8.1f} {:>8.1f} {:>8.1f}\n", row.cpu, row.distance, row.mean_ns, row.min_ns,
-                       row.max_ns);
+    out += fmt::format("  {:>5}  {:<14} {:>8.1f} {:>8.1f} {:>8.1f} {:>8.1f}\n", row.cpu, row.distance, row.mean_ns,
+                       row.median_ns, row.min_ns, row.max_ns);
   return out;
 }
 

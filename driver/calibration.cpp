@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -46,6 +48,15 @@ class ProbeSimulator {
     const RowReport r = run(c, "workload: {kind: c2c, rounds: 100}");
     return c2c_means(r.machine.c2c_cpus, r.machine.c2c_ns,
                      [&c](int model_cpu) { return model_place(c.config, model_cpu); });
+  }
+
+  // ccbench's load of a line `holder` modified, from `reader`: the median over fresh lines.
+  double ccbench_load_modified(const Calibration& c, int holder, int reader) {
+    const RowReport r = run(c, fmt::format("workload: {{kind: ccbench, state: modified, op: load, holders: [{}], "
+                                           "cpus: [{}], repetitions: 20}}",
+                                           holder, reader));
+    if (r.machine.ccbench.size() != 1) throw std::logic_error("calibration: the simulated ccbench measured nothing");
+    return r.machine.ccbench.front().median_ns;
   }
 
   // A FUTEX_WAIT that finds the word changed, on the kernel's table: one thread's ns per call.
@@ -181,7 +192,27 @@ void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator
                                    largest->mean_ns, kib(largest->bytes), m.huge_pages, c.config.uncore_ns, simulated));
 }
 
-void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTopology& host, ProbeSimulator& sim) {
+// Two model CPUs on different cores of package 0 (the ccbench pair of the simulated side);
+// nullopt when package 0 has one core.
+std::optional<std::pair<int, int>> model_pair_in_package(const mc::MachineConfig& config) {
+  const CpuPlace first = model_place(config, 0);
+  for (int cpu = 1; cpu < config.cpus(); ++cpu) {
+    const CpuPlace p = model_place(config, cpu);
+    if (p.package == first.package && p.core != first.core) return std::pair{0, cpu};
+  }
+  return std::nullopt;
+}
+
+// The native ccbench pair is in one package, on two cores.
+bool transfer_in_package(const CalibrationMeasurements& m, const std::map<int, CpuPlace>& at) {
+  if (!m.ccbench_transfer) return false;
+  const auto a = at.find(m.ccbench_transfer->holder);
+  const auto b = at.find(m.ccbench_transfer->reader);
+  return a != at.end() && b != at.end() && a->second.package == b->second.package && a->second.core != b->second.core;
+}
+
+void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTopology& host, ProbeSimulator& sim,
+             TransferFit transfer) {
   auto& sources = c.info.sources;
   const std::map<int, CpuPlace> at = host_places(host);
   const C2cMeans native = c2c_means(m.c2c_cpus, m.c2c_ns, [&at](int cpu) {
@@ -189,14 +220,36 @@ void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTop
     return it == at.end() ? CpuPlace{} : it->second;
   });
   const auto simulated_means = [&] { return sim.c2c(c); };
-  if (native.same_pairs > 0) {
+  const std::optional<std::pair<int, int>> pair = model_pair_in_package(c.config);
+  const bool have_transfer = transfer_in_package(m, at) && pair;
+  const auto simulated_transfer = [&] { return sim.ccbench_load_modified(c, pair->first, pair->second); };
+  if (transfer == TransferFit::ccbench && !have_transfer)
+    throw std::runtime_error("calibrate --transfer-from ccbench: no two cores of one package were measured");
+  if (transfer == TransferFit::ccbench) {
+    const double measured = m.ccbench_transfer->ns;
+    c.config.c2c_same_package_ns = round_to(measured, 0.1);
+    const double simulated = fit(c.config.c2c_same_package_ns, measured, simulated_transfer);
+    const std::string pingpong =
+        native.same_pairs > 0 ? fmt::format("; the c2c probe's ping-pong, one way {:.1f} ns, is simulated {:.1f} ns",
+                                            native.same_package, simulated_means().same_package)
+                              : std::string();
+    sources.emplace_back("c2c_same_package_ns",
+                         fmt::format("ccbench probe (--transfer-from ccbench): a load of a line CPU {} modified, "
+                                     "from CPU {}, {:.1f} ns (median); simulated {:.1f} ns{}",
+                                     m.ccbench_transfer->holder, m.ccbench_transfer->reader, measured, simulated,
+                                     pingpong));
+  } else if (native.same_pairs > 0) {
     c.config.c2c_same_package_ns = round_to(native.same_package, 0.1);
     const double simulated =
         fit(c.config.c2c_same_package_ns, native.same_package, [&] { return simulated_means().same_package; });
+    const std::string one_transfer =
+        have_transfer ? fmt::format("; the ccbench probe's load of a modified line, {:.1f} ns, is simulated {:.1f} ns",
+                                    m.ccbench_transfer->ns, simulated_transfer())
+                      : std::string();
     sources.emplace_back("c2c_same_package_ns",
                          fmt::format("c2c probe: mean one-way {:.1f} ns over {} pair(s) of cores in one package; "
-                                     "simulated {:.1f} ns",
-                                     native.same_package, native.same_pairs, simulated));
+                                     "simulated {:.1f} ns{}",
+                                     native.same_package, native.same_pairs, simulated, one_transfer));
   } else {
     sources.emplace_back("c2c_same_package_ns",
                          fmt::format("{}'s [guess]: no two cores of one package were measured", kCalibrationBase));
@@ -299,7 +352,8 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
 }  // namespace
 
 Calibration fit_calibration(const mc::HostTopology& host, const CalibrationMeasurements& measured,
-                            const scenario::HostIdentity& id, const std::string& when, const std::string& work_dir) {
+                            const scenario::HostIdentity& id, const std::string& when, const std::string& work_dir,
+                            TransferFit transfer) {
   Calibration c;
   c.config = host.config;
   c.config.name = "host";
@@ -313,7 +367,7 @@ Calibration fit_calibration(const mc::HostTopology& host, const CalibrationMeasu
   ProbeSimulator sim(work_dir);
   fit_memory(c, measured, sim);
   fit_atomics(c, measured);
-  fit_c2c(c, measured, host, sim);
+  fit_c2c(c, measured, host, sim, transfer);
   fit_os(c, measured, sim);
   c.info.notes.push_back(fmt::format("not measured, {}'s [guess]: coherence protocol, uncore_ns, probe_ns, DRAM "
                                      "banks and rows, link bandwidth, pause, hash and compute costs",

@@ -38,11 +38,29 @@ struct CalibrationMeasurements {
   // seq_cst fence (c2c probe).
   std::optional<double> own_line_rmw_ns;
   std::optional<double> fence_ns;
+  // ccbench's load of a line another core of the package modified (native/probes/
+  // ccbench_probe.hpp): one uncontended transfer, the median over fresh lines.
+  struct Transfer {
+    int holder = 0;
+    int reader = 0;
+    double ns = 0;
+  };
+  std::optional<Transfer> ccbench_transfer;
   std::optional<double> syscall_ns;         // FUTEX_WAIT returning EAGAIN: a system call
   std::optional<double> wake_ns;            // a sleeping thread woken to running (ping-pong / 2)
   std::optional<double> wake_call_ns;       // the waker's FUTEX_WAKE of a sleeping thread, as it sees it
   std::optional<double> context_switch_ns;  // two threads on one CPU (ping-pong / 2)
 };
+
+// What `c2c_same_package_ns` (the model's transfer of a dirty line within a package) is
+// fitted to. The model's ping-pong is cheaper than one transfer (the waiting side's request is
+// already queued when the line arrives, so it saves a leg); this VM's ping-pong costs about
+// 1.5 transfers (docs/compare.md, "ccbench"). So a model fitted to one misses the other:
+//   c2c:     the CAS ping-pong's one way (the default; the presets' published figures are mostly
+//            ping-pongs);
+//   ccbench: ccbench's load of a modified line, one uncontended transfer (what a lock's
+//            handover is made of).
+enum class TransferFit { c2c, ccbench };
 
 struct Calibration {
   sim::machine::MachineConfig config;
@@ -52,7 +70,8 @@ struct Calibration {
 // Fits the host's model. `when` is the time to record (ISO 8601 UTC); `work_dir` takes the
 // temporary files of the simulated probes.
 Calibration fit_calibration(const sim::machine::HostTopology& host, const CalibrationMeasurements& measured,
-                            const scenario::HostIdentity& id, const std::string& when, const std::string& work_dir);
+                            const scenario::HostIdentity& id, const std::string& when, const std::string& work_dir,
+                            TransferFit transfer = TransferFit::c2c);
 
 // The machine file (docs/machines.md, "Machine files") that loads back as `c.config`.
 std::string machine_file_text(const Calibration& c);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "driver/c2c_means.hpp"
+#include "driver/native_ccbench.hpp"
 #include "driver/native_runner.hpp"
 #include "driver/runner.hpp"
 #include "native/probes/c2c_probe.hpp"
@@ -140,7 +141,9 @@ void judge_metric(MetricComparison& m, std::vector<ToleranceUse>& tolerances, bo
 }
 
 // The machine workloads, which compare against the native probes rather than run natively.
-bool is_probe(const Scenario& s) { return s.workload.is("latency-probe") || s.workload.is("c2c"); }
+bool is_probe(const Scenario& s) {
+  return s.workload.is("latency-probe") || s.workload.is("c2c") || s.workload.is("ccbench");
+}
 
 RowReport run_native_once(const Scenario& s) {
   RowReport r = s.workload.kind->native(s);
@@ -210,6 +213,33 @@ CompareRow compare_c2c(const Scenario& s, const RowReport& sim, const CompareOpt
     row.metrics.push_back(std::move(*m));
   }
   if (row.metrics.empty()) row.note = "this host has no two cores to measure";
+  return row;
+}
+
+// ccbench against the native ccbench probe, measuring CPU by measuring CPU (the scenario's
+// CPUs are this host's on both sides): the median over the repetitions, which on the host
+// an interrupt cannot move as it moves the mean.
+CompareRow compare_ccbench(const Scenario& s, const RowReport& sim, const CompareOptions& options) {
+  CompareRow row;
+  row.params = s.params;
+  row.native_result = "pass";
+  std::vector<MetricComparison> metrics;
+  for (const auto& r : sim.machine.ccbench) {
+    MetricComparison m;
+    m.metric = fmt::format("ccbench_ns[{}]", r.cpu);
+    m.simulated = r.median_ns;
+    metrics.push_back(std::move(m));
+  }
+  for (int rep = 0; rep < options.repetitions; ++rep) {
+    const RowReport native = run_native_ccbench(s);
+    if (native.machine.ccbench.size() != metrics.size())
+      throw std::logic_error("compare: the native ccbench measured other CPUs than the simulated one");
+    for (std::size_t i = 0; i < metrics.size(); ++i) metrics[i].native.push_back(native.machine.ccbench[i].median_ns);
+  }
+  for (MetricComparison& m : metrics) {
+    summarise(m);
+    row.metrics.push_back(std::move(m));
+  }
   return row;
 }
 
@@ -292,7 +322,7 @@ CompareReport compare_scenario(const std::string& path, const CompareOptions& op
     if (kind.native == nullptr) {
       throw ScenarioError(fmt::format("{}: the {} workload has no native form to compare with (compare runs: "
                                       "futex-hash, futex-pingpong, futex-wake, futex-requeue, lock-counter, "
-                                      "counter-sharing, fileio, and latency-probe and c2c against the native probes)",
+                                      "counter-sharing, fileio, ccbench, and latency-probe and c2c against the native probes)",
                                       s.path, kind.name == "program" ? "thread-program" : kind.name));
     }
     if (kind.check_native != nullptr) kind.check_native(s);
@@ -306,8 +336,13 @@ CompareReport compare_scenario(const std::string& path, const CompareOptions& op
     if (is_probe(s)) {
       const RowReport sim = run_scenario_row(file, i, sim_options);
       if (report.machine.empty()) report.machine = sim.machine_source;
-      report.rows.push_back(s.workload.is("c2c") ? compare_c2c(s, sim, options)
-                                                 : compare_latency_probe(s, sim, options));
+      if (s.workload.is("c2c")) {
+        report.rows.push_back(compare_c2c(s, sim, options));
+      } else if (s.workload.is("ccbench")) {
+        report.rows.push_back(compare_ccbench(s, sim, options));
+      } else {
+        report.rows.push_back(compare_latency_probe(s, sim, options));
+      }
       continue;
     }
     CompareRow row;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "driver/native_ccbench.hpp"
 #include "driver/native_litmus.hpp"
 #include "driver/native_trace.hpp"
 #include "driver/runner.hpp"
@@ -25,13 +26,17 @@ namespace {
 // Thread programs run natively as litmus tests, many times (driver/native_litmus.hpp).
 bool is_litmus(const Scenario& s) { return s.workload.kind == &program_workload(); }
 
+// ccbench runs natively as a probe (driver/native_ccbench.hpp), on the CPUs it names.
+bool is_ccbench(const Scenario& s) { return s.workload.is("ccbench"); }
+
 void check_row(const Scenario& s) {
   const WorkloadKindInfo& row = *s.workload.kind;
-  if (is_litmus(s)) return;
+  if (is_litmus(s) || is_ccbench(s)) return;
   if (row.native == nullptr) {
     std::vector<std::string> native;
     for (const WorkloadKindInfo& r : workload_registry())
       if (r.native != nullptr) native.emplace_back(r.name);
+    native.emplace_back("ccbench");
     native.emplace_back("thread programs");
     throw ScenarioError(fmt::format("{}: the {} workload runs in the simulator only (native runs: {})", s.path,
                                     row.name, yaml::join(native)));
@@ -134,6 +139,16 @@ ScenarioReport run_native_file(const ScenarioFile& file, const NativeOptions& op
         std::fprintf(stderr, "note: %s: thread programs run natively as litmus tests write no trace\n", s.path.c_str());
       RowReport row = run_native_litmus(s, options.litmus);
       row.params = s.params;
+      report.rows.push_back(std::move(row));
+      continue;
+    }
+    if (is_ccbench(s)) {  // a probe: no Platform, so nothing to trace or profile
+      if (files.wanted() || options.lock_profile)
+        std::fprintf(stderr, "note: %s: ccbench runs natively as a probe, with no trace or lock profile\n",
+                     s.path.c_str());
+      RowReport row = run_native_ccbench(s);
+      row.params = s.params;
+      judge(row, s);
       report.rows.push_back(std::move(row));
       continue;
     }

@@ -29,7 +29,8 @@ struct NativeOptions {
 scenario::RowReport run_native_row_profiled(const scenario::Scenario& s);
 
 // Throws ScenarioError when some row's workload has no native form (latency-probe and c2c are
-// the simulator's), or a workload cannot use the row's futex backend.
+// the simulator's; compare holds them against the native probes), or a workload cannot use the
+// row's futex backend.
 void require_native(const scenario::ScenarioFile& file);
 
 // Runs every row once, natively, recording its trace when `options` asks for one; thread

@@ -35,7 +35,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockProfile, entries)
 
 namespace scenario {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements::Bin, lo_ns, hi_ns, count)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements::CcbenchRow, cpu, distance, mean_ns, min_ns, max_ns)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements::CcbenchRow, cpu, distance, mean_ns, median_ns, min_ns, max_ns)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements, histogram, peaks_ns, mean_ns, c2c_cpus, c2c_ns, ccbench_test, ccbench, sources,
                                    writebacks, dram_banks_touched, dram_banks, dram_bank_peak_over_mean)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineProvenance, name, file, calibrated_host, calibrated_at, note)

@@ -240,7 +240,7 @@ RowReport RowRunner::ccbench() {
   };
   report.machine.ccbench_test = fmt::format("{} on {}", mc::name_of(params.op), mc::name_of(params.state));
   for (const mc::CcbenchRow& row : r.rows)
-    report.machine.ccbench.push_back({row.cpu, distance(row.cpu), row.mean_ns, row.min_ns, row.max_ns});
+    report.machine.ccbench.push_back({row.cpu, distance(row.cpu), row.mean_ns, row.median_ns, row.min_ns, row.max_ns});
   report.elapsed_s = seconds_since(start);
   report.executions = r.executions;
   report.sim_ops = r.memory_ops;

@@ -32,6 +32,7 @@ struct MachineMeasurements {
     int cpu = 0;
     std::string distance;
     double mean_ns = 0;
+    double median_ns = 0;  // what `lockstep compare` holds: a native run's odd interrupt moves its mean
     double min_ns = 0;
     double max_ns = 0;
   };

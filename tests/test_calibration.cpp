@@ -28,6 +28,7 @@ driver::CalibrationMeasurements xeon_measurements() {
   m.c2c_ns = {{0, 90, 33}, {90, 0, 90}, {33, 90, 0}};
   m.own_line_rmw_ns = 7.5;
   m.fence_ns = 11.6;
+  m.ccbench_transfer = driver::CalibrationMeasurements::Transfer{0, 2, 52};
   m.syscall_ns = 250;
   m.wake_ns = 6000;
   m.wake_call_ns = 2000;
@@ -41,15 +42,21 @@ std::string source_of(const driver::Calibration& c, const std::string& field) {
   return "(none)";
 }
 
-double simulated_mean(const fs::path& machine, std::uint64_t bytes) {
-  const fs::path scenario = machine.parent_path() / "peak.yaml";
-  std::ofstream(scenario) << "name: p\nmachine: {file: " << machine.filename().string()
-                          << "}\nworkload: {kind: latency-probe, bytes: " << bytes
-                          << ", cpu: 0, samples: 4000, seed: 1}\nstrategy: {kind: timed, seed: 1, max_steps: 20000000}\nexpect: pass\n";
+// Writes `text` as a scenario file at `path` and runs its first row, as `lockstep run` would.
+driver::RowReport run_scenario_text(const fs::path& path, const std::string& text) {
+  std::ofstream(path) << text;
   driver::RunOptions options;
   options.command = driver::Command::run;
-  options.out_dir = (machine.parent_path() / "out").string();
-  const auto r = driver::run_scenario_row(scenario::load_scenario_file(scenario.string()), 0, options);
+  options.out_dir = (path.parent_path() / "out").string();
+  return driver::run_scenario_row(scenario::load_scenario_file(path.string()), 0, options);
+}
+
+double simulated_mean(const fs::path& machine, std::uint64_t bytes) {
+  const auto r = run_scenario_text(
+      machine.parent_path() / "peak.yaml",
+      "name: p\nmachine: {file: " + machine.filename().string() + "}\nworkload: {kind: latency-probe, bytes: " +
+          std::to_string(bytes) + ", cpu: 0, samples: 4000, seed: 1}\nstrategy: {kind: timed, seed: 1, max_steps: "
+          "20000000}\nexpect: pass\n");
   REQUIRE(r.machine.mean_ns > 0);
   return r.machine.mean_ns;
 }
@@ -77,8 +84,8 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   // simulated ping-pong, which must reproduce the measurement.
   CHECK(c.config.c2c_same_package_ns > 0);
   const std::string c2c_source = source_of(c, "c2c_same_package_ns");
-  REQUIRE(c2c_source.rfind("simulated ") != std::string::npos);
-  CHECK(std::stod(c2c_source.substr(c2c_source.rfind("simulated ") + 10)) == Approx(33).epsilon(0.025));
+  REQUIRE(c2c_source.find("; simulated ") != std::string::npos);
+  CHECK(std::stod(c2c_source.substr(c2c_source.find("; simulated ") + 12)) == Approx(33).epsilon(0.025));
   CHECK(c.config.os.context_switch_ns == 2200);
   // A locked fetch_add on one's own line is an L1 hit and the locked cost.
   CHECK(c.config.locked_ns == Approx(7.5 - c.config.caches.at(0).hit_ns).margin(0.051));
@@ -99,15 +106,11 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   CHECK(simulated_mean(file, 2u << 20) == Approx(13.1).epsilon(0.01));
   CHECK(simulated_mean(file, 64u << 20) == Approx(92).epsilon(0.01));
   // A waker's FUTEX_WAKE of one sleeper, and the sleeper running again, as measured.
-  const auto wake = [&] {
-    std::ofstream(dir / "w.yaml") << "name: w\nmachine: {file: fakehost.yaml}\ndesign: {futex: linux-3.14}\n"
-                                     "workload: {kind: futex-wake, threads: 1, rounds: 20}\n"
-                                     "strategy: {kind: timed, seed: 1}\nexpect: pass\n";
-    driver::RunOptions options;
-    options.command = driver::Command::run;
-    options.out_dir = (dir / "out").string();
-    return driver::run_scenario_row(scenario::load_scenario_file((dir / "w.yaml").string()), 0, options).workload;
-  }();
+  const auto wake = run_scenario_text(dir / "w.yaml",
+                                      "name: w\nmachine: {file: fakehost.yaml}\ndesign: {futex: linux-3.14}\n"
+                                      "workload: {kind: futex-wake, threads: 1, rounds: 20}\n"
+                                      "strategy: {kind: timed, seed: 1}\nexpect: pass\n")
+                        .workload;
   CHECK(wake.value("wake_ns_per_round") == Approx(2000).epsilon(0.01));
   CHECK(wake.value("wakeup_latency_ns") == Approx(6000).epsilon(0.01));
   const scenario::MachineSpec loaded = [&] {
@@ -121,6 +124,37 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   CHECK(loaded.costs.wake_ns == c.config.os.wake_ns);
   CHECK(loaded.model->locked_ns == Approx(c.config.locked_ns));
   CHECK(loaded.costs.fence_ns == c.config.os.fence_ns);
+}
+
+// ccbench's load of a modified line is one uncontended transfer, which the model composes as
+// exactly c2c_same_package_ns; fitted to it, the simulated ccbench on the written file
+// reproduces it, and the source says what the ping-pong becomes.
+TEST_CASE("calibration: --transfer-from ccbench fits the in-package transfer to one load", "[calibration]") {
+  const fs::path dir = testing::scratch_dir() / "calibration-ccbench";
+  fs::create_directories(dir);
+  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  const driver::Calibration by_c2c =
+      driver::fit_calibration(host, xeon_measurements(), {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w1").string());
+  const driver::Calibration c = driver::fit_calibration(host, xeon_measurements(), {"h", "c", 16}, "2026-12-02T10:00:00Z",
+                                                        (dir / "w2").string(), driver::TransferFit::ccbench);
+  CHECK_THAT(source_of(by_c2c, "c2c_same_package_ns"), Catch::Contains("ccbench probe's load of a modified line, 52.0"));
+  const std::string source = source_of(c, "c2c_same_package_ns");
+  CHECK_THAT(source, Catch::Contains("--transfer-from ccbench") && Catch::Contains("ping-pong, one way 33.0"));
+  CHECK(c.config.c2c_same_package_ns == Approx(52).margin(0.5));
+  const fs::path file = dir / "cc.yaml";
+  std::ofstream(file) << driver::machine_file_text(c);
+  const auto r = run_scenario_text(dir / "cc-probe.yaml",
+                                   "name: p\nmachine: {file: cc.yaml}\nworkload: {kind: ccbench, state: modified, op: "
+                                   "load, holders: [0], cpus: [1], repetitions: 10}\nstrategy: {kind: timed, seed: 1}\n"
+                                   "expect: pass\n");
+  REQUIRE(r.machine.ccbench.size() == 1);
+  CHECK(r.machine.ccbench.front().median_ns == Approx(52).epsilon(0.025));
+  // Without two cores of one package measured, the choice cannot be honoured.
+  driver::CalibrationMeasurements none = xeon_measurements();
+  none.ccbench_transfer.reset();
+  CHECK_THROWS_WITH(driver::fit_calibration(host, none, {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w3").string(),
+                                            driver::TransferFit::ccbench),
+                    Catch::Contains("no two cores of one package"));
 }
 
 TEST_CASE("calibration: what was not measured keeps the base preset's number and says so", "[calibration]") {

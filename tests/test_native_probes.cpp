@@ -18,6 +18,7 @@
 
 #include "cli/native_probe.hpp"
 #include "native/probes/c2c_probe.hpp"
+#include "native/probes/ccbench_probe.hpp"
 #include "native/probes/chase_buffer.hpp"
 #include "native/probes/chase_cycle.hpp"
 #include "native/probes/clock.hpp"
@@ -277,6 +278,45 @@ TEST_CASE("native probes: the c2c matrix is square, symmetric and zero on the di
     }
   }
   CHECK(r.elapsed_s < 2);
+}
+
+TEST_CASE("native probes: ccbench times each operation on a line its holder left modified", "[native][probes]") {
+  const std::vector<lockstep::CpuId> cpus = lockstep::native::allowed_cpus();
+  CcbenchProbeOptions options;
+  options.repetitions = 50;
+  options.holders = {cpus.front()};
+  options.cpus = {cpus.front()};
+  CHECK_THROWS_WITH(ccbench_probe(options), Catch::Contains("holds the line"));
+  options.cpus = {};
+  CHECK_THROWS_WITH(ccbench_probe(options), Catch::Contains("no CPU"));
+  options.state = lockstep::LineState::shared;
+  options.cpus = {cpus.back()};
+  CHECK_THROWS_WITH(ccbench_probe(options), Catch::Contains("two holders"));
+  if (cpus.size() < 2) {
+    WARN("one allowed CPU: no ccbench pair to measure");
+    return;
+  }
+  options.state = lockstep::LineState::modified;
+  options.holders = {cpus[0]};
+  options.cpus = {cpus[1]};
+  // Every operation, the CAS included: it throws unless it finds the value its holder stored,
+  // so a pass also says the holder's store was visible before the timed operation.
+  for (const std::string_view name : lockstep::kCcOpNames) {
+    options.op = *lockstep::parse_cc_op(name);
+    const CcbenchProbeResult r = ccbench_probe(options);
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].cpu == cpus[1]);
+    CHECK(r.rows[0].latency.samples == 50);
+    CHECK(r.rows[0].min_ns <= r.rows[0].latency.median_ns);
+    CHECK(r.rows[0].latency.median_ns <= r.rows[0].max_ns);
+    CHECK(r.rows[0].latency.median_ns < 100'000);  // 100 us is no cache transfer
+  }
+  // The timed operation itself is measured: a transfer from another core costs more than the
+  // readings' own cost taken off it.
+  options.op = lockstep::CcOp::load;
+  const CcbenchProbeResult r = ccbench_probe(options);
+  CHECK(positive_finite(r.rows[0].latency.median_ns));
+  CHECK(r.empty_interval_ns >= 0);
 }
 
 TEST_CASE("native probes: futex figures are positive and a syscall is cheaper than a wakeup", "[native][probes]") {

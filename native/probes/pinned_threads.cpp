@@ -8,6 +8,7 @@
 #include <exception>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -36,35 +37,39 @@ void run_pinned(int cpu, const std::function<void()>& body) {
   if (error) std::rethrow_exception(error);
 }
 
-void run_pinned_pair(int cpu_a, const std::function<void()>& a, int cpu_b, const std::function<void()>& b) {
+void run_pinned_group(const std::vector<PinnedBody>& bodies) {
+  const int n = static_cast<int>(bodies.size());
   std::atomic<int> pinned{0};
   std::atomic<bool> failed{false};
-  std::exception_ptr errors[2];
-  auto start = [&](int index, int cpu, const std::function<void()>& body) {
-    return std::thread([&, index, cpu] {
+  std::vector<std::exception_ptr> errors(bodies.size());
+  std::vector<std::thread> threads;
+  threads.reserve(bodies.size());
+  for (std::size_t index = 0; index < bodies.size(); ++index) {
+    threads.emplace_back([&, index] {
       try {
-        pin_this_thread(cpu);
+        pin_this_thread(bodies[index].cpu);
       } catch (...) {
         errors[index] = std::current_exception();
         failed.store(true);
       }
       pinned.fetch_add(1);
-      // Yield rather than spin: on one CPU the partner needs this thread's slice to pin itself.
-      while (pinned.load() < 2) std::this_thread::yield();
+      // Yield rather than spin: on one CPU the others need this thread's slice to pin themselves.
+      while (pinned.load() < n) std::this_thread::yield();
       if (failed.load()) return;
       try {
-        body();
+        bodies[index].body();
       } catch (...) {
         errors[index] = std::current_exception();
       }
     });
-  };
-  std::thread ta = start(0, cpu_a, a);
-  std::thread tb = start(1, cpu_b, b);
-  ta.join();
-  tb.join();
+  }
+  for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
+}
+
+void run_pinned_pair(int cpu_a, const std::function<void()>& a, int cpu_b, const std::function<void()>& b) {
+  run_pinned_group({{cpu_a, a}, {cpu_b, b}});
 }
 
 CpuSample sample_cpus(const std::vector<int>& allowed, std::size_t max_cpus) {

@@ -20,6 +20,14 @@ void run_pinned(int cpu, const std::function<void()>& body);
 // only once both threads are pinned; waits for both and rethrows the first exception.
 void run_pinned_pair(int cpu_a, const std::function<void()>& a, int cpu_b, const std::function<void()>& b);
 
+// Runs each body on a thread pinned to its CPU (CPUs may repeat), starting the bodies only
+// once every thread is pinned; waits for all and rethrows the first exception.
+struct PinnedBody {
+  int cpu;
+  std::function<void()> body;
+};
+void run_pinned_group(const std::vector<PinnedBody>& bodies);
+
 // The CPUs a probe measures: every allowed CPU when there are at most `max_cpus`, else
 // every k-th of them (k the smallest step that keeps at most `max_cpus`), with `note`
 // saying which were kept.

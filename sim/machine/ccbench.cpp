@@ -1,7 +1,6 @@
 #include "sim/machine/ccbench.hpp"
 
 #include <algorithm>
-#include <array>
 #include <limits>
 #include <stdexcept>
 
@@ -12,9 +11,6 @@
 namespace lockstep::sim::machine {
 
 namespace {
-
-constexpr std::array<std::string_view, 5> kStates{"modified", "exclusive", "shared", "owned", "invalid"};
-constexpr std::array<std::string_view, 6> kOps{"load", "store", "cas", "fai", "tas", "swap"};
 
 using P = SimPlatform;
 constexpr std::size_t kLineSpacing = 8192;
@@ -64,40 +60,8 @@ class Ccbench final : public SimWorkload {
   void wait_for(std::uint64_t n) const {
     while (turn_->load(std::memory_order_acquire) != n) P::cpu_relax();
   }
-  // Holder i's part in the line's state.
-  void hold(Word& line, std::size_t i) const {
-    switch (params_.state) {
-      case LineState::modified: line.store(1, std::memory_order_relaxed); break;
-      case LineState::exclusive:
-      case LineState::shared: (void)line.load(std::memory_order_relaxed); break;
-      case LineState::owned:
-        if (i == 0) {
-          line.store(1, std::memory_order_relaxed);
-        } else {
-          (void)line.load(std::memory_order_relaxed);
-        }
-        break;
-      case LineState::invalid: break;
-    }
-  }
-  // The timed operation. CAS expects the value the holders left, so it succeeds.
-  void operate(Word& line) const {
-    const std::uint64_t value =
-        params_.state == LineState::modified || params_.state == LineState::owned ? 1 : 0;
-    switch (params_.op) {
-      case CcOp::load: (void)line.load(std::memory_order_relaxed); break;
-      case CcOp::store: line.store(2, std::memory_order_relaxed); break;
-      case CcOp::cas: {
-        std::uint64_t expected = value;
-        if (!line.compare_exchange_strong(expected, value + 1, std::memory_order_acq_rel))
-          throw std::logic_error("ccbench: the CAS found another value than its holders left");
-        break;
-      }
-      case CcOp::fai: (void)line.fetch_add(1, std::memory_order_acq_rel); break;
-      case CcOp::tas: (void)line.exchange(1, std::memory_order_acq_rel); break;
-      case CcOp::swap: (void)line.exchange(value + 7, std::memory_order_acq_rel); break;
-    }
-  }
+  void hold(Word& line, std::size_t i) const { ccbench_hold(line, params_.state, i); }
+  void operate(Word& line) const { ccbench_operate(line, params_.state, params_.op); }
 
   const CcbenchParams& params_;
   CpuId measurer_;
@@ -107,21 +71,6 @@ class Ccbench final : public SimWorkload {
 };
 
 }  // namespace
-
-std::string_view name_of(LineState s) { return kStates[static_cast<std::size_t>(s)]; }
-std::string_view name_of(CcOp op) { return kOps[static_cast<std::size_t>(op)]; }
-
-std::optional<LineState> parse_line_state(std::string_view s) {
-  for (std::size_t i = 0; i < kStates.size(); ++i)
-    if (kStates[i] == s) return static_cast<LineState>(i);
-  return std::nullopt;
-}
-
-std::optional<CcOp> parse_cc_op(std::string_view s) {
-  for (std::size_t i = 0; i < kOps.size(); ++i)
-    if (kOps[i] == s) return static_cast<CcOp>(i);
-  return std::nullopt;
-}
 
 CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint64_t seed, TraceRecorder* first_trace) {
   if (params.holders.empty() && params.state != LineState::invalid)
@@ -135,7 +84,7 @@ CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint
     const ExecutionResult r = engine.run(w, oracle, trace, result.executions++);
     if (r.violation) throw std::runtime_error("ccbench failed: " + r.violation->message);
     result.memory_ops += r.memory_ops;
-    const std::vector<double>& s = w.samples();
+    std::vector<double> s = w.samples();
     if (s.size() != params.repetitions) throw std::logic_error("ccbench: a repetition went unmeasured");
     CcbenchRow row;
     row.cpu = cpu;
@@ -144,6 +93,9 @@ CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint
     double sum = 0;
     for (const double v : s) sum += v;
     row.mean_ns = sum / static_cast<double>(s.size());
+    std::sort(s.begin(), s.end());
+    const std::size_t n = s.size();
+    row.median_ns = n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     result.rows.push_back(row);
   }
   return result;

@@ -1,9 +1,9 @@
 // ccbench on the simulated machine: put one cache line into a chosen coherence state and
 // place with one or more CPUs (its holders), then time one operation on it from another
-// CPU, the way ccbench measures a machine (T. David et al., SOSP 2013; github.com/trigonak/
-// ccbench: STORE_ON_MODIFIED, LOAD_FROM_SHARED, CAS on modified lines, ...). Every repetition
-// takes a fresh line, so no earlier one's state is left in any cache; the holders and the
-// measuring CPU hand over through a separate flag line.
+// CPU, the way ccbench measures a machine (the tests themselves are in
+// core/workloads/ccbench_test.hpp, which the native probe shares). Every repetition takes a
+// fresh line, so no earlier one's state is left in any cache; the holders and the measuring
+// CPU hand over through a separate flag line.
 #pragma once
 
 #include <cstdint>
@@ -11,23 +11,16 @@
 #include <string_view>
 #include <vector>
 
+#include "core/workloads/ccbench_test.hpp"
 #include "sim/exec/engine.hpp"
 
 namespace lockstep::sim::machine {
 
-// The line's state before the timed operation, as its holders leave it:
-//   modified:  the first holder stores to it;
-//   exclusive: the first holder loads it (no one else has it);
-//   shared:    every holder loads it in turn (two at least; under MESIF the last one holds
-//              it Forward);
-//   owned:     the first holder stores, the others load (MOESI: the writer keeps it Owned);
-//   invalid:   no one touches it: it is in memory only.
-enum class LineState { modified, exclusive, shared, owned, invalid };
-enum class CcOp { load, store, cas, fai, tas, swap };
-std::string_view name_of(LineState s);
-std::string_view name_of(CcOp op);
-std::optional<LineState> parse_line_state(std::string_view s);
-std::optional<CcOp> parse_cc_op(std::string_view s);
+using lockstep::CcOp;
+using lockstep::LineState;
+using lockstep::name_of;
+using lockstep::parse_cc_op;
+using lockstep::parse_line_state;
 
 struct CcbenchParams {
   LineState state = LineState::modified;
@@ -41,6 +34,7 @@ struct CcbenchParams {
 struct CcbenchRow {
   CpuId cpu = 0;  // the measuring CPU
   double mean_ns = 0;
+  double median_ns = 0;
   double min_ns = 0;
   double max_ns = 0;
 };

@@ -250,6 +250,23 @@ out=$("$lockstep" check scenarios/futex/native-hash.yaml scenarios/litmus/sb-sc.
 "$lockstep" check scenarios/futex/native-hash.yaml --quiet --out-dir "$work/s" 2>/dev/null; code=$?
 [[ $code -eq 2 ]] && pass || fail "native scenario alone: exit $code, expected 2"
 
+# ccbench natively (driver/native_ccbench.hpp) and compared: a row per measuring CPU, both ways.
+if [[ $(nproc) -ge 2 ]]; then
+  cat >"$work/ccb.yaml" <<'EOF'
+name: ccbench both ways
+workload: {kind: ccbench, state: modified, op: cas, holders: [0], cpus: [1], repetitions: 20}
+expect: {fidelity: {ccbench_ns: 100000}}
+EOF
+  "$lockstep" native "$work/ccb.yaml" --quiet --json "$work/ccb-native.json"; code=$?
+  if [[ $code -eq 0 ]] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['ccbench'][0]; \
+assert d['platform']=='native' and r['cpu']==1 and 0 < r['median_ns'] < 100000, d" "$work/ccb-native.json"; then pass
+  else fail "lockstep native of a ccbench scenario: exit $code"; fi
+  "$lockstep" compare "$work/ccb.yaml" -n 2 --quiet --json "$work/ccb-cmp.json"; code=$?
+  if [[ $code -eq 0 ]] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['rows'][0]['metrics'][0]; \
+assert m['metric']=='ccbench_ns[1]' and len(m['native']['runs'])==2 and m['simulated'] > 0, m" "$work/ccb-cmp.json"; then pass
+  else fail "lockstep compare of a ccbench scenario: exit $code"; fi
+fi
+
 # lockstep compare (docs/compare.md): the same workload natively and simulated on this host's
 # model; exit 0 within every tolerance, 1 outside one, 2 for a tolerance of no figure.
 cat >"$work/cmp.yaml" <<'EOF'
