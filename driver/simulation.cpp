@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/properties.hpp"
 #include "scenario/workload_registry.hpp"
 #include "sim/machine/memory_system.hpp"
 #include "sim/machine/topology.hpp"
@@ -53,7 +54,7 @@ std::uint32_t store_buffer_entries(const Scenario& s) {
 // when the scenario checks data_race).
 sim::EngineLimits engine_limits(const Scenario& s) {
   sim::EngineLimits limits{s.strategy.max_steps, store_buffer_entries(s)};
-  limits.detect_races = std::find(s.properties.begin(), s.properties.end(), "data_race") != s.properties.end();
+  limits.detect_races = std::find(s.properties.begin(), s.properties.end(), property::data_race) != s.properties.end();
   return limits;
 }
 

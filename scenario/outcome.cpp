@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/properties.hpp"
 #include "scenario/yaml_fields.hpp"
 
 namespace lockstep::scenario {
@@ -44,7 +45,7 @@ void name_outcome(RowReport& report, const Scenario& s) {
 }  // namespace
 
 bool reports_property(const Scenario& s, const std::string& property) {
-  return property == "invariant" || std::find(s.properties.begin(), s.properties.end(), property) != s.properties.end();
+  return property == property::invariant || std::find(s.properties.begin(), s.properties.end(), property) != s.properties.end();
 }
 
 std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::ExecutionResult& r) {

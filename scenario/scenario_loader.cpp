@@ -17,6 +17,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "axiomatic/supported_ops.hpp"
+#include "core/properties.hpp"
 #include "io/files.hpp"
 #include "scenario/fileio_loader.hpp"
 #include "scenario/futex_loader.hpp"
@@ -127,18 +128,13 @@ WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, co
 
 // --- properties
 
-bool is_builtin(std::string_view name) {
-  const std::vector<std::string> builtins = builtin_properties();
-  return std::find(builtins.begin(), builtins.end(), name) != builtins.end();
-}
+bool is_builtin(std::string_view name) { return find_property(name) != nullptr; }
 
-// A workload's own properties (its registry row) are on by default. data_race is never on
-// by default (it is opt-in: tracking happens-before costs), but any workload may ask for it,
-// and for the properties every execution can fail (deadlock and its known cause, the step
-// bound). invariant is always on: a design's assumption broken (P::invariant).
+// A workload's own properties (its registry row) are on by default; any workload may ask for
+// those the table scopes to every workload (core/properties.hpp).
 bool checked_anywhere(std::string_view name) {
-  return name == "data_race" || name == "deadlock" || name == "lost_wakeup" || name == "bound_exceeded" ||
-         name == "invariant";
+  const PropertyInfo* p = find_property(name);
+  return p != nullptr && p->scope == PropertyScope::any_workload;
 }
 
 std::string builtin_property(const yaml::Source& src, const YAML::Node& node, const WorkloadKindInfo& kind) {
@@ -614,22 +610,18 @@ std::vector<std::string> workload_kinds() {
   return names;
 }
 
-// The properties the engine and the shared designs report: those any execution can fail,
-// the locks' and futexes', and the file model's.
+// The built-in properties no final condition may be named after (core/properties.hpp).
 std::vector<std::string> fixed_properties() {
-  std::vector<std::string> names{"assertion",       "deadlock",  "lost_wakeup", "bound_exceeded", "mutual_exclusion",
-                                 "futex_semantics", "data_race", "invariant"};
-  names.insert(names.end(), fileio::kFileProperties.begin(), fileio::kFileProperties.end());
+  std::vector<std::string> names;
+  for (const PropertyInfo& p : kProperties)
+    if (p.reserved) names.emplace_back(p.name);
   return names;
 }
 
-// Every property a scenario may name: the fixed ones and every workload's own (its registry
-// row declares them: counter-sharing's lost_update).
+// Every property a scenario may name: the table's (core/properties.hpp), in its order.
 std::vector<std::string> builtin_properties() {
-  std::vector<std::string> names = fixed_properties();
-  for (const WorkloadKindInfo& row : workload_registry())
-    for (const std::string& p : row.properties)
-      if (std::find(names.begin(), names.end(), p) == names.end()) names.push_back(p);
+  std::vector<std::string> names;
+  for (const PropertyInfo& p : kProperties) names.emplace_back(p.name);
   return names;
 }
 

@@ -12,6 +12,7 @@
 #include "scenario/futex_loader.hpp"
 #include "scenario/machine_workloads_loader.hpp"
 #include "core/fileio/history_checks.hpp"
+#include "core/properties.hpp"
 #include "core/futex/futex_table.hpp"
 #include "core/workloads/counter_sharing.hpp"
 #include "core/workloads/fileio_workload.hpp"
@@ -167,12 +168,19 @@ void ring_native_check(const Scenario& s) {
                                   s.path));
 }
 
-std::vector<std::string> futex_properties() { return {"futex_semantics", "deadlock", "lost_wakeup", "bound_exceeded"}; }
+// A row's properties, by the names core/properties.hpp declares (a test holds each to the table).
+std::vector<std::string> names(std::initializer_list<std::string_view> properties) {
+  return {properties.begin(), properties.end()};
+}
+
+std::vector<std::string> futex_properties() {
+  return names({property::futex_semantics, property::deadlock, property::lost_wakeup, property::bound_exceeded});
+}
 
 std::vector<std::string> fileio_properties() {
-  std::vector<std::string> names(fileio::kFileProperties.begin(), fileio::kFileProperties.end());
-  names.insert(names.end(), {"deadlock", "bound_exceeded"});
-  return names;
+  std::vector<std::string> out(fileio::kFileProperties.begin(), fileio::kFileProperties.end());
+  out.insert(out.end(), {std::string(property::deadlock), std::string(property::bound_exceeded)});
+  return out;
 }
 
 // futex-wake and futex-requeue: one workload (FutexWake), two modes. Only the table has
@@ -208,7 +216,7 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .simulate = simulate<LockCounter<SimPlatform>, LockCounterParams>,
        .check_native = lock_counter_native_check,
        .native = native_of<LockCounter<NativePlatform>, LockCounterParams>,
-       .properties = {"mutual_exclusion", "deadlock", "lost_wakeup", "bound_exceeded"}},
+       .properties = names({property::mutual_exclusion, property::deadlock, property::lost_wakeup, property::bound_exceeded})},
       {.name = "header-scan",
        .keys = {"buffers", "item_bytes", "colour", "keg", "large_pages", "numa", "threads", "cpus", "passes"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
@@ -217,7 +225,7 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .simulate = simulate<HeaderScan<SimPlatform>, HeaderScanParams>,
        .check_native = nullptr,
        .native = native_of<HeaderScan<NativePlatform>, HeaderScanParams>,
-       .properties = {"deadlock", "bound_exceeded"}},
+       .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "counter-sharing",
        .keys = {"layout", "threads", "iterations", "cpus"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
@@ -233,7 +241,7 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .simulate = simulate<CounterSharing<SimPlatform>, CounterSharingParams>,
        .check_native = nullptr,
        .native = native_of<CounterSharing<NativePlatform>, CounterSharingParams>,
-       .properties = {"lost_update", "deadlock", "bound_exceeded"}},
+       .properties = names({property::lost_update, property::deadlock, property::bound_exceeded})},
       {.name = "latency-probe",
        .keys = {"bytes", "placement", "cpu", "samples", "seed"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
@@ -244,14 +252,14 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        },
        .check_native = nullptr,
        .native = nullptr,
-       .properties = {"deadlock", "bound_exceeded"}},
+       .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "c2c",
        .keys = {"rounds", "warmup_rounds", "smt", "cpus", "home"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any { return load_c2c(m, machine); },
        .simulate = nullptr,  // one execution per pair of CPUs: the runner's own loop (RowRunner::c2c)
        .check_native = nullptr,
        .native = nullptr,
-       .properties = {"deadlock", "bound_exceeded"}},
+       .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "ccbench",
        .keys = {"state", "op", "holders", "cpus", "repetitions", "home"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
@@ -260,7 +268,7 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .simulate = nullptr,  // one execution per measuring CPU: the runner's own loop (RowRunner::ccbench)
        .check_native = nullptr,
        .native = nullptr,
-       .properties = {"deadlock", "bound_exceeded"}},
+       .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "futex-hash",
        .keys = {"threads", "futexes", "cpus", "runtime_us", "op", "warmup_passes", "processes", "keys", "key_count",
                 "colliding_processes"},
@@ -307,7 +315,8 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .simulate = simulate<ProgramWorkload<SimPlatform>, std::shared_ptr<const program::Program>>,
        .check_native = nullptr,
        .native = nullptr,
-       .properties = {"assertion", "deadlock", "lost_wakeup", "bound_exceeded"}},
+       .properties = names({property::assertion, property::condvar_mutex, property::deadlock, property::lost_wakeup,
+                             property::bound_exceeded})},
   };
   return rows;
 }

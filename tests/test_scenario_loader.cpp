@@ -2,8 +2,13 @@
 // they say, bad files fail with the exact place of the mistake (docs/scenarios.md).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include <yaml-cpp/yaml.h>
 
@@ -13,6 +18,8 @@
 #include "scenario_fixtures.hpp"
 #include "scenario/yaml_fields.hpp"
 #include "core/workloads/expr_eval.hpp"
+#include "core/properties.hpp"
+#include "scenario/workload_registry.hpp"
 
 using namespace lockstep;
 using namespace lockstep::scenario;
@@ -213,7 +220,7 @@ TEST_CASE("defaults of a thread program", "[scenario]") {
   CHECK(p.threads[0].registers.empty());
   CHECK(p.threads[0].body[0].reg == -1);
   CHECK(p.threads[0].body[0].order == std::memory_order_seq_cst);
-  CHECK(s.properties == std::vector<std::string>{"assertion", "deadlock", "lost_wakeup", "bound_exceeded"});
+  CHECK(s.properties == std::vector<std::string>{"assertion", "condvar_mutex", "deadlock", "lost_wakeup", "bound_exceeded"});
 }
 
 TEST_CASE("a sweep expands to the cartesian product, first key outermost", "[scenario]") {
@@ -394,4 +401,40 @@ TEST_CASE("a workload's own property can be named in a scenario", "[scenario]") 
   const std::vector<std::string> names = builtin_properties();
   CHECK(std::count(names.begin(), names.end(), "lost_update") == 1);
   CHECK(std::count(names.begin(), names.end(), "deadlock") == 1);  // listed once though many rows declare it
+}
+
+TEST_CASE("the properties come from one table, which every registry row and the docs follow", "[scenario]") {
+  // Every name is declared once, and builtin_properties() is the table in its order.
+  std::vector<std::string> table;
+  for (const PropertyInfo& p : kProperties) {
+    CHECK(std::count(table.begin(), table.end(), std::string(p.name)) == 0);
+    table.emplace_back(p.name);
+  }
+  CHECK(builtin_properties() == table);
+  // A row lists only declared properties; each property scoped to its workloads is some row's.
+  for (const WorkloadKindInfo& row : workload_registry())
+    for (const std::string& name : row.properties) {
+      INFO(row.name << " lists " << name);
+      CHECK(find_property(name) != nullptr);
+    }
+  for (const PropertyInfo& p : kProperties) {
+    if (p.scope != PropertyScope::own) continue;
+    bool listed = false;
+    for (const WorkloadKindInfo& row : workload_registry())
+      listed = listed || std::find(row.properties.begin(), row.properties.end(), p.name) != row.properties.end();
+    INFO(p.name);
+    CHECK(listed);
+  }
+  // docs/scenarios.md's table has one row per property, as the table says it.
+  std::ifstream docs(std::string(LOCKSTEP_SOURCE_DIR) + "/docs/scenarios.md");
+  const std::string text((std::istreambuf_iterator<char>(docs)), std::istreambuf_iterator<char>());
+  for (const PropertyInfo& p : kProperties) {
+    const std::string line = fmt::format("| `{}` | {} | {} |", p.name, p.checked_for, p.violated_when);
+    INFO(line);
+    CHECK(text.find(line) != std::string::npos);
+  }
+  // A property only one workload reports leaves its name free for final conditions.
+  const std::vector<std::string> fixed = fixed_properties();
+  CHECK(std::count(fixed.begin(), fixed.end(), "lost_update") == 0);
+  CHECK(std::count(fixed.begin(), fixed.end(), "deadlock") == 1);
 }

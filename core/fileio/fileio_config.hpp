@@ -8,6 +8,8 @@
 #include <optional>
 #include <string_view>
 
+#include "core/properties.hpp"
+
 namespace lockstep::fileio {
 
 // docs/sources.md section 2, in table order.
@@ -33,8 +35,9 @@ inline constexpr std::array<std::string_view, 5> kDataPolicyNames{"exclusive", "
                                                                   "page-locks", "range-locks"};
 
 // The properties a file workload checks (docs/fileio.md, "Properties").
-inline constexpr std::array<std::string_view, 5> kFileProperties{"offset_not_torn", "reads_unique", "no_lost_write",
-                                                                 "writes_not_interleaved", "reads_atomic"};
+inline constexpr std::array<std::string_view, 5> kFileProperties{property::offset_not_torn, property::reads_unique,
+                                                                 property::no_lost_write, property::writes_not_interleaved,
+                                                                 property::reads_atomic};
 
 // The file's contents are 64-bit words: each is copied with one load and one store, so a
 // read racing a write can see any prefix of it, word by word, as memcpy gives on a 64-bit

@@ -27,6 +27,7 @@
 
 #include "core/futex/futex_table.hpp"
 #include "core/platform.hpp"
+#include "core/properties.hpp"
 #include "core/usync/futex_kernel.hpp"
 
 namespace lockstep::usync {
@@ -70,7 +71,7 @@ class Condvar {
   // The caller holds `held`, which must be the bound mutex; it holds it again on return.
   void wait(Mutex& held) {
     if (std::addressof(held) != mutex_)
-      P::violation("condvar_mutex", "a condvar was waited on with a mutex other than its own");
+      P::violation(property::condvar_mutex, "a condvar was waited on with a mutex other than its own");
     const std::uint32_t seen = seq_.load(std::memory_order_relaxed);
     held.unlock();
     // EAGAIN means a signal came after the unlock: return, and the caller rechecks.

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "core/platform.hpp"
+#include "core/properties.hpp"
 #include "core/workloads/metrics.hpp"
 #include "core/workloads/spawn.hpp"
 #include "core/workloads/workload.hpp"
@@ -62,7 +63,7 @@ class CounterSharing {
       for (const Counter& c : line->counters) sum += c.load();
     const std::uint64_t expected = static_cast<std::uint64_t>(params_.threads) * params_.iterations;
     if (sum != expected)
-      P::violation("lost_update", fmt::format("the counters add up to {}, expected {}: adds were lost", sum, expected));
+      P::violation(property::lost_update, fmt::format("the counters add up to {}, expected {}: adds were lost", sum, expected));
   }
 
   WorkloadMetrics metrics() const {

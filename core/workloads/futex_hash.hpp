@@ -41,6 +41,7 @@
 #include "core/futex/futex_backend.hpp"
 #include "core/futex/futex_table.hpp"
 #include "core/platform.hpp"
+#include "core/properties.hpp"
 #include "core/workloads/metrics.hpp"
 #include "core/workloads/spawn.hpp"
 #include "core/workloads/workload.hpp"
@@ -273,11 +274,11 @@ class FutexHash {
   bool call(Backend& futex, Word& word) {
     if (params_.op == FutexHashOp::wait) {
       if (futex.wait(word, params_.mismatch) != futex::FutexError::eagain)
-        P::violation("futex_semantics", "a wait on a word that does not hold the expected value did not return EAGAIN");
+        P::violation(property::futex_semantics, "a wait on a word that does not hold the expected value did not return EAGAIN");
       return true;
     }
     const futex::WakeResult r = futex.wake(word, 1);
-    if (r.woken != 0) P::violation("futex_semantics", "a wake on a futex nobody waits on woke someone");
+    if (r.woken != 0) P::violation(property::futex_semantics, "a wake on a futex nobody waits on woke someone");
     return r.took_lock;
   }
 

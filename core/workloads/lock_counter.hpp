@@ -15,10 +15,11 @@
 #include <fmt/format.h>
 
 #include "core/platform.hpp"
+#include "core/properties.hpp"
 #include "core/sync/spin_guard.hpp"
 #include "core/sync/spinlock.hpp"
-#include "core/workloads/spawn.hpp"
 #include "core/workloads/metrics.hpp"
+#include "core/workloads/spawn.hpp"
 #include "core/workloads/workload.hpp"
 
 namespace lockstep {
@@ -64,7 +65,7 @@ class LockCounter {
     const std::uint64_t expected = static_cast<std::uint64_t>(params_.threads) * params_.iterations;
     const std::uint64_t got = state_->counter.load();
     if (got != expected)
-      P::violation("mutual_exclusion", "counter is " + std::to_string(got) + ", expected " +
+      P::violation(property::mutual_exclusion, "counter is " + std::to_string(got) + ", expected " +
                                            std::to_string(expected) + ": increments were lost");
   }
 

@@ -25,6 +25,7 @@
 
 #include "core/futex/futex_table.hpp"
 #include "core/platform.hpp"
+#include "core/properties.hpp"
 #include "core/sync/spinlock.hpp"
 #include "core/usync/any_mutex.hpp"
 #include "core/workloads/expr_eval.hpp"
@@ -227,7 +228,7 @@ class ProgramWorkload {
       case OpKind::while_: run_while(op, regs); return;
       case OpKind::assert_:
         if (eval(op.cond, regs) == 0)
-          P::violation("assertion", fmt::format("{}: assert '{}' failed ({})", op.where, op.cond.text, show(regs, op)));
+          P::violation(property::assertion, fmt::format("{}: assert '{}' failed ({})", op.where, op.cond.text, show(regs, op)));
         return;
       case OpKind::lock:
       case OpKind::unlock: lock_op(op, regs); return;
@@ -315,7 +316,7 @@ class ProgramWorkload {
     for (std::uint64_t i = 0;; ++i) {
       if (eval(op.cond, regs) == 0) return;
       if (i == op.count) {
-        P::violation("bound_exceeded", fmt::format("{}: loop ran past its bound of {} iterations", op.where, op.count));
+        P::violation(property::bound_exceeded, fmt::format("{}: loop ran past its bound of {} iterations", op.where, op.count));
         return;
       }
       run(op.body, regs);

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/properties.hpp"
 #include "sim/exec/engine.hpp"
 #include "sim/exec/engine_state.hpp"
 #include "sim/rng.hpp"
@@ -100,7 +101,7 @@ void Engine::set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns) 
 }
 
 void Engine::exceed_step_bound() {
-  violation("bound_exceeded",
+  violation(property::bound_exceeded,
             fmt::format("the execution ran past {} steps (strategy.max_steps): a livelock or an unbounded loop",
                         limits_.max_steps));
 }

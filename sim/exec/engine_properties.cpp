@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/properties.hpp"
 #include "sim/exec/engine.hpp"
 #include "sim/exec/engine_state.hpp"
 
@@ -27,7 +28,7 @@ void Engine::record_quiescence(SimWorkload& workload) {
     record_violation(finding->property, finding->message);
     return;
   }
-  record_violation("deadlock", describe_blocked());
+  record_violation(property::deadlock, describe_blocked());
 }
 
 }  // namespace lockstep::sim

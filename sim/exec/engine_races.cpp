@@ -3,6 +3,7 @@
 // calls only when a scenario checks data_race (EngineLimits::detect_races).
 #include <fmt/format.h>
 
+#include "core/properties.hpp"
 #include "sim/exec/engine.hpp"
 #include "sim/exec/engine_state.hpp"
 
@@ -30,7 +31,7 @@ void Engine::race_drained(ThreadId id, std::uint64_t addr) { races_.drained(id, 
 
 // Ends the execution: the later access is the current thread's.
 void Engine::report_race(const Race& race) {
-  violation("data_race",
+  violation(property::data_race,
             fmt::format("data race on {}: {} by thread '{}' and the earlier {} by thread '{}' are not ordered by "
                         "happens-before",
                         memory_.describe(race.addr), access_name(race.later.kind), threads_[race.later.thread].name,

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "core/platform.hpp"
+#include "core/properties.hpp"
 #include "sim/exec/engine.hpp"
 
 namespace lockstep::sim {
@@ -185,7 +186,7 @@ struct SimPlatform {
   template <class Condition>
   static void invariant(Condition&& holds, std::string_view what) {
     Engine& e = detail::engine();
-    if (!e.observe(std::forward<Condition>(holds))) e.violation("invariant", what);
+    if (!e.observe(std::forward<Condition>(holds))) e.violation(property::invariant, what);
   }
   // Trace notes (core/platform.hpp): an event when the execution is traced, and never a step.
   // Untraced, a note is one thread-local load and a branch; the rest is out of line
