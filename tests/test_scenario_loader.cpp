@@ -415,7 +415,9 @@ TEST_CASE("the properties come from one table, which every registry row and the 
   for (const WorkloadKindInfo& row : workload_registry())
     for (const std::string& name : row.properties) {
       INFO(row.name << " lists " << name);
-      CHECK(find_property(name) != nullptr);
+      const PropertyInfo* p = find_property(name);
+      REQUIRE(p != nullptr);
+      CHECK(p->by_default);  // an opt-in property (data_race) is no row's default
     }
   for (const PropertyInfo& p : kProperties) {
     if (p.scope != PropertyScope::own) continue;
