@@ -97,7 +97,7 @@ ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) 
   t.name = std::move(name);
   t.cpu = cpu;
   t.body = std::move(body);
-  if (trace_ != nullptr) trace_->thread(0, id, t.name, cpu);
+  if (exec_.trace != nullptr) exec_.trace->thread(0, id, t.name, cpu);
   return id;
 }
 
@@ -123,37 +123,22 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   } else {
     cpus_.assign(static_cast<std::size_t>(shape_.cpus()), SimCpu{});
   }
-  idle_stats_ = {};
-  migrations_ = 0;
-  balancer_moves_ = 0;
-  near_placements_ = 0;
-  overlap_.reset();
-  balances_ = 0;
-  next_balance_ns_ = UINT64_MAX;
   destroy_fibers();
   ready_.clear();
   schedule_.clear();
   schedule_.reserve(schedule_room_);
   memory_.reset();
   costs_.reset();
-  oracle_ = &oracle;
-  trace_ = trace;
-  mode_ = oracle.mode();
-  if (mode_ == EngineMode::timed && shape_.placement == ThreadPlacement::sharing) overlap_.emplace();
-  current_ = previous_ = kHostId;
-  now_ns_ = 0;
-  steps_ = 0;
-  memory_ops_ = 0;
-  spin_blocked_ = 0;
-  buffered_stores_ = 0;
-  violation_.reset();
-  violations_.clear();
-  continue_after_violation_ = mode_ == EngineMode::explore && oracle.continue_after_violation();
-  abandoned_ = false;
-  log_ = mode_ == EngineMode::explore ? oracle.event_log() : nullptr;
-  if (log_ != nullptr) log_->clear();
-  internal_error_.clear();
-  oracle_error_ = nullptr;
+  // A fresh execution's state, whole (every field's default is its start), then what this
+  // run's oracle and trace make of it.
+  exec_ = Execution{};
+  exec_.oracle = &oracle;
+  exec_.trace = trace;
+  exec_.mode = oracle.mode();
+  if (exec_.mode == EngineMode::timed && shape_.placement == ThreadPlacement::sharing) exec_.overlap.emplace();
+  exec_.continue_after_violation = exec_.mode == EngineMode::explore && oracle.continue_after_violation();
+  exec_.log = exec_.mode == EngineMode::explore ? oracle.event_log() : nullptr;
+  if (exec_.log != nullptr) exec_.log->clear();
 
   oracle.begin_execution(execution_index);
   workload.setup(*this);
@@ -173,56 +158,56 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   if (first != kHostId) switch_to(first);
 
   // Back on the host: every thread finished, or nothing can run, or the execution stopped.
-  if (oracle_error_) {
+  if (exec_.oracle_error) {
     destroy_fibers();
-    std::rethrow_exception(std::exchange(oracle_error_, nullptr));
+    std::rethrow_exception(std::exchange(exec_.oracle_error, nullptr));
   }
-  if (!internal_error_.empty()) {
+  if (!exec_.internal_error.empty()) {
     destroy_fibers();
-    if (internal_is_bug_) throw std::logic_error(internal_error_);
-    throw std::runtime_error(internal_error_);
+    if (exec_.internal_is_bug) throw std::logic_error(exec_.internal_error);
+    throw std::runtime_error(exec_.internal_error);
   }
-  log_ = nullptr;  // what follows is not a step
+  exec_.log = nullptr;  // what follows is not a step
   const bool all_finished = std::all_of(threads_.begin(), threads_.end(),
                                         [](const SimThread& t) { return t.state == ThreadRunState::finished; });
-  const bool judge = !violation_ && !abandoned_;
+  const bool judge = !exec_.violation && !exec_.abandoned;
   if (judge && !all_finished) record_quiescence(workload);
   destroy_fibers();  // unwinds threads that did not finish; their P:: calls run directly now
-  if (judge && !violation_) drain_everything();
-  if (judge && !violation_) workload.check(*this);
+  if (judge && !exec_.violation) drain_everything();
+  if (judge && !exec_.violation) workload.check(*this);
 
   ExecutionResult result;
-  result.violation = violation_;
-  result.violations = std::move(violations_);
-  result.steps = steps_;
-  if (violation_ && continue_after_violation_ && violation_->thread != kNoThread) {
+  result.violation = exec_.violation;
+  result.violations = std::move(exec_.violations);
+  result.steps = exec_.steps;
+  if (exec_.violation && exec_.continue_after_violation && exec_.violation->thread != kNoThread) {
     // The execution went on past the violation for the oracle's sake; what it reports is the
     // execution up to the violation (replay stops there).
-    result.steps = violation_->step;
-    schedule_.resize(std::min(schedule_.size(), schedule_at_violation_));
+    result.steps = exec_.violation->step;
+    schedule_.resize(std::min(schedule_.size(), exec_.schedule_at_violation));
   }
-  result.memory_ops = memory_ops_;
+  result.memory_ops = exec_.memory_ops;
   result.virtual_time_ns = now();
   schedule_room_ = std::max(schedule_room_, schedule_.size());
   result.schedule = std::move(schedule_);
-  result.abandoned = abandoned_;
-  if (trace_ != nullptr)
-    trace_->end(result.virtual_time_ns, steps_, violation_ ? (violation_->witness ? "reachable" : "violation") : "pass");
-  trace_ = nullptr;
-  oracle_ = nullptr;
+  result.abandoned = exec_.abandoned;
+  if (exec_.trace != nullptr)
+    exec_.trace->end(result.virtual_time_ns, exec_.steps, exec_.violation ? (exec_.violation->witness ? "reachable" : "violation") : "pass");
+  exec_.trace = nullptr;
+  exec_.oracle = nullptr;
   return result;
 }
 
 // --- choosing the next step ---------------------------------------------------------------
 
 void Engine::yield_for(PendingOp op) {
-  SimThread& t = threads_[current_];
+  SimThread& t = threads_[exec_.current];
   t.last_op = t.pending;
   t.pending = op;
   if (is_memory_access(op.kind)) {
     costs_.prefetch(t.cpu, op.addr);
-    if (overlap_) [[unlikely]]
-      overlap_->record(current_, op.addr, op.kind);
+    if (exec_.overlap) [[unlikely]]
+      exec_.overlap->record(exec_.current, op.addr, op.kind);
   }
   if (t.resuming) {  // explore mode: this operation belongs to the step that resumed it
     t.resuming = false;
@@ -231,57 +216,57 @@ void Engine::yield_for(PendingOp op) {
     if (!waits_for_buffer(t)) return;
   }
   ThreadId next = kHostId;
-  if (mode_ == EngineMode::timed) {
-    if (t.clock_ns >= next_balance_ns_) [[unlikely]]
+  if (exec_.mode == EngineMode::timed) {
+    if (t.clock_ns >= exec_.next_balance_ns) [[unlikely]]
       balance(t, t.clock_ns);
     maybe_preempt(t);
     if (t.state != ThreadRunState::running) {
       next = pick_next();
-    } else if (!violation_) {
-      next = ready_.exchange_top(ready_entry(current_));  // often itself: no switch at all
+    } else if (!exec_.violation) {
+      next = ready_.exchange_top(ready_entry(exec_.current));  // often itself: no switch at all
     }
   } else {
     next = pick_next();
   }
-  if (next != current_) switch_to(next);
-  if (buffered_stores_ > 0 && mode_ == EngineMode::timed) drain_due(threads_[current_].clock_ns);
+  if (next != exec_.current) switch_to(next);
+  if (exec_.buffered_stores > 0 && exec_.mode == EngineMode::timed) drain_due(threads_[exec_.current].clock_ns);
 }
 
 ThreadId Engine::pick_next() {
-  if ((violation_ && !continue_after_violation_) || abandoned_) return kHostId;
-  if (mode_ == EngineMode::timed) return pick_timed();
+  if ((exec_.violation && !exec_.continue_after_violation) || exec_.abandoned) return kHostId;
+  if (exec_.mode == EngineMode::timed) return pick_timed();
   for (;;) {
     gather_explore_candidates();
     if (candidates_.empty()) return kHostId;
     std::size_t index = 0;
-    if (candidates_.size() > 1 || log_ != nullptr) {
+    if (candidates_.size() > 1 || exec_.log != nullptr) {
       try {
-        index = oracle_->pick(candidates_);
+        index = exec_.oracle->pick(candidates_);
       } catch (...) {
         // The oracle refused (a replayed schedule that does not fit): on a simulated
         // thread's stack the exception must not unwind the fiber; the host rethrows it.
         if (on_host()) throw;
-        oracle_error_ = std::current_exception();
-        abandoned_ = true;
+        exec_.oracle_error = std::current_exception();
+        exec_.abandoned = true;
         return kHostId;
       }
       if (index == Scheduler::kAbandon) {
-        abandoned_ = true;
+        exec_.abandoned = true;
         return kHostId;
       }
       if (index >= candidates_.size()) throw std::logic_error("scheduler picked a candidate that does not exist");
       if (candidates_.size() > 1) schedule_.push_back(candidates_[index].choice);
     }
     const Choice chosen = candidates_[index].choice;
-    if (log_ != nullptr) log_step(chosen);
+    if (exec_.log != nullptr) log_step(chosen);
     if (chosen.kind == Choice::Kind::step) return chosen.thread;
     drain_oldest(chosen.thread);  // a store reaches memory; then choose again
   }
 }
 
 void Engine::record_access(std::uint64_t addr, unsigned size, bool write, std::uint32_t space) {
-  log_->accesses.push_back(StepAccess{addr, static_cast<std::uint8_t>(size), write, space});
-  ++log_->steps.back().access_count;
+  exec_.log->accesses.push_back(StepAccess{addr, static_cast<std::uint8_t>(size), write, space});
+  ++exec_.log->steps.back().access_count;
 }
 
 void Engine::log_step(const Choice& chosen) {
@@ -294,7 +279,7 @@ void Engine::log_step(const Choice& chosen) {
     cause = std::exchange(t.enabled_by, kNoStep);
     drain_cause = std::exchange(t.enabled_by_drain, kNoStep);
   }
-  log_->steps.push_back(StepRecord{chosen, static_cast<std::uint32_t>(log_->accesses.size()), 0, cause, drain_cause});
+  exec_.log->steps.push_back(StepRecord{chosen, static_cast<std::uint32_t>(exec_.log->accesses.size()), 0, cause, drain_cause});
 }
 
 void Engine::gather_explore_candidates() {
@@ -304,7 +289,7 @@ void Engine::gather_explore_candidates() {
   for (ThreadId id = 0; id < n; ++id) {
     const SimThread& t = threads[id];
     if (t.state != ThreadRunState::running || waits_for_buffer(t)) continue;
-    candidates_.push_back(Candidate{Choice{Choice::Kind::step, id}, t.cpu, now_ns_, t.pending});
+    candidates_.push_back(Candidate{Choice{Choice::Kind::step, id}, t.cpu, exec_.now_ns, t.pending});
   }
   add_drain_candidates();
 }
@@ -312,12 +297,12 @@ void Engine::gather_explore_candidates() {
 ThreadId Engine::pick_timed() {
   // Nobody can run, but stores still wait in buffers: the next one to land may release a
   // blocked spinner.
-  while (ready_.empty() && buffered_stores_ > 0) drain_next_due();
+  while (ready_.empty() && exec_.buffered_stores > 0) drain_next_due();
   return ready_.empty() ? kHostId : ready_.pop();
 }
 
 // A thread's place in the queue, fixed when it is queued: its clock, then a seeded tie key.
-ReadyEntry Engine::ready_entry(ThreadId id) { return ReadyEntry(threads_[id].clock_ns, oracle_->tie_key(), id); }
+ReadyEntry Engine::ready_entry(ThreadId id) { return ReadyEntry(threads_[id].clock_ns, exec_.oracle->tie_key(), id); }
 
 void Engine::enqueue(ThreadId id) { ready_.push(ready_entry(id)); }
 
@@ -339,15 +324,15 @@ void Engine::start_fiber(ThreadId id) {
   slot(id) = boost::context::fiber(std::allocator_arg, ArenaStack(memory_.stack_base(id)),
                                       [this, id](boost::context::fiber&& from) {
                                         if constexpr (kFiberSanitizer)  // the first arrival tells the host's stack
-                                          sanitizer_finish_switch(sanitizer_stack(id), previous_ == kHostId
+                                          sanitizer_finish_switch(sanitizer_stack(id), exec_.previous == kHostId
                                                                                            ? &sanitizer_stack(kHostId)
                                                                                            : nullptr);
-                                        slot(previous_) = std::move(from);
+                                        slot(exec_.previous) = std::move(from);
                                         thread_main(id);
                                         const ThreadId next = on_thread_exit(id);
                                         ensure_started(next);
-                                        previous_ = id;
-                                        current_ = next;
+                                        exec_.previous = id;
+                                        exec_.current = next;
                                         if constexpr (kFiberSanitizer) sanitizer_start_switch(nullptr, sanitizer_stack(next));
                                         return std::move(slot(next));
                                       });
@@ -355,12 +340,12 @@ void Engine::start_fiber(ThreadId id) {
 
 void Engine::switch_to(ThreadId next) {
   ensure_started(next);
-  const ThreadId me = current_;
-  previous_ = current_;
-  current_ = next;
+  const ThreadId me = exec_.current;
+  exec_.previous = exec_.current;
+  exec_.current = next;
   boost::context::fiber from = resume(me, next);
   // Resumed: whoever switched here left its continuation; a finished fiber leaves none.
-  if (from) slot(previous_) = std::move(from);
+  if (from) slot(exec_.previous) = std::move(from);
 }
 
 // Runs `next`'s fiber until something switches back to `me` (the caller's).
@@ -402,7 +387,7 @@ SanitizerStack& Engine::sanitizer_stack(ThreadId id) { return sanitizer_stacks_[
 
 void Engine::thread_main(ThreadId id) {
   SimThread& t = threads_[id];
-  if (trace_ != nullptr) trace_->state(start_time(), id, ThreadRunState::running);
+  if (exec_.trace != nullptr) exec_.trace->state(start_time(), id, ThreadRunState::running);
   bool threw = false;
   try {
     run_body(id);
@@ -410,11 +395,11 @@ void Engine::thread_main(ThreadId id) {
     // A design or workload threw: an internal error, not a property violation. The switch
     // away happens outside the handler, since the C++ runtime's record of the exception
     // being handled belongs to the host thread, not to the fiber.
-    internal_error_ = fmt::format("thread '{}' threw: {}", t.name, e.what());
+    exec_.internal_error = fmt::format("thread '{}' threw: {}", t.name, e.what());
     // A logic_error is a bug in the simulator or a design (a broken coherence state, a
     // shared object outside simulated memory), and stays one on the host: exit 3, not 2.
     // (std::logic_error itself: its subclasses, such as out_of_range, also report inputs.)
-    internal_is_bug_ = typeid(e) == typeid(std::logic_error);
+    exec_.internal_is_bug = typeid(e) == typeid(std::logic_error);
     threw = true;
   }
   if (threw) abort_execution();
@@ -426,7 +411,7 @@ ThreadId Engine::on_thread_exit(ThreadId id) {
   SimThread& t = threads_[id];
   set_state(t, ThreadRunState::finished, t.clock_ns);
   t.body = nullptr;
-  if (mode_ == EngineMode::timed) leave_cpu(t);
+  if (exec_.mode == EngineMode::timed) leave_cpu(t);
   return pick_next();
 }
 
@@ -439,27 +424,27 @@ void Engine::abort_execution() {
 // --- violations -----------------------------------------------------------------------------
 
 void Engine::record_violation(std::string_view property, std::string_view message) {
-  const ThreadId who = on_host() ? kNoThread : current_;
-  if (violation_ && !continue_after_violation_) return;
-  violations_.push_back(Violation{std::string(property), std::string(message), who, now(), steps_});
-  if (violation_) return;  // a later one: the first stays the execution's
-  violation_ = violations_.back();
-  schedule_at_violation_ = schedule_.size();
-  if (trace_ != nullptr) trace_->violation(now(), who, property, message);
+  const ThreadId who = on_host() ? kNoThread : exec_.current;
+  if (exec_.violation && !exec_.continue_after_violation) return;
+  exec_.violations.push_back(Violation{std::string(property), std::string(message), who, now(), exec_.steps});
+  if (exec_.violation) return;  // a later one: the first stays the execution's
+  exec_.violation = exec_.violations.back();
+  exec_.schedule_at_violation = schedule_.size();
+  if (exec_.trace != nullptr) exec_.trace->violation(now(), who, property, message);
 }
 
 void Engine::violation(std::string_view property, std::string_view message) {
   record_violation(property, message);
   if (on_host()) return;
-  if (continue_after_violation_) stop_thread();
+  if (exec_.continue_after_violation) stop_thread();
   abort_execution();
 }
 
 // Exploring with continue_after_violation: the violating thread stops where it is (as if
 // it had finished) and the others go on; its fiber is unwound with the rest at the end.
 void Engine::stop_thread() {
-  SimThread& t = threads_[current_];
-  set_state(t, ThreadRunState::finished, now_ns_);
+  SimThread& t = threads_[exec_.current];
+  set_state(t, ThreadRunState::finished, exec_.now_ns);
   switch_to(pick_next());
   throw std::logic_error("a stopped simulated thread was resumed");
 }

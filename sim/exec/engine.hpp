@@ -155,11 +155,11 @@ class Engine {
   void pause();
   void park();
   void unpark(ThreadId target);
-  ThreadId self() const { return current_; }
+  ThreadId self() const { return exec_.current; }
   void* allocate(std::size_t bytes, std::size_t align, NodeId node);
   // P::Local: a shared object in the current thread's frames, and its end.
   SimMemory::FramePush push_frame(std::size_t bytes, std::size_t align) {
-    return memory_.push_frame(current_, bytes, align);
+    return memory_.push_frame(exec_.current, bytes, align);
   }
   void pop_frame(const void* host, std::uint32_t depth_before) { memory_.pop_frame(host, depth_before); }
   CpuId this_cpu() const;
@@ -184,7 +184,7 @@ class Engine {
       bool& flag;
       explicit Observing(bool& f) : flag(f) { flag = true; }
       ~Observing() { flag = false; }
-    } observing(observing_);
+    } observing(exec_.observing);
     return static_cast<bool>(condition());
   }
   // Host side, from a final check: the final state is a witness of `property` (an `exists`
@@ -195,7 +195,7 @@ class Engine {
   // execution takes exactly the steps of an untraced one (engine_notes.cpp).
   void note_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {
     if (on_host()) return;
-    if (trace_ != nullptr) trace_lock(lock, what, shared, site);
+    if (exec_.trace != nullptr) trace_lock(lock, what, shared, site);
     if (lock_profiler_ != nullptr) profile_lock(lock, what, shared, site);
   }
   // Lock profiling (profile/lock_profile.hpp, docs/os.md): the executions run from now on
@@ -211,23 +211,23 @@ class Engine {
     // (idle_residency): what the seed's power argument is about.
     std::array<std::uint64_t, 3> residency_ns{};
   };
-  const IdleStats& idle_stats() const { return idle_stats_; }
+  const IdleStats& idle_stats() const { return exec_.idle_stats; }
   // Threads moved to another CPU in the last execution (MachineShape::placement not pinned).
-  std::uint64_t migrations() const { return migrations_; }
+  std::uint64_t migrations() const { return exec_.migrations; }
   // Of those, the periodic balancer's moves.
-  std::uint64_t balancer_moves() const { return balancer_moves_; }
+  std::uint64_t balancer_moves() const { return exec_.balancer_moves; }
   // Of those, wake-ups the "sharing" placement sent to a partner's package.
-  std::uint64_t near_placements() const { return near_placements_; }
+  std::uint64_t near_placements() const { return exec_.near_placements; }
   void note_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address, const void* waiter_node) {
-    if (trace_ != nullptr && !on_host()) trace_futex_queue(what, bucket, key_address, waiter_node);
+    if (exec_.trace != nullptr && !on_host()) trace_futex_queue(what, bucket, key_address, waiter_node);
   }
   void note_step(StepNote what, std::string_view text) {
-    if (trace_ != nullptr && !on_host()) trace_step(what, text);
+    if (exec_.trace != nullptr && !on_host()) trace_step(what, text);
   }
   // Whether a thread sleeps in park() (for at_quiescence).
   bool parked(ThreadId id) const;
 
-  bool on_host() const { return current_ == kHostId; }
+  bool on_host() const { return exec_.current == kHostId; }
 
   // Accesses outside any execution (a test reading a result after the run): plain reads
   // and writes of the host bytes, no scheduling, no cost.
@@ -235,7 +235,7 @@ class Engine {
   static void direct_store(void* host, unsigned size, std::uint64_t value);
   static std::uint64_t direct_rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
                                   bool* success);
-  std::uint64_t steps() const { return steps_; }
+  std::uint64_t steps() const { return exec_.steps; }
   // What another host thread may read while an execution runs (a progress line): its steps
   // so far and the running thread's virtual time, published every 4096 steps.
   struct Progress {
@@ -323,12 +323,12 @@ class Engine {
 
   // The model checker's view of each step (Scheduler::event_log): what it touched.
   void log_access(std::uint64_t addr, unsigned size, bool write, std::uint32_t space = kSharedSpace) {
-    if (log_ != nullptr) [[unlikely]] record_access(addr, size, write, space);
+    if (exec_.log != nullptr) [[unlikely]] record_access(addr, size, write, space);
   }
   void record_access(std::uint64_t addr, unsigned size, bool write, std::uint32_t space);
   void log_step(const Choice& chosen);
   std::uint32_t current_step() const {
-    return log_ == nullptr ? kNoStep : static_cast<std::uint32_t>(log_->steps.size() - 1);
+    return exec_.log == nullptr ? kNoStep : static_cast<std::uint32_t>(exec_.log->steps.size() - 1);
   }
 
   void record_violation(std::string_view property, std::string_view message);
@@ -360,18 +360,12 @@ class Engine {
   EngineLimits limits_;
   SimMemory memory_;
 
-  // per-execution state
+  // What one execution builds: its threads and CPUs (kept as storage, reset in place) and
+  // the schedule it hands out.
   std::vector<SimThread> threads_;
   std::vector<SimCpu> cpus_;
-  IdleStats idle_stats_;
-  // Placement (sim/exec/placement.hpp): the machine's tree, and the moves made.
+  // Placement (sim/exec/placement.hpp): the machine's tree.
   std::optional<CpuTree> cpu_tree_;
-  std::uint64_t migrations_ = 0;
-  std::uint64_t balancer_moves_ = 0;
-  std::uint64_t near_placements_ = 0;
-  std::optional<CacheOverlap> overlap_;  // "sharing" placement, timed mode: who shares lines
-  std::uint64_t balances_ = 0;  // periodic balancer runs this execution: its draws' counter
-  std::uint64_t next_balance_ns_ = UINT64_MAX;  // when it runs next (never: UINT64_MAX)
   // ULE's sched_balance at `at_ns`, in the tick of the thread `ticking` (it pays the IPIs to
   // idle CPUs): move queued threads as balance_moves says, and draw the next time.
   void balance(SimThread& ticking, std::uint64_t at_ns);
@@ -384,31 +378,44 @@ class Engine {
   std::vector<SanitizerStack> sanitizer_stacks_;  // the same slots' stacks, in ASan builds
   std::vector<Candidate> candidates_;
   ReadyQueue ready_;  // timed mode: threads on a CPU, earliest first
-  Scheduler* oracle_ = nullptr;
-  TraceRecorder* trace_ = nullptr;
   profile::LockProfiler* lock_profiler_ = nullptr;
-  EngineMode mode_ = EngineMode::explore;
-  ThreadId current_ = kHostId;
-  ThreadId previous_ = kHostId;
-  std::uint64_t now_ns_ = 0;  // explore mode's global clock
-  std::uint64_t steps_ = 0;
-  std::atomic<std::uint64_t> published_steps_{0};  // progress(): steps_ and a clock, now and then
+  std::atomic<std::uint64_t> published_steps_{0};  // progress(): steps and a clock, now and then
   std::atomic<std::uint64_t> published_ns_{0};
-  std::uint64_t memory_ops_ = 0;
-  std::size_t spin_blocked_ = 0;
-  std::size_t buffered_stores_ = 0;
-  std::optional<Violation> violation_;
-  std::vector<Violation> violations_;  // every one (continue_after_violation)
-  std::size_t schedule_at_violation_ = 0;
-  bool continue_after_violation_ = false;
-  bool abandoned_ = false;
-  bool observing_ = false;  // in an invariant's condition (observe)
-  EventLog* log_ = nullptr;  // explore mode, when the oracle observes every step
   RaceDetector races_;
-  std::string internal_error_;
-  bool internal_is_bug_ = false;
-  std::exception_ptr oracle_error_;  // the oracle threw on a simulated thread (pick_next)
   Schedule schedule_;
+
+  // Every other field one execution changes, in one value: Engine::run starts an execution
+  // by assigning a fresh one, so no field can be forgotten.
+  struct Execution {
+    Scheduler* oracle = nullptr;
+    TraceRecorder* trace = nullptr;
+    EngineMode mode = EngineMode::explore;
+    ThreadId current = kHostId;
+    ThreadId previous = kHostId;
+    std::uint64_t now_ns = 0;  // explore mode's global clock
+    std::uint64_t steps = 0;
+    std::uint64_t memory_ops = 0;
+    std::size_t spin_blocked = 0;
+    std::size_t buffered_stores = 0;
+    IdleStats idle_stats;
+    std::uint64_t migrations = 0;
+    std::uint64_t balancer_moves = 0;
+    std::uint64_t near_placements = 0;
+    std::optional<CacheOverlap> overlap;  // "sharing" placement, timed mode: who shares lines
+    std::uint64_t balances = 0;  // periodic balancer runs this execution: its draws' counter
+    std::uint64_t next_balance_ns = UINT64_MAX;  // when it runs next (never: UINT64_MAX)
+    std::optional<Violation> violation;
+    std::vector<Violation> violations;  // every one (continue_after_violation)
+    std::size_t schedule_at_violation = 0;
+    bool continue_after_violation = false;
+    bool abandoned = false;
+    bool observing = false;  // in an invariant's condition (observe)
+    EventLog* log = nullptr;  // explore mode, when the oracle observes every step
+    std::string internal_error;
+    bool internal_is_bug = false;
+    std::exception_ptr oracle_error;  // the oracle threw on a simulated thread (pick_next)
+  };
+  Execution exec_;
 
   // Storage kept from one execution to the next: every execution spawns its threads anew and
   // hands its schedule out, and each grew its vectors from nothing (about 12 of the 20 heap

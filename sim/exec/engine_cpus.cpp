@@ -25,7 +25,7 @@ void Engine::start_cpus() {
   for (ThreadId id = 0; id < threads_.size(); ++id) {
     SimThread& t = threads_[id];
     t.pending = PendingOp{OpKind::start};
-    if (mode_ == EngineMode::explore) {
+    if (exec_.mode == EngineMode::explore) {
       t.state = ThreadRunState::running;
       t.resuming = true;
       continue;
@@ -33,7 +33,7 @@ void Engine::start_cpus() {
     // A placement policy places a starting thread by its own rule (ULE's fork placement).
     if (shape_.placement != ThreadPlacement::pinned) {
       const CpuId to = place(t, false, 0);
-      if (to != t.cpu) ++migrations_;
+      if (to != t.cpu) ++exec_.migrations;
       t.cpu = to;
     }
     SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
@@ -42,15 +42,15 @@ void Engine::start_cpus() {
       cpu.slice_end_ns = slice;
       t.state = ThreadRunState::running;
       enqueue(id);
-      if (trace_ != nullptr) trace_->cpu(0, t.cpu, id);
+      if (exec_.trace != nullptr) exec_.trace->cpu(0, t.cpu, id);
     } else {
       t.state = ThreadRunState::ready;
       cpu.queue.push_back(id);
     }
   }
   // ULE balances once at start-up (sched_setup_smp), then every interval or so.
-  if (mode_ == EngineMode::timed && uses_topology(shape_.placement) && shape_.balance_interval_ns > 0)
-    next_balance_ns_ = 0;
+  if (exec_.mode == EngineMode::timed && uses_topology(shape_.placement) && shape_.balance_interval_ns > 0)
+    exec_.next_balance_ns = 0;
 }
 
 void Engine::balance(SimThread& ticking, std::uint64_t at_ns) {
@@ -61,8 +61,8 @@ void Engine::balance(SimThread& ticking, std::uint64_t at_ns) {
     const ThreadId id = from.queue.back();
     from.queue.pop_back();
     threads_[id].cpu = m.to;
-    ++migrations_;
-    ++balancer_moves_;
+    ++exec_.migrations;
+    ++exec_.balancer_moves;
     to.queue.push_back(id);
     if (to.running != kNoThread) continue;  // a busy CPU takes it at its next switch
     // An idle one: ULE's tdq_notify sends it an IPI (sched_ule.c). Under an idle policy the
@@ -82,14 +82,14 @@ void Engine::balance(SimThread& ticking, std::uint64_t at_ns) {
   // sched_balance: the next run between half and one and a half intervals on (ULE draws with
   // random(); here the run's count hashed as Rng derives sub-streams, so runs stay
   // reproducible and need no seed).
-  const std::uint64_t z = Rng::derive(0, ++balances_);
+  const std::uint64_t z = Rng::derive(0, ++exec_.balances);
   const std::uint64_t interval = shape_.balance_interval_ns;
-  next_balance_ns_ = at_ns + std::max<std::uint64_t>(interval / 2, 1) + z % interval;
+  exec_.next_balance_ns = at_ns + std::max<std::uint64_t>(interval / 2, 1) + z % interval;
 }
 
 std::uint64_t Engine::now() const {
   if (!on_host()) return start_time();
-  if (mode_ == EngineMode::explore) return now_ns_;
+  if (exec_.mode == EngineMode::explore) return exec_.now_ns;
   std::uint64_t latest = 0;
   for (const SimThread& t : threads_) latest = std::max(latest, t.clock_ns);
   return latest;
@@ -97,7 +97,7 @@ std::uint64_t Engine::now() const {
 
 void Engine::set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns) {
   t.state = state;
-  if (trace_ != nullptr) trace_->state(at_ns, static_cast<ThreadId>(&t - threads_.data()), state);
+  if (exec_.trace != nullptr) exec_.trace->state(at_ns, static_cast<ThreadId>(&t - threads_.data()), state);
 }
 
 void Engine::exceed_step_bound() {
@@ -110,7 +110,7 @@ void Engine::exceed_step_bound() {
 void Engine::preempt(SimThread& t, SimCpu& cpu) {
   t.left_cpu_ns = t.clock_ns;
   set_state(t, ThreadRunState::ready, t.clock_ns);
-  cpu.queue.push_back(current_);
+  cpu.queue.push_back(exec_.current);
   cpu.running = kNoThread;
   dispatch(cpu, t.clock_ns);
 }
@@ -126,7 +126,7 @@ void Engine::leave_cpu(SimThread& t) {
       const ThreadId id = from.queue.back();
       from.queue.pop_back();
       threads_[id].cpu = t.cpu;
-      ++migrations_;
+      ++exec_.migrations;
       cpu.queue.push_back(id);
     }
   }
@@ -139,7 +139,7 @@ void Engine::leave_cpu(SimThread& t) {
       cpu.switches.count(t.clock_ns, tick);
       cpu.idle_switches = cpu.switches.recent(t.clock_ns, tick);
     }
-    if (trace_ != nullptr) trace_->cpu(t.clock_ns, t.cpu, kNoThread);
+    if (exec_.trace != nullptr) exec_.trace->cpu(t.clock_ns, t.cpu, kNoThread);
     return;
   }
   dispatch(cpu, t.clock_ns);
@@ -155,15 +155,15 @@ void Engine::dispatch(SimCpu& cpu, std::uint64_t at_ns) {
   cpu.running = id;
   cpu.slice_end_ns = next.clock_ns + costs_.time_slice_ns();
   set_state(next, ThreadRunState::running, next.clock_ns);
-  if (trace_ != nullptr) trace_->cpu(next.clock_ns, next.cpu, id);
+  if (exec_.trace != nullptr) exec_.trace->cpu(next.clock_ns, next.cpu, id);
   enqueue(id);
 }
 
 // A parked or spinning thread can run again, from `at_ns` on.
 std::uint64_t Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId waker_cpu) {
   const auto id = static_cast<ThreadId>(&t - threads_.data());
-  if (mode_ == EngineMode::explore) {
-    set_state(t, ThreadRunState::running, now_ns_);
+  if (exec_.mode == EngineMode::explore) {
+    set_state(t, ThreadRunState::running, exec_.now_ns);
     t.resuming = true;
     return 0;
   }
@@ -171,7 +171,7 @@ std::uint64_t Engine::make_runnable(SimThread& t, std::uint64_t at_ns, CpuId wak
     const CpuId to = place(t, true, at_ns);
     if (to != t.cpu) {
       t.cpu = to;
-      ++migrations_;
+      ++exec_.migrations;
     }
   }
   SimCpu& cpu = cpus_[static_cast<std::size_t>(t.cpu)];
@@ -210,10 +210,10 @@ IdleWake Engine::wake_idle_cpu(CpuId to, std::uint64_t at_ns, CpuId waker_cpu) {
   const bool smt = !siblings_[static_cast<std::size_t>(to)].empty();
   const std::uint64_t pause_ns = costs_.pause_ns(to);
   const IdleWake w = idle_wake(shape_.idle, c, cpu.idle_switches, smt, idle_ns, pause_ns, costs_.path_ns(waker_cpu, to));
-  ++idle_stats_.wakes[static_cast<std::size_t>(w.state)];
-  if (w.state == IdleState::hlt) ++idle_stats_.ipis;
+  ++exec_.idle_stats.wakes[static_cast<std::size_t>(w.state)];
+  if (w.state == IdleState::hlt) ++exec_.idle_stats.ipis;
   const std::array<std::uint64_t, 3> spent = idle_residency(shape_.idle, c, cpu.idle_switches, smt, idle_ns, pause_ns);
-  for (std::size_t s = 0; s < spent.size(); ++s) idle_stats_.residency_ns[s] += spent[s];
+  for (std::size_t s = 0; s < spent.size(); ++s) exec_.idle_stats.residency_ns[s] += spent[s];
   return w;
 }
 
@@ -228,11 +228,11 @@ CpuId Engine::place(const SimThread& t, bool waking, std::uint64_t at_ns) {
   const Loads loads = cpu_loads(false);
   if (shape_.placement == ThreadPlacement::simple) return most_idle(loads);
   if (!waking) return least_loaded_path(*cpu_tree_, loads);
-  if (overlap_) {
+  if (exec_.overlap) {
     // "sharing": near the thread it shares most with, if that package has an idle CPU.
-    if (const auto partner = overlap_->partner(static_cast<ThreadId>(&t - threads_.data())))
+    if (const auto partner = exec_.overlap->partner(static_cast<ThreadId>(&t - threads_.data())))
       if (const auto near = pick_near(*cpu_tree_, loads, t.cpu, threads_[*partner].cpu)) {
-        ++near_placements_;
+        ++exec_.near_placements;
         return *near;
       }
   }
@@ -243,7 +243,7 @@ CpuId Engine::place(const SimThread& t, bool waking, std::uint64_t at_ns) {
   return pick_affine(*cpu_tree_, loads, t.cpu, affinity_level(now_tick > left_tick ? now_tick - left_tick : 0));
 }
 
-CpuId Engine::this_cpu() const { return on_host() ? 0 : threads_[current_].cpu; }
+CpuId Engine::this_cpu() const { return on_host() ? 0 : threads_[exec_.current].cpu; }
 
 NodeId Engine::node_of(CpuId cpu) const {
   if (cpu < 0 || cpu >= shape_.cpus()) throw std::out_of_range("node_of: no such CPU");
@@ -254,15 +254,15 @@ void Engine::charge(Work kind, std::uint32_t units) {
   if (on_host()) return;
   // A system call's entry and exit are what the trace's `syscall` events mark (the viewer's
   // "in a system call"): entry where its cost begins, exit where its cost ends. Not a step.
-  if (trace_ != nullptr && kind == Work::syscall_entry) trace_->syscall(start_time(), current_, true);
+  if (exec_.trace != nullptr && kind == Work::syscall_entry) exec_.trace->syscall(start_time(), exec_.current, true);
   charge_cost(kind, units);
-  if (trace_ != nullptr && kind == Work::syscall_exit) trace_->syscall(start_time(), current_, false);
+  if (exec_.trace != nullptr && kind == Work::syscall_exit) exec_.trace->syscall(start_time(), exec_.current, false);
 }
 
 void Engine::charge_cost(Work kind, std::uint32_t units) {
   std::uint64_t cost = costs_.work_ns(kind, units);
-  if (mode_ == EngineMode::timed) {
-    SimThread& t = threads_[current_];
+  if (exec_.mode == EngineMode::timed) {
+    SimThread& t = threads_[exec_.current];
     // Two hardware threads of a core share its pipeline: work is slower while a sibling runs
     // (or ran, in virtual time, past this thread's clock: threads run ahead of each other
     // between scheduling points).
@@ -275,7 +275,7 @@ void Engine::charge_cost(Work kind, std::uint32_t units) {
     }
     t.clock_ns = advance_virtual(t.clock_ns, cost);
   } else {
-    now_ns_ = advance_virtual(now_ns_, cost);
+    exec_.now_ns = advance_virtual(exec_.now_ns, cost);
   }
 }
 

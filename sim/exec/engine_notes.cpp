@@ -12,11 +12,11 @@
 namespace lockstep::sim {
 
 void Engine::trace_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {
-  trace_->lock(start_time(), current_, memory_.address_of(lock), what, shared, site);
+  exec_.trace->lock(start_time(), exec_.current, memory_.address_of(lock), what, shared, site);
 }
 
 void Engine::profile_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {
-  lock_profiler_->note(current_, static_cast<std::uint32_t>(threads_[current_].cpu), memory_.address_of(lock), what,
+  lock_profiler_->note(exec_.current, static_cast<std::uint32_t>(threads_[exec_.current].cpu), memory_.address_of(lock), what,
                        shared, site, start_time());
 }
 
@@ -28,11 +28,11 @@ void Engine::trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::u
     throw std::logic_error(
         fmt::format("a futex queue note names a waiter node at {:#x}, in no simulated thread's frames (not a P::Local?)",
                     memory_.address_of(waiter_node)));
-  trace_->futex_queue(start_time(), current_, what, bucket, key_address, static_cast<ThreadId>(owner));
+  exec_.trace->futex_queue(start_time(), exec_.current, what, bucket, key_address, static_cast<ThreadId>(owner));
 }
 
 void Engine::trace_step(StepNote what, std::string_view text) {
-  trace_->step(start_time(), current_, what, text);
+  exec_.trace->step(start_time(), exec_.current, what, text);
 }
 
 }  // namespace lockstep::sim

@@ -99,7 +99,7 @@ std::uint64_t Engine::direct_rmw(void* host, unsigned size, RmwOp op, std::uint6
 std::uint64_t Engine::observed_load(const void* host, unsigned size) const {
   check_size(size);
   if (!on_host()) {
-    const SimThread& t = threads_[current_];
+    const SimThread& t = threads_[exec_.current];
     if (const BufferedStore* own = t.store_buffer.empty() ? nullptr : forward(t, memory_.address_of(host), size))
       return own->value;
   }
@@ -113,12 +113,12 @@ std::uint64_t Engine::observed_load(const void* host, unsigned size) const {
 // order the line moves, as on hardware. Returns whether the thread's clock already stands at
 // the access's end.
 bool Engine::await_line(std::uint64_t start, std::uint64_t latency_ns) {
-  if (mode_ != EngineMode::timed || !costs_.last_in_flight() || latency_ns == 0) return false;
-  SimThread& t = threads_[current_];
+  if (exec_.mode != EngineMode::timed || !costs_.last_in_flight() || latency_ns == 0) return false;
+  SimThread& t = threads_[exec_.current];
   t.clock_ns = advance_virtual(start, latency_ns);
-  const ThreadId next = violation_ ? kHostId : ready_.exchange_top(ready_entry(current_));
-  if (next != current_) switch_to(next);
-  if (buffered_stores_ > 0) drain_due(threads_[current_].clock_ns);
+  const ThreadId next = exec_.violation ? kHostId : ready_.exchange_top(ready_entry(exec_.current));
+  if (next != exec_.current) switch_to(next);
+  if (exec_.buffered_stores > 0) drain_due(threads_[exec_.current].clock_ns);
   return true;
 }
 
@@ -127,7 +127,7 @@ void Engine::write_while_observing() {
 }
 
 std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order order, bool plain) {
-  if (observing_) [[unlikely]]
+  if (exec_.observing) [[unlikely]]
     return observed_load(host, size);
   if (on_host()) return direct_load(host, size);
   check_size(size);
@@ -136,7 +136,7 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   prefetch_host_line(host);  // read after the threads that go first
   yield_for(PendingOp{.kind = kind, .size = static_cast<std::uint8_t>(size), .order = order, .addr = addr});
   if (races_.enabled()) race_load(plain, addr, order);
-  const SimThread& t = threads_[current_];
+  const SimThread& t = threads_[exec_.current];
   const std::uint64_t start = start_time();
   std::uint64_t value = 0;
   std::uint64_t latency = 0;
@@ -147,23 +147,23 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
   if (forwarded) {
     value = source->value;
     latency = 1;  // [guess] forwarding costs about an L1 hit
-    log_access(source->ordinal, 1, false, buffer_space(current_));
+    log_access(source->ordinal, 1, false, buffer_space(exec_.current));
   } else {
     latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
-    if (trace_ != nullptr) detail = costs_.last_detail();  // before other threads run
+    if (exec_.trace != nullptr) detail = costs_.last_detail();  // before other threads run
     waited = await_line(start, latency);
     value = read_bits(host, size);
     log_access(addr, size, false);
   }
-  if (trace_ != nullptr) trace_->access(start, current_, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr);
+  if (exec_.trace != nullptr) exec_.trace->access(start, exec_.current, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr);
   note_read(addr, host, size, value);
-  ++memory_ops_;
+  ++exec_.memory_ops;
   finish_step(waited ? 0 : latency);
   return value;
 }
 
 void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_order order, bool plain) {
-  if (observing_) [[unlikely]]
+  if (exec_.observing) [[unlikely]]
     write_while_observing();
   if (on_host()) return direct_store(host, size, value);
   check_size(size);
@@ -171,7 +171,7 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   const std::uint64_t addr = memory_.address_of(host);
   const OpKind kind = plain ? OpKind::plain_store : OpKind::store;
   yield_for(PendingOp{.kind = kind, .size = static_cast<std::uint8_t>(size), .order = order, .addr = addr});
-  SimThread& t = threads_[current_];
+  SimThread& t = threads_[exec_.current];
   // x86 implements a seq_cst store as xchg: a locked instruction, not buffered.
   if (order == std::memory_order_seq_cst && !plain) drain_own(t);
   const std::uint64_t start = start_time();
@@ -183,25 +183,25 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   bool waited = false;
   if (!buffered) {
     latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
-    if (trace_ != nullptr) detail = costs_.last_detail();
+    if (exec_.trace != nullptr) detail = costs_.last_detail();
     wake_invalidated_spinners();
     waited = await_line(start, latency);
     write_bits(host, size, value);
     log_access(addr, size, true);
   }
   if (races_.enabled()) race_store(plain, addr, order, buffered);
-  if (trace_ != nullptr)
-    trace_->access(start, current_, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr, buffered);
+  if (exec_.trace != nullptr)
+    exec_.trace->access(start, exec_.current, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr, buffered);
   if (!buffered) note_write(addr, t.clock_ns);
   // A spin-loop iteration that buffered a store wrote too: re-running it is not the same.
   if (buffered) t.spin_wrote = true;
-  ++memory_ops_;
+  ++exec_.memory_ops;
   finish_step(waited ? 0 : latency);
 }
 
 std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t operand, std::uint64_t desired,
                           std::memory_order order, bool* success) {
-  if (observing_) [[unlikely]]
+  if (exec_.observing) [[unlikely]]
     write_while_observing();
   if (on_host()) return direct_rmw(host, size, op, operand, desired, success);
   check_size(size);
@@ -209,14 +209,14 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   const std::uint64_t addr = memory_.address_of(host);
   prefetch_host_line(host);  // read after the threads that go first
   yield_for(PendingOp{.kind = OpKind::rmw, .size = static_cast<std::uint8_t>(size), .order = order, .addr = addr});
-  SimThread& t = threads_[current_];
+  SimThread& t = threads_[exec_.current];
   drain_own(t);  // a locked instruction
   if (races_.enabled()) race_rmw(addr, order);
   const std::uint64_t start = start_time();
   const std::uint64_t latency =
       costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   std::optional<AccessDetail> detail;
-  if (trace_ != nullptr) detail = costs_.last_detail();  // before other threads run
+  if (exec_.trace != nullptr) detail = costs_.last_detail();  // before other threads run
   wake_invalidated_spinners();
   const bool waited = await_line(start, latency);
   const std::uint64_t old_value = read_bits(host, size);
@@ -224,13 +224,13 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   write_bits(host, size, new_value);
   // One that leaves the value as it was (a failed CAS) only read it: it commutes with reads.
   log_access(addr, size, new_value != old_value);
-  if (trace_ != nullptr)
-    trace_->rmw(start, current_, t.cpu, op, addr, size, old_value, new_value, ok, latency, detail ? &*detail : nullptr);
+  if (exec_.trace != nullptr)
+    exec_.trace->rmw(start, exec_.current, t.cpu, op, addr, size, old_value, new_value, ok, latency, detail ? &*detail : nullptr);
   // An RMW that leaves the value as it was (a failed CAS, exchanging 1 for 1) only read it,
   // as far as a spinning thread can tell.
   if (new_value != old_value) {
     note_write(addr, t.clock_ns);
-  } else if (mode_ == EngineMode::timed) {
+  } else if (exec_.mode == EngineMode::timed) {
     // Timed, a locked instruction takes its line exclusive even when it changes nothing: a
     // loop retrying it keeps asking for the line, which a blocked spinner would not (its
     // requests are what every handover to it waits for). Its iteration does not block.
@@ -238,7 +238,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   } else {
     note_read(addr, host, size, old_value);
   }
-  ++memory_ops_;
+  ++exec_.memory_ops;
   finish_step(waited ? 0 : latency);
   if (success != nullptr) *success = ok;
   return old_value;
@@ -248,15 +248,15 @@ std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
   if (kind != OpKind::load && kind != OpKind::store) throw std::logic_error("touch() is a load or a store");
   if (on_host()) return 0;
   yield_for(PendingOp{.kind = kind, .size = 8, .order = std::memory_order_relaxed, .addr = addr});
-  const SimThread& t = threads_[current_];
+  const SimThread& t = threads_[exec_.current];
   const std::uint64_t start = start_time();
   const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, 8, start, memory_.node_of_address(addr)});
   log_access(addr, 8, kind == OpKind::store);
-  if (trace_ != nullptr) {
+  if (exec_.trace != nullptr) {
     const auto detail = costs_.last_detail();
-    trace_->access(start, current_, t.cpu, kind, addr, 8, 0, latency, detail ? &*detail : nullptr);
+    exec_.trace->access(start, exec_.current, t.cpu, kind, addr, 8, 0, latency, detail ? &*detail : nullptr);
   }
-  ++memory_ops_;
+  ++exec_.memory_ops;
   finish_step(latency);
   return latency;
 }
@@ -264,12 +264,12 @@ std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
 void Engine::fence(std::memory_order order) {
   if (on_host()) return;
   yield_for(PendingOp{.kind = OpKind::fence, .order = order});
-  SimThread& t = threads_[current_];
+  SimThread& t = threads_[exec_.current];
   // On x86 only a seq_cst fence is an instruction (mfence); the others order the compiler.
   if (order == std::memory_order_seq_cst) drain_own(t);
   if (races_.enabled()) race_fence(order);
   const std::uint64_t latency = costs_.fence_ns(t.cpu);
-  if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::fence, latency);
+  if (exec_.trace != nullptr) exec_.trace->simple(start_time(), exec_.current, t.cpu, OpKind::fence, latency);
   finish_step(latency);
 }
 
@@ -278,10 +278,10 @@ void Engine::pause() {
   // In timed mode a pause is not a scheduling point: it touches nothing another thread can
   // see, so running others before or after it changes nothing; the thread's next access
   // yields at its later clock. In exploration it is where a spin loop may block.
-  if (mode_ == EngineMode::explore) yield_for(PendingOp{OpKind::pause});
-  SimThread& t = threads_[current_];
+  if (exec_.mode == EngineMode::explore) yield_for(PendingOp{OpKind::pause});
+  SimThread& t = threads_[exec_.current];
   const std::uint64_t latency = costs_.pause_ns(t.cpu);
-  if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::pause, latency);
+  if (exec_.trace != nullptr) exec_.trace->simple(start_time(), exec_.current, t.cpu, OpKind::pause, latency);
   finish_step(latency);
   // A spin-loop iteration that only read, and found nothing to do, would find the same again
   // until another thread writes what it read. Block it until then. Exploring, this keeps spin
@@ -290,12 +290,12 @@ void Engine::pause() {
   // write lands, up to one loop iteration earlier than it would have noticed), so hundreds of
   // threads spinning on contended locks cost no more to simulate than the handovers.
   if (may_block_spinning(t)) {
-    set_state(t, ThreadRunState::spinning, mode_ == EngineMode::timed ? t.clock_ns : now_ns_);
-    ++spin_blocked_;
+    set_state(t, ThreadRunState::spinning, exec_.mode == EngineMode::timed ? t.clock_ns : exec_.now_ns);
+    ++exec_.spin_blocked;
     // Under TSO, choosing the next step may first drain a buffered store to what this thread
     // watches, which makes it runnable again, and then choose it: it just goes on.
     const ThreadId next = pick_next();
-    if (next != current_) switch_to(next);
+    if (next != exec_.current) switch_to(next);
   }
   t.spin_watch.clear();
   t.spin_wrote = false;
@@ -310,25 +310,25 @@ bool Engine::may_block_spinning(const SimThread& t) {
   // taken and released within this iteration. The next iteration makes that object afresh,
   // so the read tells nothing about what the next iteration will find. Such an iteration
   // does not block.
-  const void* floor = memory_.frame_floor(current_);
+  const void* floor = memory_.frame_floor(exec_.current);
   for (const SpinRead& r : t.spin_watch)
-    if (memory_.frame_owner(r.host) == static_cast<long>(current_) && r.host < floor) return false;
+    if (memory_.frame_owner(r.host) == static_cast<long>(exec_.current) && r.host < floor) return false;
   // Whether it blocks depends on what memory holds now: the pause reads what it watches.
   for (const SpinRead& r : t.spin_watch) log_access(r.addr, r.size, false);
   if (!spin_reads_unchanged(t)) return false;
-  if (mode_ == EngineMode::explore) return true;
+  if (exec_.mode == EngineMode::explore) return true;
   // Timed: only if no other thread waits for this CPU, which a spinner would hand over at the
   // end of its time slice; make_runnable wakes a blocked spinner when one arrives.
   return cpus_[static_cast<std::size_t>(t.cpu)].queue.empty();
 }
 
 std::uint64_t Engine::read_clock() {
-  if (!on_host()) threads_[current_].spin_timed = true;
+  if (!on_host()) threads_[exec_.current].spin_timed = true;
   return now();
 }
 
 void Engine::note_read(std::uint64_t addr, const void* host, unsigned size, std::uint64_t value) {
-  SimThread& t = threads_[current_];
+  SimThread& t = threads_[exec_.current];
   // Once this iteration wrote, overflowed or read the clock, its pause will not block
   // (may_block_spinning), so what it reads next need not be watched.
   if (t.spin_wrote || t.spin_overflow || t.spin_timed) return;
@@ -350,8 +350,8 @@ bool Engine::spin_reads_unchanged(const SimThread& t) const {
 }
 
 void Engine::note_write(std::uint64_t addr, std::uint64_t at_ns) {
-  threads_[current_].spin_wrote = true;
-  if (spin_blocked_ == 0) return;
+  threads_[exec_.current].spin_wrote = true;
+  if (exec_.spin_blocked == 0) return;
   for (SimThread& s : threads_) {
     if (s.state != ThreadRunState::spinning) continue;
     for (const SpinRead& r : s.spin_watch) {
@@ -369,7 +369,7 @@ void Engine::note_write(std::uint64_t addr, std::uint64_t at_ns) {
 // handover after it (a spinner woken only when the write landed would ask a transfer
 // later). A model without coherence in time says no copy was lost: note_write wakes them.
 void Engine::wake_invalidated_spinners() {
-  if (spin_blocked_ == 0 || mode_ != EngineMode::timed || !costs_.last_in_flight()) return;
+  if (exec_.spin_blocked == 0 || exec_.mode != EngineMode::timed || !costs_.last_in_flight()) return;
   for (SimThread& s : threads_) {
     if (s.state != ThreadRunState::spinning) continue;
     for (const SpinRead& r : s.spin_watch) {
@@ -384,10 +384,10 @@ void Engine::wake_invalidated_spinners() {
 // A blocked spinner resumes: exploring, as any runnable thread; timed, at the write's time
 // (it never left its CPU).
 void Engine::wake_spinner(SimThread& s, std::uint64_t at_ns) {
-  --spin_blocked_;
+  --exec_.spin_blocked;
   s.enabled_by = current_step();
-  if (mode_ == EngineMode::explore) {
-    make_runnable(s, now_ns_, threads_[current_].cpu);
+  if (exec_.mode == EngineMode::explore) {
+    make_runnable(s, exec_.now_ns, threads_[exec_.current].cpu);
     return;
   }
   s.clock_ns = std::max(s.clock_ns, at_ns);
@@ -398,20 +398,20 @@ void Engine::wake_spinner(SimThread& s, std::uint64_t at_ns) {
 void Engine::park() {
   if (on_host()) throw std::logic_error("park() outside a simulated thread");
   yield_for(PendingOp{OpKind::park});
-  SimThread& t = threads_[current_];
+  SimThread& t = threads_[exec_.current];
   drain_own(t);  // entering the kernel executes locked instructions
-  log_access(permit_address(current_), 1, true);
+  log_access(permit_address(exec_.current), 1, true);
   if (races_.enabled()) race_parking();
-  if (trace_ != nullptr) trace_->simple(start_time(), current_, t.cpu, OpKind::park, 0);
+  if (exec_.trace != nullptr) exec_.trace->simple(start_time(), exec_.current, t.cpu, OpKind::park, 0);
   finish_step(0);
   if (t.permit) {
     t.permit = false;
     return;
   }
   set_state(t, ThreadRunState::parked, start_time());
-  if (mode_ == EngineMode::timed) leave_cpu(t);
+  if (exec_.mode == EngineMode::timed) leave_cpu(t);
   const ThreadId next = pick_next();
-  if (next == current_) throw std::logic_error("a parked thread was chosen to run before anyone unparked it");
+  if (next == exec_.current) throw std::logic_error("a parked thread was chosen to run before anyone unparked it");
   switch_to(next);
 }
 
@@ -419,7 +419,7 @@ void Engine::unpark(ThreadId target) {
   if (on_host()) throw std::logic_error("unpark() outside a simulated thread");
   if (target >= threads_.size()) throw std::out_of_range(fmt::format("unpark of thread {}, which does not exist", target));
   yield_for(PendingOp{.kind = OpKind::unpark, .target = target});
-  SimThread& t = threads_[current_];
+  SimThread& t = threads_[exec_.current];
   // Waking a thread takes its run queue's lock (Linux: try_to_wake_up takes p->pi_lock):
   // locked instructions, which drain the waker's store buffer. Without this a store the
   // wakee must see could still sit in the buffer after the wakee ran, saw the old value
@@ -438,7 +438,7 @@ void Engine::unpark(ThreadId target) {
   } else {
     u.permit = true;
   }
-  if (trace_ != nullptr) trace_->unpark(start, current_, t.cpu, target, was_parked);
+  if (exec_.trace != nullptr) exec_.trace->unpark(start, exec_.current, t.cpu, target, was_parked);
   finish_step(latency + waker_extra);
 }
 
@@ -454,7 +454,7 @@ void Engine::label(const void* host, std::size_t bytes, std::string_view name, c
     name = owned;
   }
   memory_.label(host, bytes, name, layout);
-  if (trace_ != nullptr) trace_->label(memory_.address_of(host), bytes, name, layout);
+  if (exec_.trace != nullptr) exec_.trace->label(memory_.address_of(host), bytes, name, layout);
 }
 
 }  // namespace lockstep::sim

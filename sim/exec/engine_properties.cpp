@@ -12,10 +12,10 @@ namespace lockstep::sim {
 
 void Engine::witness(std::string_view property, std::string_view message) {
   if (!on_host()) throw std::logic_error("a witness is found by a final check, on the host side");
-  if (violation_) return;
-  violation_ = Violation{std::string(property), std::string(message), kNoThread, now(), steps_, true};
-  violations_.push_back(*violation_);
-  if (trace_ != nullptr) trace_->witness(now(), property, message);
+  if (exec_.violation) return;
+  exec_.violation = Violation{std::string(property), std::string(message), kNoThread, now(), exec_.steps, true};
+  exec_.violations.push_back(*exec_.violation);
+  if (exec_.trace != nullptr) exec_.trace->witness(now(), property, message);
 }
 
 bool Engine::parked(ThreadId id) const { return id < threads_.size() && threads_[id].state == ThreadRunState::parked; }

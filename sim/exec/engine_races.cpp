@@ -14,19 +14,19 @@ const char* access_name(OpKind kind) { return kind == OpKind::plain_store ? "pla
 }  // namespace
 
 void Engine::race_load(bool plain, std::uint64_t addr, std::memory_order order) {
-  if (!plain) return races_.atomic_load(current_, addr, order);
-  if (const auto race = races_.plain_load(current_, addr)) report_race(*race);
+  if (!plain) return races_.atomic_load(exec_.current, addr, order);
+  if (const auto race = races_.plain_load(exec_.current, addr)) report_race(*race);
 }
 
 void Engine::race_store(bool plain, std::uint64_t addr, std::memory_order order, bool buffered) {
-  if (!plain) return races_.atomic_store(current_, addr, order, buffered);
-  if (const auto race = races_.plain_store(current_, addr, buffered)) report_race(*race);
+  if (!plain) return races_.atomic_store(exec_.current, addr, order, buffered);
+  if (const auto race = races_.plain_store(exec_.current, addr, buffered)) report_race(*race);
 }
 
-void Engine::race_rmw(std::uint64_t addr, std::memory_order order) { races_.rmw(current_, addr, order); }
-void Engine::race_fence(std::memory_order order) { races_.fence(current_, order); }
-void Engine::race_unpark(ThreadId target, bool parked) { races_.unpark(current_, target, parked); }
-void Engine::race_parking() { races_.parking(current_); }
+void Engine::race_rmw(std::uint64_t addr, std::memory_order order) { races_.rmw(exec_.current, addr, order); }
+void Engine::race_fence(std::memory_order order) { races_.fence(exec_.current, order); }
+void Engine::race_unpark(ThreadId target, bool parked) { races_.unpark(exec_.current, target, parked); }
+void Engine::race_parking() { races_.parking(exec_.current); }
 void Engine::race_drained(ThreadId id, std::uint64_t addr) { races_.drained(id, addr); }
 
 // Ends the execution: the later access is the current thread's.

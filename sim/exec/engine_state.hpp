@@ -88,7 +88,7 @@ struct Engine::SimCpu : SimCpuState {
 // --- per-operation members, inline (engine_cpus.cpp has the rest of virtual time) --------
 
 inline std::uint64_t Engine::start_time() const {
-  return mode_ == EngineMode::timed ? threads_[current_].clock_ns : now_ns_;
+  return exec_.mode == EngineMode::timed ? threads_[exec_.current].clock_ns : exec_.now_ns;
 }
 
 // Virtual time never wraps: every cost is at most 10^9 ns (scenario/machine_loader.cpp), so
@@ -102,25 +102,25 @@ inline std::uint64_t advance_virtual(std::uint64_t at_ns, std::uint64_t by_ns) {
 }
 
 inline void Engine::finish_step(std::uint64_t latency_ns) {
-  SimThread& t = threads_[current_];
-  if (mode_ == EngineMode::timed) {
+  SimThread& t = threads_[exec_.current];
+  if (exec_.mode == EngineMode::timed) {
     t.clock_ns = advance_virtual(t.clock_ns, latency_ns);
   } else {
-    now_ns_ = advance_virtual(now_ns_, latency_ns);
-    t.clock_ns = now_ns_;
+    exec_.now_ns = advance_virtual(exec_.now_ns, latency_ns);
+    t.clock_ns = exec_.now_ns;
   }
-  if (++steps_ > limits_.max_steps) [[unlikely]]
+  if (++exec_.steps > limits_.max_steps) [[unlikely]]
     exceed_step_bound();
   constexpr std::uint64_t kPublishEvery = 4096;  // a power of two: one AND per step
-  if ((steps_ & (kPublishEvery - 1)) == 0) [[unlikely]] {
-    published_steps_.store(steps_, std::memory_order_relaxed);
+  if ((exec_.steps & (kPublishEvery - 1)) == 0) [[unlikely]] {
+    published_steps_.store(exec_.steps, std::memory_order_relaxed);
     published_ns_.store(t.clock_ns, std::memory_order_relaxed);
   }
 }
 
 // Inline: every exploring step asks it of every thread (engine_tso.cpp has the rest of TSO).
 inline bool Engine::waits_for_buffer(const SimThread& t) const {
-  if (t.store_buffer.empty() || !tso() || mode_ != EngineMode::explore || t.resuming) return false;
+  if (t.store_buffer.empty() || !tso() || exec_.mode != EngineMode::explore || t.resuming) return false;
   const PendingOp& op = t.pending;
   switch (op.kind) {
     case OpKind::rmw:

@@ -34,9 +34,9 @@ bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned
   *latency = kBufferInsertNs;
   if (t.store_buffer.size() >= limits_.store_buffer_entries) {
     // Exploring, a store to a full buffer is not offered until a drain made room.
-    if (mode_ == EngineMode::explore) throw std::logic_error("explore: a store ran with its store buffer full");
+    if (exec_.mode == EngineMode::explore) throw std::logic_error("explore: a store ran with its store buffer full");
     // Full: the store waits for the oldest one to leave.
-    if (mode_ == EngineMode::timed) {
+    if (exec_.mode == EngineMode::timed) {
       const std::uint64_t free_at = t.store_buffer.front().visible_ns;
       if (free_at > start) *latency += free_at - start;
       drain_due(std::max(start, free_at));
@@ -44,7 +44,7 @@ bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned
     if (t.store_buffer.size() >= limits_.store_buffer_entries) drain_oldest(static_cast<ThreadId>(&t - threads_.data()));
   }
   std::uint64_t visible = start;
-  if (mode_ == EngineMode::timed) {
+  if (exec_.mode == EngineMode::timed) {
     const std::uint64_t write_ns =
         costs_.access_ns(Access{OpKind::store, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
     const std::uint64_t after = t.store_buffer.empty() ? start : t.store_buffer.back().visible_ns;
@@ -52,7 +52,7 @@ bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned
   }
   t.store_buffer.push_back(
       BufferedStore{addr, host, static_cast<std::uint8_t>(size), value, visible, current_step(), t.stores_buffered++});
-  ++buffered_stores_;
+  ++exec_.buffered_stores;
   return true;
 }
 
@@ -71,7 +71,7 @@ void Engine::drain_oldest(ThreadId id) {
   const bool waited = waits_for_buffer(t);
   const BufferedStore s = t.store_buffer.front();
   t.store_buffer.erase(t.store_buffer.begin());
-  --buffered_stores_;
+  --exec_.buffered_stores;
   std::memcpy(s.host, &s.value, s.size);
   log_access(s.addr, s.size, true);
   // The store left the thread's buffer: the loads of the thread's that forwarding answered
@@ -84,13 +84,13 @@ void Engine::drain_oldest(ThreadId id) {
   // Its pending operation waited for this drain: a causal edge, like an unpark's.
   if (waited && !waits_for_buffer(t)) t.enabled_by_drain = current_step();
   if (races_.enabled()) race_drained(id, s.addr);
-  const std::uint64_t at = mode_ == EngineMode::timed ? s.visible_ns : now_ns_;
-  if (trace_ != nullptr) trace_->access(at, id, t.cpu, OpKind::drain, s.addr, s.size, s.value, 0);
+  const std::uint64_t at = exec_.mode == EngineMode::timed ? s.visible_ns : exec_.now_ns;
+  if (exec_.trace != nullptr) exec_.trace->access(at, id, t.cpu, OpKind::drain, s.addr, s.size, s.value, 0);
   // Whoever spins on this location may now see the new value.
-  const ThreadId writer = current_;
-  current_ = id;
+  const ThreadId writer = exec_.current;
+  exec_.current = id;
   note_write(s.addr, at);
-  current_ = writer;
+  exec_.current = writer;
 }
 
 // A locked instruction or mfence: everything this thread buffered reaches memory first.
@@ -98,9 +98,9 @@ void Engine::drain_oldest(ThreadId id) {
 // (waits_for_buffer), so there is nothing left to drain here.
 void Engine::drain_own(SimThread& t) {
   if (t.store_buffer.empty()) return;
-  if (mode_ == EngineMode::explore)
+  if (exec_.mode == EngineMode::explore)
     throw std::logic_error("explore: a locked operation ran with a non-empty store buffer");
-  if (mode_ == EngineMode::timed) {
+  if (exec_.mode == EngineMode::timed) {
     t.clock_ns = std::max(t.clock_ns, t.store_buffer.back().visible_ns);
     drain_due(t.clock_ns);
   }
@@ -110,7 +110,7 @@ void Engine::drain_own(SimThread& t) {
 // Timed mode: every buffered store whose write has completed by `now_ns` reaches memory, in
 // the order they complete (ties by thread).
 void Engine::drain_due(std::uint64_t now_ns) {
-  while (buffered_stores_ > 0) {
+  while (exec_.buffered_stores > 0) {
     ThreadId next = kNoThread;
     for (ThreadId id = 0; id < threads_.size(); ++id) {
       const auto& buffer = threads_[id].store_buffer;
@@ -132,20 +132,20 @@ void Engine::drain_next_due() {
 
 // The end of an execution: what is still buffered reaches memory before the final checks.
 void Engine::drain_everything() {
-  if (mode_ == EngineMode::timed) drain_due(~std::uint64_t{0});
+  if (exec_.mode == EngineMode::timed) drain_due(~std::uint64_t{0});
   for (ThreadId id = 0; id < threads_.size(); ++id)
     while (!threads_[id].store_buffer.empty()) drain_oldest(id);
 }
 
 void Engine::add_drain_candidates() {
-  if (buffered_stores_ == 0) return;
+  if (exec_.buffered_stores == 0) return;
   const auto n = static_cast<ThreadId>(threads_.size());  // once: push_back may alias for the compiler
   const SimThread* threads = threads_.data();
   for (ThreadId id = 0; id < n; ++id) {
     const SimThread& t = threads[id];
     if (t.store_buffer.empty()) continue;
     const BufferedStore& s = t.store_buffer.front();
-    candidates_.push_back(Candidate{Choice{Choice::Kind::drain, id}, t.cpu, now_ns_,
+    candidates_.push_back(Candidate{Choice{Choice::Kind::drain, id}, t.cpu, exec_.now_ns,
                                     PendingOp{.kind = OpKind::drain, .size = s.size, .order = std::memory_order_relaxed, .addr = s.addr},
                                     waits_for_buffer(t)});
   }
