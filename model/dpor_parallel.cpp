@@ -811,6 +811,7 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
                     limits.min_piece_runs);
     const std::unique_ptr<PeriodicSave> saver =
         save_periodically(checkpoint, cache, split, [&dfs] { dfs.leave_waiting_states(); });
+    if (limits.start_when_workers_wait) pool.await_waiting(executors.size() - 1);
     root = dfs.explore_root(*executors.front());
     if (saver) saver->finish();  // no checkpoint is written after the search ends
     pool.close();  // its threads' last waits counted

@@ -76,6 +76,7 @@ class Pool {
     }
     ready_.notify_all();
     closed_.notify_all();
+    waiting_changed_.notify_all();
     for (std::thread& t : threads_) t.join();
     threads_.clear();
   }
@@ -174,6 +175,15 @@ class Pool {
     }
   }
 
+  // Returns once `threads` of the pool's threads wait for a job (serve), or the pool closes:
+  // a search that starts after this finds every worker idle at its first execution, so its
+  // first split on demand does not depend on how fast the threads started (SearchLimits::
+  // start_when_workers_wait; the tests' hook, where the host's load must not decide).
+  void await_waiting(std::size_t threads) {
+    std::unique_lock lock(mutex_);
+    waiting_changed_.wait(lock, [this, threads] { return closing_ || waiting_for_jobs_ >= threads; });
+  }
+
   // Jobs submitted, and how long this process's threads waited with nothing to run (a lane's
   // thread waits for its rank: not counted). Read once closed.
   std::uint64_t submitted() {
@@ -232,6 +242,7 @@ class Pool {
         auto mine = queue_.end();
         set_idle(+1);
         ++waiting_for_jobs_;
+        waiting_changed_.notify_all();
         const auto since = Clock::now();
         ready_.wait(lock, [&] {
           mine = remote == nullptr ? queue_.begin() : first_remote();
@@ -306,6 +317,7 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable ready_;   // a job queued (serve, lend), or closing
   std::condition_variable closed_;  // closing (the lending thread's polls sleep on it)
+  std::condition_variable waiting_changed_;  // a thread began waiting for a job (await_waiting)
   std::deque<std::shared_ptr<Job>> queue_;
   bool closing_ = false;
   std::size_t idle_ = 0;  // this process's threads waiting for a job

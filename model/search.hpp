@@ -37,6 +37,12 @@ struct SearchLimits {
   // this many executions (`check --min-piece`; ParallelDfs::split_on_demand). Results do not depend on
   // it; 0 splits wherever a node has a branch left (tests, to split small programs).
   std::uint64_t min_piece_runs = 64;
+  // Parallel dfs: the root's first execution starts only once every other local worker waits
+  // for a job, so that its first split on demand happens whatever the host's load (tests;
+  // Pool::await_waiting). Results do not depend on it. The bounded search has nothing to
+  // wait for: it splits its tree in a first pass into units that its threads then take in
+  // order, with no split on demand.
+  bool start_when_workers_wait = false;
 };
 
 struct SearchOutcome {
