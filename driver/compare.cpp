@@ -15,6 +15,7 @@
 #include "driver/native_ccbench.hpp"
 #include "driver/native_runner.hpp"
 #include "driver/runner.hpp"
+#include "report/workload_figures.hpp"
 #include "native/probes/c2c_probe.hpp"
 #include "native/probes/memory_probe.hpp"
 #include "scenario/outcome.hpp"
@@ -30,20 +31,12 @@ namespace {
 
 using Params = std::vector<std::pair<std::string, std::string>>;
 
-// The figures a workload measures, as opposed to the parameters it echoes (threads, rounds):
-// each is the same quantity in both runs, since P::now() is real time natively and virtual
-// time in the simulator. In the order they are shown.
-constexpr std::array<std::string_view, 15> kMeasured{
-    "ops_per_s",         "ops_per_s_per_thread", "read_ops_per_s",       "write_ops_per_s",
-    "ns_per_op",         "round_trips_per_s",    "round_trips_per_s_per_pair", "round_trip_ns",
-    "round_trip_p50_ns", "round_trip_p90_ns",    "round_trip_p99_ns",    "wake_ns_per_round",
-    "requeue_ns_per_round", "wakeup_latency_ns", "calls_per_round"};
-
-// Each workload's headline figure: the one a sweep of designs is judged by, as ratios.
-constexpr std::array<std::string_view, 5> kHeadline{"ops_per_s", "round_trips_per_s", "round_trip_ns",
-                                                    "wake_ns_per_round", "requeue_ns_per_round"};
-
-bool is_measured(std::string_view name) { return std::find(kMeasured.begin(), kMeasured.end(), name) != kMeasured.end(); }
+// The figures a workload measures that compare holds, as opposed to the parameters it echoes
+// (threads, rounds): report/workload_figures.hpp's `compared`.
+bool is_measured(std::string_view name) {
+  const report::FigureInfo* f = report::find_figure(name);
+  return f != nullptr && f->compared && f->kind != report::FigureKind::per_thread;
+}
 
 // A row's figures by name: the measured values, each thread's (or pair's) rate as NAME[i],
 // and for a workload that measures nothing itself (lock-counter) the run's duration.
@@ -98,7 +91,9 @@ std::vector<RatioComparison> design_ratios(const std::vector<CompareRow>& rows) 
     const auto [at, first] = baseline_of.try_emplace(without_designs(rows[i].params), i);
     if (first) continue;
     const CompareRow& base = rows[at->second];
-    for (std::string_view headline : kHeadline) {
+    for (const report::FigureInfo& figure : report::workload_figures()) {
+      if (!figure.ratio) continue;
+      const std::string_view headline = figure.name;
       const MetricComparison* row_m = find_metric(rows[i], headline);
       const MetricComparison* base_m = find_metric(base, headline);
       if (row_m == nullptr || base_m == nullptr || !row_m->simulated || !base_m->simulated) continue;

@@ -1,4 +1,4 @@
-// Which of a workload's figures (core/workloads/metrics.hpp, docs/results.md "Workload results")
+// Which of a workload's figures (report/workload_figures.hpp declares them and their ranks)
 // say what a sweep row measured, and in what unit: futex-hash's ops_per_s, futex-wake's
 // wake_ns_per_round, futex-pingpong's round_trips_per_s. The sweep table (cli/sweep_table.hpp)
 // shows them as columns; the viewer's sweep chart plots the first. Plain C++.

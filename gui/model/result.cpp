@@ -1,11 +1,12 @@
 #include "gui/model/result.hpp"
 
 #include <algorithm>
-#include <array>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "report/result_members.hpp"
 
 namespace lockstep::view {
 
@@ -14,38 +15,19 @@ namespace {
 // Ordered, so figures are listed in the order the file (docs/results.md) gives them.
 using Json = nlohmann::ordered_json;
 
-// Members docs/results.md defines for every row; what is not among these or the ones parsed
-// on their own is a workload's figure (futex-pingpong's round_trip_ns, futex-hash's ops_per_s).
-constexpr std::array kKeyFigures = {"strategy",
-                                    "seed",
-                                    "executions",
-                                    "exhaustive",
-                                    "sim_ops",
-                                    "steps",
-                                    "virtual_time_ns",
-                                    "elapsed_s",
-                                    "sim_ops_per_host_s",
-                                    "pruned",
-                                    "max_depth",
-                                    "bounds",
-                                    "guarantee",
-                                    "executions_per_s",
-                                    "workers",
-                                    "trace_sha256",
-                                    "writebacks",
-                                    "dram_banks_touched",
-                                    "dram_banks",
-                                    "dram_bank_peak_over_mean",
-                                    "mean_ns",
-                                    "machine"};
-constexpr std::array kParsedMembers = {
-    "scenario", "name",           "command",  "platform",     "swept",     "rows",          "params",   "result",
-    "property", "message",        "expected", "matched",      "histogram", "peaks_ns",      "c2c_cpus", "c2c_ns",
-    "sources",  "counterexample", "trace",    "chrome_trace", "schedule",  "replay_command"};
+// Where a row's member goes (report/result_members.hpp declares them): how the run went and
+// the machine's scalar measurements are its key figures; the verdict, the files, the
+// measurements drawn on their own and the structures with pages of their own are parsed by
+// name below; a member the table does not declare is one of the workload's figures
+// (report/workload_figures.hpp).
+enum class Shown { key_figure, parsed, workload };
 
-template <std::size_t N>
-bool among(const std::array<const char*, N>& names, std::string_view key) {
-  return std::find(names.begin(), names.end(), key) != names.end();
+Shown shown_as(std::string_view key) {
+  const report::ResultMember* m = report::find_result_member(key);
+  if (m == nullptr) return Shown::workload;
+  if (m->group == report::MemberGroup::run) return Shown::key_figure;
+  if (m->group == report::MemberGroup::machine && (m->scalar || key == "machine")) return Shown::key_figure;
+  return Shown::parsed;
 }
 
 [[noreturn]] void fail(std::string_view what) { throw ResultError(0, std::string(what)); }
@@ -183,10 +165,11 @@ ResultRow parse_row(const Members& m) {
   row.expected = m.opt_text("expected");
   row.matched = m.opt_flag("matched");
   for (const auto& [key, value] : m.json().items()) {
-    if (among(kKeyFigures, key))
-      row.figures.push_back(Figure{key, value_text(value)});
-    else if (!among(kParsedMembers, key))
-      row.metrics.push_back(Figure{key, value_text(value)});
+    switch (shown_as(key)) {
+      case Shown::key_figure: row.figures.push_back(Figure{key, value_text(value)}); break;
+      case Shown::workload: row.metrics.push_back(Figure{key, value_text(value)}); break;
+      case Shown::parsed: break;
+    }
   }
   if (m.has("histogram")) row.histogram = parse_histogram(m);
   if (m.has("peaks_ns"))

@@ -194,4 +194,17 @@ TEST_CASE("view: truncated and corrupt results are errors naming the line or the
 }
 
 }  // namespace
+TEST_CASE("view: a row's members are sorted by report/'s tables, not taken for workload figures") {
+  const ResultFile f = parse_result(R"({"scenario": "s.yaml", "result": "pass", "strategy": "dfs",
+      "executions": 3, "internal_errors": 0, "parallel": {"tasks": 2}, "ranks": 2, "remote_units": 4,
+      "smt": {"engine": "z3"}, "lock_profile": [], "litmus": {"runs": 1}, "ops_per_s": 12.5, "layout": "shared"})");
+  const ResultRow& row = f.scenarios.at(0).rows.at(0);
+  std::vector<std::string> metrics;
+  for (const Figure& m : row.metrics) metrics.push_back(m.name);
+  CHECK(metrics == std::vector<std::string>{"ops_per_s", "layout"});
+  std::vector<std::string> figures;
+  for (const Figure& m : row.figures) figures.push_back(m.name);
+  CHECK(figures == std::vector<std::string>{"strategy", "executions", "internal_errors", "parallel", "ranks", "remote_units"});
+}
+
 }  // namespace lockstep::view
