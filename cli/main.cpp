@@ -32,6 +32,7 @@
 #include "cli/result_json.hpp"
 #include "driver/runner.hpp"
 #include "scenario/scenario.hpp"
+#include "scenario/scenario_schema.hpp"
 #include "cli/summary_table.hpp"
 #include "cli/sweep_table.hpp"
 #include "cli/terminal_plots.hpp"
@@ -559,6 +560,10 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   NativeProbeOptions machine_probe;
   add_native_probes(*native_cmd->get_subcommand("probe"), machine_probe);
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
+  std::string schema_out;
+  CLI::App* schema_cmd = app.add_subcommand(
+      "schema", "Print the JSON Schema of scenario files, for editors (docs/scenarios.md, \"Editor support\")");
+  schema_cmd->add_option("--out,-o", schema_out, "Write it here rather than to standard output");
 
   try {
     app.parse(argc, argv);
@@ -580,6 +585,16 @@ int main_impl(int argc, char** argv, const Launch& launch) {
 #endif
   if (list_cmd->parsed()) {
     list();
+    return kExitMatched;
+  }
+  if (schema_cmd->parsed()) {
+    const std::string text = scenario::scenario_schema().dump(2) + "\n";
+    if (schema_out.empty()) {
+      fmt::print("{}", text);
+    } else {
+      require_writable(schema_out, "--out");
+      io::write_file_atomically(schema_out, text);
+    }
     return kExitMatched;
   }
   if (fileio_cmd->parsed()) return run_fileio_probe(probe);

@@ -215,4 +215,6 @@ FutexWakeParams load_futex_wake(const yaml::Map& m, const MachineSpec& machine, 
   return p;
 }
 
+std::vector<std::string_view> futex_design_names() { return design_names(); }
+
 }  // namespace lockstep::scenario

@@ -3,6 +3,9 @@
 // futex-wake, futex-requeue, ring).
 #pragma once
 
+#include <string_view>
+#include <vector>
+
 #include "scenario/scenario.hpp"
 #include "scenario/yaml_fields.hpp"
 
@@ -21,5 +24,8 @@ FutexWakeParams load_futex_wake(const yaml::Map& workload, const MachineSpec& ma
 
 // What the futex table is sized for on this machine (threads are the workload's).
 futex::FutexMachine futex_machine(const MachineSpec& machine);
+
+// The names `design: {futex: NAME}` takes: the table designs, then the host's futexes.
+std::vector<std::string_view> futex_design_names();
 
 }  // namespace lockstep::scenario

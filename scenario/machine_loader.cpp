@@ -173,7 +173,7 @@ std::vector<std::string_view> model_keys() {
 // A modelled machine's shape; a machine file states it (`lockstep calibrate` writes the host's).
 constexpr std::array<std::string_view, 3> kShapeKeys{"packages", "cores_per_package", "threads_per_core"};
 
-std::vector<std::string_view> machine_keys() {
+std::vector<std::string_view> machine_map_keys() {
   std::vector<std::string_view> keys{"preset", "file", "name", "memory_policy"};
   keys.insert(keys.end(), kShapeKeys.begin(), kShapeKeys.end());
   keys.insert(keys.end(), kFlatKeys.begin(), kFlatKeys.end());
@@ -441,7 +441,7 @@ std::string load_preset(const yaml::Source& src, const YAML::Node& node) {
 // preset other than host (a calibration is itself a machine file).
 MachineSpec load_machine_map(const yaml::Source& src, const YAML::Node& node, bool in_file) {
   MachineSpec machine;
-  const yaml::Map m(src, node, "machine", machine_keys());
+  const yaml::Map m(src, node, "machine", machine_map_keys());
   const std::optional<YAML::Node> preset = m.get("preset");
   const std::optional<YAML::Node> file = m.get("file");
   if (preset && file) src.fail(*m.key_node("file"), "machine: give a preset or a file, not both");
@@ -521,5 +521,7 @@ std::vector<std::string> machine_presets() {
   for (std::string& name : sim::machine::preset_names()) names.push_back(std::move(name));
   return names;
 }
+
+std::vector<std::string_view> machine_keys() { return machine_map_keys(); }
 
 }  // namespace lockstep::scenario

@@ -11,6 +11,9 @@ namespace lockstep::scenario {
 // Reads root's `machine` (absent: the flat preset with two CPUs). Throws ScenarioError.
 MachineSpec load_machine(const yaml::Map& root);
 
+// Every key a scenario's `machine:` map may hold (the JSON Schema lists them).
+std::vector<std::string_view> machine_keys();
+
 // A machine file (docs/machines.md, "Machine files"): `machine:`, a machine map in the
 // scenario syntax, and optionally `calibration:`, what `lockstep calibrate` recorded.
 // `named_at` ("file:line:col" of a scenario's `file:` key, or empty) prefixes a file that

@@ -187,6 +187,8 @@ ScenarioFile load_scenario_file_on(const std::string& path, const std::string& m
 Scenario load_scenario_row(const std::string& path, const std::vector<std::pair<std::string, std::string>>& params);
 
 // What `lockstep list` shows and validation accepts.
+// The top-level keys a scenario file may hold (the JSON Schema lists them).
+std::vector<std::string_view> scenario_keys();
 std::vector<std::string> machine_presets();
 std::vector<std::string> workload_kinds();
 std::vector<std::string> builtin_properties();

@@ -619,6 +619,8 @@ std::vector<std::string> fixed_properties() {
 }
 
 // Every property a scenario may name: the table's (core/properties.hpp), in its order.
+std::vector<std::string_view> scenario_keys() { return {kScenarioKeys.begin(), kScenarioKeys.end()}; }
+
 std::vector<std::string> builtin_properties() {
   std::vector<std::string> names;
   for (const PropertyInfo& p : kProperties) names.emplace_back(p.name);
