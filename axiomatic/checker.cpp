@@ -12,7 +12,10 @@ namespace {
 class Checker {
  public:
   Checker(const program::Program& prog, const SmtOptions& options)
-      : prog_(prog), options_(options), solver_(ctx_), graph_(build_event_graph(ctx_, prog, options.unroll)),
+      : prog_(prog),
+        options_(options),
+        solver_(ctx_),
+        graph_(build_event_graph(ctx_, prog, options.unroll)),
         enc_(encode_memory_model(solver_, graph_, options.model)) {
     // Executions that would need more iterations than the unrolling are not encoded.
     for (const z3::expr& cut : graph_.cut) solver_.add(!cut);
@@ -100,8 +103,7 @@ class Checker {
     for (const z3::expr& v : enc_.final_values) o.variables.push_back(m.eval(v, true).get_numeral_uint64());
     for (const auto& regs : graph_.final_registers) {
       std::vector<std::int64_t> values;
-      for (const z3::expr& r : regs)
-        values.push_back(static_cast<std::int64_t>(m.eval(r, true).get_numeral_uint64()));
+      for (const z3::expr& r : regs) values.push_back(static_cast<std::int64_t>(m.eval(r, true).get_numeral_uint64()));
       o.registers.push_back(std::move(values));
     }
     return o;
@@ -130,8 +132,8 @@ class Checker {
           same = same && enc_.final_values[v] == ctx_.bv_val(o.variables[v], 64);
         for (std::size_t t = 0; t < graph_.final_registers.size(); ++t)
           for (std::size_t k = 0; k < graph_.final_registers[t].size(); ++k)
-            same = same && graph_.final_registers[t][k] ==
-                               ctx_.bv_val(static_cast<std::uint64_t>(o.registers[t][k]), 64);
+            same =
+                same && graph_.final_registers[t][k] == ctx_.bv_val(static_cast<std::uint64_t>(o.registers[t][k]), 64);
       }
       solver_.add(!same);
       r.outcome_plans.push_back(witness_plan(graph_, enc_, m, options_.model));

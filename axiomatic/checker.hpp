@@ -19,8 +19,8 @@ namespace lockstep::axiomatic {
 
 struct SmtOptions {
   Model model = Model::sc;
-  unsigned unroll = 0;          // `while` iterations encoded (0: each loop's own bound)
-  bool all_outcomes = false;    // also list every reachable final state
+  unsigned unroll = 0;        // `while` iterations encoded (0: each loop's own bound)
+  bool all_outcomes = false;  // also list every reachable final state
   std::uint64_t max_outcomes = 100'000;
 };
 
@@ -28,23 +28,23 @@ struct SmtOptions {
 struct Outcome {
   std::vector<std::uint64_t> variables;
   std::vector<std::vector<std::int64_t>> registers;  // per thread
-  std::vector<std::string> failed;  // "FILE:LINE:COL" of each failed assert or loop bound
+  std::vector<std::string> failed;                   // "FILE:LINE:COL" of each failed assert or loop bound
 };
 
 struct Answer {
-  std::string property;  // the condition's, or "assertion", "bound_exceeded"
-  std::string kind;      // "exists", "forall", "property"
-  std::string text;      // the condition, for messages
-  bool found = false;    // exists: reachable; forall, property: violated
+  std::string property;            // the condition's, or "assertion", "bound_exceeded"
+  std::string kind;                // "exists", "forall", "property"
+  std::string text;                // the condition, for messages
+  bool found = false;              // exists: reachable; forall, property: violated
   std::optional<Outcome> outcome;  // the model's final state, when found
   std::vector<PlanStep> plan;      // how the engine gets there, when found
 };
 
 struct SmtResult {
-  std::vector<Answer> answers;  // forall, then properties (assertion, bound_exceeded), then exists
-  std::vector<Outcome> outcomes;  // all_outcomes: every reachable one (up to max_outcomes)
+  std::vector<Answer> answers;                       // forall, then properties (assertion, bound_exceeded), then exists
+  std::vector<Outcome> outcomes;                     // all_outcomes: every reachable one (up to max_outcomes)
   std::vector<std::vector<PlanStep>> outcome_plans;  // all_outcomes: how the engine reaches each
-  bool outcomes_complete = true;  // false: stopped at max_outcomes
+  bool outcomes_complete = true;                     // false: stopped at max_outcomes
   // A division by zero some execution reaches: the program is in error (the interpreter
   // stops there); the answers above leave those executions out.
   std::optional<std::string> division_by_zero;

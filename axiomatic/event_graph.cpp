@@ -24,7 +24,12 @@ z3::expr truncate(const program::Variable& v, const z3::expr& value) {
 class ThreadEncoder {
  public:
   ThreadEncoder(z3::context& ctx, const program::Program& prog, int thread, unsigned unroll, EventGraph& g)
-      : ctx_(ctx), prog_(prog), thread_(thread), unroll_(unroll), g_(g), path_(ctx.bool_val(true)),
+      : ctx_(ctx),
+        prog_(prog),
+        thread_(thread),
+        unroll_(unroll),
+        g_(g),
+        path_(ctx.bool_val(true)),
         alive_(ctx.bool_val(true)) {
     for (std::size_t i = 0; i < prog.threads[static_cast<std::size_t>(thread)].registers.size(); ++i)
       regs_.push_back(ctx.bv_val(0, 64));
@@ -90,39 +95,62 @@ class ThreadEncoder {
         e.locked = v.atomic && op.order == std::memory_order_seq_cst;
         return;
       }
-      case OpKind::rmw: rmw(op); return;
+      case OpKind::rmw:
+        rmw(op);
+        return;
       case OpKind::fence: {
         Event& e = add(EventKind::fence, op);
         e.mfence = op.order == std::memory_order_seq_cst;
         return;
       }
-      case OpKind::set: assign(op.reg, eval(op.value, op.where)); return;
-      case OpKind::if_: branch(op); return;
+      case OpKind::set:
+        assign(op.reg, eval(op.value, op.where));
+        return;
+      case OpKind::if_:
+        branch(op);
+        return;
       case OpKind::loop:
         for (std::uint64_t i = 0; i < op.count; ++i) block(op.body);
         return;
-      case OpKind::while_: loop_while(op); return;
-      case OpKind::assert_: check("assertion", op.where, op.cond.text, !as_bool(eval(op.cond, op.where))); return;
-      default: throw *unsupported_op(std::vector<Op>{op});
+      case OpKind::while_:
+        loop_while(op);
+        return;
+      case OpKind::assert_:
+        check("assertion", op.where, op.cond.text, !as_bool(eval(op.cond, op.where)));
+        return;
+      default:
+        throw *unsupported_op(std::vector<Op>{op});
     }
   }
 
   void rmw(const Op& op) {
     const program::Variable& v = prog_.variables[static_cast<std::size_t>(op.var)];
     const z3::expr operand = truncate(v, eval(op.value, op.where));
-    const z3::expr expected = op.rmw == RmwOp::compare_exchange ? truncate(v, eval(op.expected, op.where))
-                                                                : ctx_.bv_val(0, 64);
+    const z3::expr expected =
+        op.rmw == RmwOp::compare_exchange ? truncate(v, eval(op.expected, op.where)) : ctx_.bv_val(0, 64);
     Event& e = add(EventKind::rmw, op);
     e.locked = true;  // a locked instruction, failed cas included
     e.read = fresh_read(op);
     const z3::expr& old = e.read;
     switch (op.rmw) {
-      case RmwOp::exchange: e.written = operand; break;
-      case RmwOp::fetch_add: e.written = truncate(v, old + operand); break;
-      case RmwOp::fetch_sub: e.written = truncate(v, old - operand); break;
-      case RmwOp::fetch_or: e.written = old | operand; break;
-      case RmwOp::fetch_and: e.written = old & operand; break;
-      case RmwOp::compare_exchange: e.written = operand; break;
+      case RmwOp::exchange:
+        e.written = operand;
+        break;
+      case RmwOp::fetch_add:
+        e.written = truncate(v, old + operand);
+        break;
+      case RmwOp::fetch_sub:
+        e.written = truncate(v, old - operand);
+        break;
+      case RmwOp::fetch_or:
+        e.written = old | operand;
+        break;
+      case RmwOp::fetch_and:
+        e.written = old & operand;
+        break;
+      case RmwOp::compare_exchange:
+        e.written = operand;
+        break;
     }
     e.writes = op.rmw == RmwOp::compare_exchange ? e.guard && old == expected : e.guard;
     assign(op.reg, old);  // cas: the value found, as C11's `expected`
@@ -209,25 +237,36 @@ EventGraph build_event_graph(z3::context& ctx, const program::Program& prog, uns
     g.events.push_back(e);
   }
   g.thread_events.resize(prog.threads.size());
-  for (std::size_t t = 0; t < prog.threads.size(); ++t)
-    ThreadEncoder(ctx, prog, static_cast<int>(t), unroll, g).run();
+  for (std::size_t t = 0; t < prog.threads.size(); ++t) ThreadEncoder(ctx, prog, static_cast<int>(t), unroll, g).run();
   return g;
 }
 
-z3::expr encode_expr(z3::context& ctx, const program::Expr& e, const std::function<z3::expr(const program::ExprNode&)>& leaf,
-                     const z3::expr& guard, std::vector<DivisionCheck>* divisions, const std::string& where) {
+z3::expr encode_expr(z3::context& ctx, const program::Expr& e,
+                     const std::function<z3::expr(const program::ExprNode&)>& leaf, const z3::expr& guard,
+                     std::vector<DivisionCheck>* divisions, const std::string& where) {
   std::vector<z3::expr> stack;
   const z3::expr zero = ctx.bv_val(0, 64);
   for (const program::ExprNode& n : e.code) {
     switch (n.op) {
-      case ExprOp::constant: stack.push_back(ctx.bv_val(static_cast<std::uint64_t>(n.value), 64)); continue;
+      case ExprOp::constant:
+        stack.push_back(ctx.bv_val(static_cast<std::uint64_t>(n.value), 64));
+        continue;
       case ExprOp::reg:
       case ExprOp::var:
-      case ExprOp::thread_reg: stack.push_back(leaf(n)); continue;
-      case ExprOp::neg: stack.back() = -stack.back(); continue;
-      case ExprOp::lnot: stack.back() = as_bv(stack.back() == zero); continue;
-      case ExprOp::bnot: stack.back() = ~stack.back(); continue;
-      default: break;
+      case ExprOp::thread_reg:
+        stack.push_back(leaf(n));
+        continue;
+      case ExprOp::neg:
+        stack.back() = -stack.back();
+        continue;
+      case ExprOp::lnot:
+        stack.back() = as_bv(stack.back() == zero);
+        continue;
+      case ExprOp::bnot:
+        stack.back() = ~stack.back();
+        continue;
+      default:
+        break;
     }
     if (stack.size() < 2) throw std::logic_error("malformed expression '" + e.text + "'");
     const z3::expr b = stack.back();
@@ -235,31 +274,64 @@ z3::expr encode_expr(z3::context& ctx, const program::Expr& e, const std::functi
     const z3::expr a = stack.back();
     const z3::expr sixty_three = ctx.bv_val(63, 64);
     switch (n.op) {
-      case ExprOp::add: stack.back() = a + b; break;
-      case ExprOp::sub: stack.back() = a - b; break;
-      case ExprOp::mul: stack.back() = a * b; break;
+      case ExprOp::add:
+        stack.back() = a + b;
+        break;
+      case ExprOp::sub:
+        stack.back() = a - b;
+        break;
+      case ExprOp::mul:
+        stack.back() = a * b;
+        break;
       case ExprOp::div:
       case ExprOp::mod:
         // C's truncating division and remainder, which SMT-LIB's bvsdiv and bvsrem are
         // (INT64_MIN / -1 wraps in both). By zero the interpreter stops with an error.
         if (divisions != nullptr) divisions->push_back({where, e.text, guard && b == zero});
-        stack.back() = n.op == ExprOp::div ? z3::to_expr(ctx, Z3_mk_bvsdiv(ctx, a, b))
-                                           : z3::to_expr(ctx, Z3_mk_bvsrem(ctx, a, b));
+        stack.back() =
+            n.op == ExprOp::div ? z3::to_expr(ctx, Z3_mk_bvsdiv(ctx, a, b)) : z3::to_expr(ctx, Z3_mk_bvsrem(ctx, a, b));
         break;
-      case ExprOp::band: stack.back() = a & b; break;
-      case ExprOp::bor: stack.back() = a | b; break;
-      case ExprOp::bxor: stack.back() = a ^ b; break;
-      case ExprOp::shl: stack.back() = z3::shl(a, b & sixty_three); break;
-      case ExprOp::shr: stack.back() = z3::lshr(a, b & sixty_three); break;
-      case ExprOp::eq: stack.back() = as_bv(a == b); break;
-      case ExprOp::ne: stack.back() = as_bv(a != b); break;
-      case ExprOp::lt: stack.back() = as_bv(a < b); break;  // signed, as z3's operators on bit-vectors are
-      case ExprOp::le: stack.back() = as_bv(a <= b); break;
-      case ExprOp::gt: stack.back() = as_bv(a > b); break;
-      case ExprOp::ge: stack.back() = as_bv(a >= b); break;
-      case ExprOp::land: stack.back() = as_bv(a != zero && b != zero); break;
-      case ExprOp::lor: stack.back() = as_bv(a != zero || b != zero); break;
-      default: throw std::logic_error("bad expression node");
+      case ExprOp::band:
+        stack.back() = a & b;
+        break;
+      case ExprOp::bor:
+        stack.back() = a | b;
+        break;
+      case ExprOp::bxor:
+        stack.back() = a ^ b;
+        break;
+      case ExprOp::shl:
+        stack.back() = z3::shl(a, b & sixty_three);
+        break;
+      case ExprOp::shr:
+        stack.back() = z3::lshr(a, b & sixty_three);
+        break;
+      case ExprOp::eq:
+        stack.back() = as_bv(a == b);
+        break;
+      case ExprOp::ne:
+        stack.back() = as_bv(a != b);
+        break;
+      case ExprOp::lt:
+        stack.back() = as_bv(a < b);
+        break;  // signed, as z3's operators on bit-vectors are
+      case ExprOp::le:
+        stack.back() = as_bv(a <= b);
+        break;
+      case ExprOp::gt:
+        stack.back() = as_bv(a > b);
+        break;
+      case ExprOp::ge:
+        stack.back() = as_bv(a >= b);
+        break;
+      case ExprOp::land:
+        stack.back() = as_bv(a != zero && b != zero);
+        break;
+      case ExprOp::lor:
+        stack.back() = as_bv(a != zero || b != zero);
+        break;
+      default:
+        throw std::logic_error("bad expression node");
     }
   }
   if (stack.size() != 1) throw std::logic_error("malformed expression '" + e.text + "'");

@@ -24,10 +24,10 @@
 namespace lockstep::axiomatic {
 
 enum class EventKind : std::uint8_t {
-  init,   // a variable's initial value: the first store in its coherence order
+  init,  // a variable's initial value: the first store in its coherence order
   load,
   store,
-  rmw,    // one event that reads and (when it succeeds) writes, atomically
+  rmw,  // one event that reads and (when it succeeds) writes, atomically
   fence,
 };
 
@@ -71,7 +71,7 @@ struct DivisionCheck {
 
 struct EventGraph {
   std::vector<Event> events;  // inits first (one per variable, in order), then each thread's in program order
-  std::vector<std::vector<int>> thread_events;  // per thread: indices into events, program order
+  std::vector<std::vector<int>> thread_events;         // per thread: indices into events, program order
   std::vector<std::vector<z3::expr>> final_registers;  // per thread, per register
   std::vector<ThreadCheck> checks;
   std::vector<DivisionCheck> divisions;
@@ -93,7 +93,8 @@ EventGraph build_event_graph(z3::context& ctx, const program::Program& prog, uns
 // An expression of the op language as a 64-bit vector: `leaf` gives reg, var and
 // thread_reg nodes. Comparisons and logic give 0 or 1, as the interpreter does. Divisions
 // append their by-zero condition (under `guard`) to `divisions`.
-z3::expr encode_expr(z3::context& ctx, const program::Expr& e, const std::function<z3::expr(const program::ExprNode&)>& leaf,
-                     const z3::expr& guard, std::vector<DivisionCheck>* divisions, const std::string& where);
+z3::expr encode_expr(z3::context& ctx, const program::Expr& e,
+                     const std::function<z3::expr(const program::ExprNode&)>& leaf, const z3::expr& guard,
+                     std::vector<DivisionCheck>* divisions, const std::string& where);
 
 }  // namespace lockstep::axiomatic

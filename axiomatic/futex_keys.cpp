@@ -19,22 +19,41 @@ namespace {
 
 // lookup3's mix and final (core/futex/futex_key.hpp), on 32-bit vectors.
 void mix(z3::expr& a, z3::expr& b, z3::expr& c) {
-  a = a - c; a = a ^ c.rotate_left(4);  c = c + b;
-  b = b - a; b = b ^ a.rotate_left(6);  a = a + c;
-  c = c - b; c = c ^ b.rotate_left(8);  b = b + a;
-  a = a - c; a = a ^ c.rotate_left(16); c = c + b;
-  b = b - a; b = b ^ a.rotate_left(19); a = a + c;
-  c = c - b; c = c ^ b.rotate_left(4);  b = b + a;
+  a = a - c;
+  a = a ^ c.rotate_left(4);
+  c = c + b;
+  b = b - a;
+  b = b ^ a.rotate_left(6);
+  a = a + c;
+  c = c - b;
+  c = c ^ b.rotate_left(8);
+  b = b + a;
+  a = a - c;
+  a = a ^ c.rotate_left(16);
+  c = c + b;
+  b = b - a;
+  b = b ^ a.rotate_left(19);
+  a = a + c;
+  c = c - b;
+  c = c ^ b.rotate_left(4);
+  b = b + a;
 }
 
 void final_mix(z3::expr& a, z3::expr& b, z3::expr& c) {
-  c = c ^ b; c = c - b.rotate_left(14);
-  a = a ^ c; a = a - c.rotate_left(11);
-  b = b ^ a; b = b - a.rotate_left(25);
-  c = c ^ b; c = c - b.rotate_left(16);
-  a = a ^ c; a = a - c.rotate_left(4);
-  b = b ^ a; b = b - a.rotate_left(14);
-  c = c ^ b; c = c - b.rotate_left(24);
+  c = c ^ b;
+  c = c - b.rotate_left(14);
+  a = a ^ c;
+  a = a - c.rotate_left(11);
+  b = b ^ a;
+  b = b - a.rotate_left(25);
+  c = c ^ b;
+  c = c - b.rotate_left(16);
+  a = a ^ c;
+  a = a - c.rotate_left(4);
+  b = b ^ a;
+  b = b - a.rotate_left(14);
+  c = c ^ b;
+  c = c - b.rotate_left(24);
 }
 
 // jhash2 of four 32-bit words seeded by `initval`: one mix of the first three, then the
@@ -82,7 +101,8 @@ Bucket real_bucket(const futex::FutexConfig& config, const futex::FutexMachine& 
 
 KeyAnswer colliding_keys(const KeyQuery& q) {
   const auto start = std::chrono::steady_clock::now();
-  if (q.align == 0 || (q.align & (q.align - 1)) != 0) throw std::invalid_argument("keys: the alignment must be a power of two");
+  if (q.align == 0 || (q.align & (q.align - 1)) != 0)
+    throw std::invalid_argument("keys: the alignment must be a power of two");
   if (q.hi <= q.lo) throw std::invalid_argument("keys: the range is empty");
   const futex::TableShape shape = futex::table_shape(q.config.sizing, q.machine);
   KeyAnswer answer;
@@ -140,9 +160,10 @@ KeyAnswer colliding_keys(const KeyQuery& q) {
     }
   }
   if (answer.addresses.size() < q.count)
-    throw std::runtime_error(fmt::format("keys: [{:#x}, {:#x}) holds only {} addresses aligned to {} in one bucket "
-                                         "(proven by the solver, page by page), not {}",
-                                         q.lo, q.hi, answer.addresses.size(), q.align, q.count));
+    throw std::runtime_error(
+        fmt::format("keys: [{:#x}, {:#x}) holds only {} addresses aligned to {} in one bucket "
+                    "(proven by the solver, page by page), not {}",
+                    q.lo, q.hi, answer.addresses.size(), q.align, q.count));
   std::sort(answer.addresses.begin(), answer.addresses.end());
   // The check that matters: the table's own hash puts every answer in that bucket.
   answer.verified = !answer.addresses.empty();
@@ -156,14 +177,24 @@ std::vector<std::uint64_t> find_colliding_keys(const futex::CollidingKeyRequest&
   using Question = std::tuple<std::string, int, int, int, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
   static std::mutex mutex;
   static std::map<Question, std::vector<std::uint64_t>> answers;
-  const Question question{futex::describe(request.config), request.machine.cpus, request.machine.nodes,
-                          request.machine.threads, request.lo, request.hi, request.count, request.align};
+  const Question question{futex::describe(request.config),
+                          request.machine.cpus,
+                          request.machine.nodes,
+                          request.machine.threads,
+                          request.lo,
+                          request.hi,
+                          request.count,
+                          request.align};
   {
     const std::lock_guard lock(mutex);
     if (const auto it = answers.find(question); it != answers.end()) return it->second;
   }
-  const KeyAnswer a = colliding_keys({.config = request.config, .machine = request.machine, .count = request.count,
-                                      .lo = request.lo, .hi = request.hi, .align = request.align});
+  const KeyAnswer a = colliding_keys({.config = request.config,
+                                      .machine = request.machine,
+                                      .count = request.count,
+                                      .lo = request.lo,
+                                      .hi = request.hi,
+                                      .align = request.align});
   if (!a.verified)
     throw std::runtime_error("keys: the table's own hash puts a solver's answer in another bucket (an encoding bug)");
   const std::lock_guard lock(mutex);

@@ -19,11 +19,11 @@ namespace lockstep::axiomatic {
 
 struct KeyQuery {
   futex::FutexConfig config;
-  futex::FutexMachine machine;    // the table's size depends on it
+  futex::FutexMachine machine;  // the table's size depends on it
   std::uint64_t count = 16;
   std::uint64_t lo = 0x7f0000000000;  // [lo, hi): a typical mmap area
   std::uint64_t hi = 0x7f0000100000;
-  std::uint64_t align = 4;            // futex words are 32-bit aligned
+  std::uint64_t align = 4;  // futex words are 32-bit aligned
 };
 
 struct Bucket {

@@ -22,7 +22,8 @@ class ModelEncoder {
     }
     position_in_thread_.assign(n, -1);
     for (const auto& events : g_.thread_events)
-      for (std::size_t k = 0; k < events.size(); ++k) position_in_thread_[static_cast<std::size_t>(events[k])] = static_cast<int>(k);
+      for (std::size_t k = 0; k < events.size(); ++k)
+        position_in_thread_[static_cast<std::size_t>(events[k])] = static_cast<int>(k);
     coherence();
     reads_from();
     from_reads();

@@ -37,8 +37,8 @@ struct ReadsFrom {
 
 struct Encoding {
   std::vector<ReadsFrom> rf;
-  std::vector<z3::expr> co;     // per event: its place in its variable's coherence order (stores only)
-  std::vector<z3::expr> clock;  // per event: SC's order, or TSO's ghb order
+  std::vector<z3::expr> co;            // per event: its place in its variable's coherence order (stores only)
+  std::vector<z3::expr> clock;         // per event: SC's order, or TSO's ghb order
   std::vector<z3::expr> final_values;  // per variable: the value of the last store in co
 };
 

@@ -11,13 +11,20 @@ namespace {
 
 const char* op_name(OpKind k) {
   switch (k) {
-    case OpKind::pause: return "pause";
-    case OpKind::lock: return "lock";
-    case OpKind::unlock: return "unlock";
-    case OpKind::futex_wait: return "futex_wait";
-    case OpKind::futex_wake: return "futex_wake";
-    case OpKind::futex_requeue: return "futex_requeue";
-    default: return "op";
+    case OpKind::pause:
+      return "pause";
+    case OpKind::lock:
+      return "lock";
+    case OpKind::unlock:
+      return "unlock";
+    case OpKind::futex_wait:
+      return "futex_wait";
+    case OpKind::futex_wake:
+      return "futex_wake";
+    case OpKind::futex_requeue:
+      return "futex_requeue";
+    default:
+      return "op";
   }
 }
 
@@ -35,7 +42,8 @@ std::optional<UnsupportedOp> unsupported_op(const std::vector<Op>& ops) {
         return UnsupportedOp(op.where, fmt::format("the smt strategy cannot encode `{}` (it encodes load, store, the "
                                                    "read-modify-writes, fence, set, if, loop, while and assert)",
                                                    op_name(op.kind)));
-      default: break;
+      default:
+        break;
     }
     if (auto u = unsupported_op(op.body)) return u;
     if (auto u = unsupported_op(op.else_body)) return u;

@@ -16,11 +16,16 @@ std::int64_t clock_of(const z3::model& m, const z3::expr& clock) { return m.eval
 
 const char* kind_name(EventKind k) {
   switch (k) {
-    case EventKind::init: return "init";
-    case EventKind::load: return "load";
-    case EventKind::store: return "store";
-    case EventKind::rmw: return "rmw";
-    case EventKind::fence: return "fence";
+    case EventKind::init:
+      return "init";
+    case EventKind::load:
+      return "load";
+    case EventKind::store:
+      return "store";
+    case EventKind::rmw:
+      return "rmw";
+    case EventKind::fence:
+      return "fence";
   }
   return "?";
 }
@@ -79,7 +84,8 @@ std::vector<PlanStep> witness_plan(const EventGraph& g, const Encoding& enc, con
       step(i);
       ++next[t];
     }
-    if (next[t] == happening[t].size()) throw std::logic_error(fmt::format("witness: thread {} has no event {}", t, until));
+    if (next[t] == happening[t].size())
+      throw std::logic_error(fmt::format("witness: thread {} has no event {}", t, until));
   };
 
   for (const Placed& p : order) {
@@ -103,8 +109,8 @@ std::vector<PlanStep> witness_plan(const EventGraph& g, const Encoding& enc, con
     advance(t, p.event);
     if (e.locked || e.mfence) {
       if (!buffer[t].empty())
-        throw std::logic_error(fmt::format("witness: thread {}'s locked operation at {} runs with stores buffered", t,
-                                           e.where));
+        throw std::logic_error(
+            fmt::format("witness: thread {}'s locked operation at {} runs with stores buffered", t, e.where));
     }
     step(p.event);
     ++next[t];
@@ -113,8 +119,9 @@ std::vector<PlanStep> witness_plan(const EventGraph& g, const Encoding& enc, con
   for (std::size_t t = 0; t < happening.size(); ++t) {
     for (; next[t] < happening[t].size(); ++next[t]) {
       const Event& e = g.events[static_cast<std::size_t>(happening[t][next[t]])];
-      if (!free_step(e)) throw std::logic_error(fmt::format("witness: thread {}'s {} at {} was never placed", t,
-                                                            kind_name(e.kind), e.where));
+      if (!free_step(e))
+        throw std::logic_error(
+            fmt::format("witness: thread {}'s {} at {} was never placed", t, kind_name(e.kind), e.where));
       step(happening[t][next[t]]);
     }
     if (!buffer[t].empty()) throw std::logic_error(fmt::format("witness: thread {} ends with stores buffered", t));

@@ -8,9 +8,9 @@
 #include <memory>
 #include <stdexcept>
 
+#include "core/workloads/futex_hash.hpp"
 #include "driver/simulation.hpp"
 #include "scenario/scenario.hpp"
-#include "core/workloads/futex_hash.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"

@@ -74,12 +74,14 @@ void paint_frame(benchmark::State& state, double fraction, bool pan) {
   double start = full.t0 + (full.t1 - full.t0 - span) / 2;
   std::size_t ticks = 0;
   for (auto _ : state) {
-    if (pan) start = full.t0 + std::fmod(start - full.t0 + span / 20, full.t1 - full.t0 - span);  // 1/20 of a view per frame
+    if (pan)
+      start = full.t0 + std::fmod(start - full.t0 + span / 20, full.t1 - full.t0 - span);  // 1/20 of a view per frame
     QPainter p(&image);
     ticks = paint_timeline(p, trace, image.rect(), TimeWindow{start, start + span}, options).ops_drawn;
   }
   state.counters["ticks"] = static_cast<double>(ticks);
-  state.counters["frames_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["frames_per_s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 // The statistics panel's figures over the whole trace and over a tenth of it (what a

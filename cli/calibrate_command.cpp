@@ -51,8 +51,8 @@ std::string huge_pages_of(const np::MemoryProbeResult& r) {
     mapped += b.bytes;
   }
   if (huge == 0) return fmt::format("4 KiB pages (THP {})", r.thp_mode.empty() ? "absent" : r.thp_mode);
-  return fmt::format("{:.0f}% of the buffer in 2 MiB pages", 100.0 * static_cast<double>(huge) /
-                                                                 static_cast<double>(mapped == 0 ? 1 : mapped));
+  return fmt::format("{:.0f}% of the buffer in 2 MiB pages",
+                     100.0 * static_cast<double>(huge) / static_cast<double>(mapped == 0 ? 1 : mapped));
 }
 
 // The probes' figures in the fit's terms: the chase CPU's own node; the median batch, which
@@ -68,9 +68,10 @@ driver::CalibrationMeasurements measurements(const np::MemoryProbeResult& memory
     if (s.node == home) {
       m.memory.push_back({s.bytes, s.latency.median_ns});
     } else if (&s == &memory.sizes.back() || s.bytes >= memory.sizes.back().bytes) {
-      notes.push_back(fmt::format("memory on node {} from CPU {}: {:.1f} ns per access at {} bytes (the model's remote "
-                                  "latency comes from its links, not from this figure)",
-                                  s.node, memory.cpu, s.latency.median_ns, s.bytes));
+      notes.push_back(
+          fmt::format("memory on node {} from CPU {}: {:.1f} ns per access at {} bytes (the model's remote "
+                      "latency comes from its links, not from this figure)",
+                      s.node, memory.cpu, s.latency.median_ns, s.bytes));
     }
   }
   m.c2c_cpus = c2c.cpus;
@@ -97,8 +98,9 @@ CLI::App* add_calibrate(CLI::App& app, CalibrateCommand& c) {
   CLI::App* cmd = app.add_subcommand(
       "calibrate", "Measure this host with the native probes and fit its machine model (what `preset: host` uses)");
   cmd->add_option("--out,-o", c.out, "Also write the machine file here");
-  cmd->add_option("--seconds", c.seconds, "Time for all probes together")->capture_default_str()->check(
-      CLI::Range(0.5, 3600.0));
+  cmd->add_option("--seconds", c.seconds, "Time for all probes together")
+      ->capture_default_str()
+      ->check(CLI::Range(0.5, 3600.0));
   cmd->add_flag("--no-store", c.no_store, "Do not keep it as this host's calibration");
   cmd->add_flag("--if-missing", c.if_missing, "Do nothing when this host already has a stored calibration");
   cmd->add_flag("--quiet,-q", c.quiet, "Print nothing but errors");

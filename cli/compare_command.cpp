@@ -78,8 +78,8 @@ int run_compare(CompareCommand c) {
                    lock_profile_table(sides[1].rows[i].lock_profile, "native, host clock", 5));
       }
     }
-    io::write_file_atomically(c.lock_profile, c.lock_profile.ends_with(".json") ? lock_profile_file_json(sides)
-                                                                                : lock_profile_csv(sides));
+    io::write_file_atomically(
+        c.lock_profile, c.lock_profile.ends_with(".json") ? lock_profile_file_json(sides) : lock_profile_csv(sides));
   }
   if (!c.json.empty()) io::write_file_atomically(c.json, compare_json(report));
   if (!c.csv.empty()) io::write_file_atomically(c.csv, compare_csv(report));

@@ -7,8 +7,8 @@
 
 #include "cli/junit.hpp"
 #include "cli/result_json.hpp"
-#include "report/si_units.hpp"
 #include "cli/sweep_csv.hpp"
+#include "report/si_units.hpp"
 
 namespace lockstep::cli {
 
@@ -55,8 +55,7 @@ std::string figure(std::string_view metric, double v) {
 std::string metric_line(const MetricComparison& m) {
   return fmt::format("  {:<30} {:>10} {:>10} {:>10} {:>10} {:>9}  {}\n", m.metric, figure(m.metric, m.native_median),
                      figure(m.metric, m.native_min), figure(m.metric, m.native_max),
-                     m.simulated ? figure(m.metric, *m.simulated) : "-",
-                     error_text(m), verdict_text(m));
+                     m.simulated ? figure(m.metric, *m.simulated) : "-", error_text(m), verdict_text(m));
 }
 
 Json metric_json(const MetricComparison& m) {
@@ -68,7 +67,8 @@ Json metric_json(const MetricComparison& m) {
                        {"max", rounded(m.native_max)},
                        {"runs", std::move(runs)}};
   out["simulated"] = m.simulated ? Json(rounded(*m.simulated)) : Json(nullptr);
-  out["error_pct"] = m.simulated && std::isfinite(m.error_pct) ? Json(std::round(m.error_pct * 10) / 10) : Json(nullptr);
+  out["error_pct"] =
+      m.simulated && std::isfinite(m.error_pct) ? Json(std::round(m.error_pct * 10) / 10) : Json(nullptr);
   out["tolerance_pct"] = m.tolerance_pct ? Json(*m.tolerance_pct) : Json(nullptr);
   out["within"] = m.within;
   return out;
@@ -90,15 +90,14 @@ std::string csv_line(const std::string& name, const std::string& row, const std:
 }
 
 std::string junit_case(const std::string& suite, const std::string& name, const MetricComparison& m) {
-  std::string out = fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(suite, true),
-                                xml_escape(name, true));
+  std::string out =
+      fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml_escape(suite, true), xml_escape(name, true));
   if (!m.within) {
     out += fmt::format(
         "      <failure message=\"{}\"/>\n",
         xml_escape(fmt::format("{}: simulated {} vs native median {}: error {} outside ±{:g}%", m.metric,
                                m.simulated ? figure(m.metric, *m.simulated) : "-", figure(m.metric, m.native_median),
-                               error_text(m),
-                               m.tolerance_pct.value_or(0)),
+                               error_text(m), m.tolerance_pct.value_or(0)),
                    true));
   }
   return out + "    </testcase>\n";
@@ -110,8 +109,8 @@ std::string compare_table(const CompareReport& report) {
   std::string out = fmt::format("{}: simulated vs native ({} native run{}) {}\n", report.name, report.repetitions,
                                 report.repetitions == 1 ? "" : "s", report.passed() ? "" : "  OUTSIDE TOLERANCE");
   if (!report.machine.empty()) out += fmt::format("  simulated on {}\n", machine_source_text(report.machine));
-  const std::string header = fmt::format("  {:<30} {:>10} {:>10} {:>10} {:>10} {:>9}\n", "metric", "native",
-                                         "min", "max", "simulated", "error");
+  const std::string header = fmt::format("  {:<30} {:>10} {:>10} {:>10} {:>10} {:>9}\n", "metric", "native", "min",
+                                         "max", "simulated", "error");
   for (const driver::CompareRow& row : report.rows) {
     if (report.swept) out += fmt::format("{}\n", params_text(row.params));
     if (!row.note.empty()) out += fmt::format("  note: {}\n", row.note);
@@ -183,10 +182,10 @@ std::string compare_junit(const CompareReport& report) {
     if (row.native_result != "pass") {
       ++tests;
       ++failures;
-      cases += fmt::format("    <testcase classname=\"{}\" name=\"{}native run\">\n      <failure message=\"{}\"/>\n    "
-                           "</testcase>\n",
-                           xml_escape(report.name, true), xml_escape(prefix, true),
-                           xml_escape(row.native_result, true));
+      cases += fmt::format(
+          "    <testcase classname=\"{}\" name=\"{}native run\">\n      <failure message=\"{}\"/>\n    "
+          "</testcase>\n",
+          xml_escape(report.name, true), xml_escape(prefix, true), xml_escape(row.native_result, true));
     }
     for (const MetricComparison& m : row.metrics) {
       ++tests;

@@ -15,7 +15,8 @@ CLI::App* add_import(CLI::App& app, ImportCommand& c) {
   CLI::App* import = app.add_subcommand("import", "Turn tests written in other tools' formats into scenario files");
   import->require_subcommand(1);
   CLI::App* litmus = import->add_subcommand(
-      "litmus", "herd x86 litmus tests (X86 Intel syntax, X86_64 AT&T syntax) to scenarios under x86-TSO (docs/litmus.md)");
+      "litmus",
+      "herd x86 litmus tests (X86 Intel syntax, X86_64 AT&T syntax) to scenarios under x86-TSO (docs/litmus.md)");
   litmus->add_option("files", c.files, "Litmus files")->required()->check(CLI::ExistingFile);
   litmus->add_option("--out", c.out, "Directory for the scenario files (created if absent)")->required();
   litmus->add_option("--kinds", c.kinds, "herd's kinds file (NAME Allow|Forbid per line): the expected verdicts")
@@ -43,15 +44,16 @@ int run_import(const ImportCommand& c) {
       const std::string path = litmus::write_imported(t, c.out);
       ++imported;
       if (t.kind.empty()) ++unchecked;
-      if (!c.quiet) fmt::print("{} -> {}{}\n", file, path, t.kind.empty() ? " (no herd verdict: expectation unchecked)" : "");
+      if (!c.quiet)
+        fmt::print("{} -> {}{}\n", file, path, t.kind.empty() ? " (no herd verdict: expectation unchecked)" : "");
     } catch (const litmus::LitmusError& e) {
       ++refused;
       std::fprintf(stderr, "%s\n", e.what());
     }
   }
   if (!c.quiet)
-    fmt::print("imported {} of {} litmus files into {} ({} refused; {} without a herd verdict)\n", imported, c.files.size(),
-               c.out, refused, unchecked);
+    fmt::print("imported {} of {} litmus files into {} ({} refused; {} without a herd verdict)\n", imported,
+               c.files.size(), c.out, refused, unchecked);
   return refused == 0 ? 0 : 2;
 }
 

@@ -56,15 +56,24 @@ bool allowed_in_xml(long cp) {
 
 const char* entity_of(char c, bool attribute) {
   switch (c) {
-    case '&': return "&amp;";
-    case '<': return "&lt;";
-    case '>': return "&gt;";
-    case '"': return "&quot;";
-    case '\'': return "&apos;";
-    case '\t': return attribute ? "&#9;" : nullptr;
-    case '\n': return attribute ? "&#10;" : nullptr;
-    case '\r': return "&#13;";  // a parser turns a literal CR into LF even in content
-    default: return nullptr;
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '"':
+      return "&quot;";
+    case '\'':
+      return "&apos;";
+    case '\t':
+      return attribute ? "&#9;" : nullptr;
+    case '\n':
+      return attribute ? "&#10;" : nullptr;
+    case '\r':
+      return "&#13;";  // a parser turns a literal CR into LF even in content
+    default:
+      return nullptr;
   }
 }
 

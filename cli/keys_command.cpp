@@ -27,12 +27,17 @@ CLI::App* add_keys(CLI::App& app, KeysCommand& c) {
   std::vector<std::string> designs;
   for (const auto& d : futex::kNamedDesigns) designs.emplace_back(d.name);
   cmd->add_option("--design", c.design, "The table design")->capture_default_str()->check(CLI::IsMember(designs));
-  cmd->add_option("--key", c.key, "Private or shared futexes")->capture_default_str()->check(CLI::IsMember({"private", "shared"}));
+  cmd->add_option("--key", c.key, "Private or shared futexes")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"private", "shared"}));
   cmd->add_option("--count", c.count, "How many addresses")->capture_default_str()->check(CLI::Range(1, 1024));
   cmd->add_option("--range", c.range, "Addresses in [LO, HI), hexadecimal or decimal")->capture_default_str();
-  cmd->add_option("--cpus", c.cpus, "CPUs of the machine (the table's size)")->capture_default_str()->check(CLI::Range(1, 4096));
+  cmd->add_option("--cpus", c.cpus, "CPUs of the machine (the table's size)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
   cmd->add_option("--nodes", c.nodes, "NUMA nodes (per-node tables)")->capture_default_str()->check(CLI::Range(1, 64));
-  cmd->add_option("--threads", c.threads, "Threads of the process (the private table's size; 0: cpus)")->check(CLI::Range(0, 65536));
+  cmd->add_option("--threads", c.threads, "Threads of the process (the private table's size; 0: cpus)")
+      ->check(CLI::Range(0, 65536));
   cmd->add_option("--json", c.json, "Write the answer as JSON here");
   cmd->add_flag("--quiet,-q", c.quiet, "Print nothing but errors");
   return cmd;
@@ -61,10 +66,11 @@ int run_keys(const KeysCommand& c) {
     return 2;
   }
   if (!c.quiet) {
-    fmt::print("{} futex keys of design {} ({}), {} CPUs, {} nodes: {} addresses in [{:#x}, {:#x}) share bucket {} of "
-               "table {} ({} tables of {} buckets)\n",
-               c.key, c.design, futex::describe(q.config), q.machine.cpus, q.machine.nodes, a.addresses.size(), q.lo, q.hi,
-               a.bucket.index, a.bucket.table, a.tables, a.buckets_per_table);
+    fmt::print(
+        "{} futex keys of design {} ({}), {} CPUs, {} nodes: {} addresses in [{:#x}, {:#x}) share bucket {} of "
+        "table {} ({} tables of {} buckets)\n",
+        c.key, c.design, futex::describe(q.config), q.machine.cpus, q.machine.nodes, a.addresses.size(), q.lo, q.hi,
+        a.bucket.index, a.bucket.table, a.tables, a.buckets_per_table);
     for (std::uint64_t addr : a.addresses) fmt::print("  {:#x}\n", addr);
     fmt::print("{}; {:.3f} s in Z3\n",
                a.verified ? "every address checked with the table's own hash: all in that bucket"

@@ -39,18 +39,18 @@ std::string verdict_words(const LitmusVerdict& v) {
   if (v.result == "reachable" || v.result == "violation")
     return fmt::format("{} ({} found it in {} execution{})", v.result, v.strategy, v.executions,
                        v.executions == 1 ? "" : "s");
-  return fmt::format("{} ({}, {}, {} execution{})", v.result, v.strategy, v.exhaustive ? "exhaustive" : "not exhaustive",
-                     v.executions, v.executions == 1 ? "" : "s");
+  return fmt::format("{} ({}, {}, {} execution{})", v.result, v.strategy,
+                     v.exhaustive ? "exhaustive" : "not exhaustive", v.executions, v.executions == 1 ? "" : "s");
 }
 
 std::string condition(const LitmusCondition& c, const LitmusReport& r) {
   const std::string what = c.text.empty() ? c.property : fmt::format("{} ({})", c.property, c.text);
   const double rate = r.runs > 0 ? static_cast<double>(c.observed) / static_cast<double>(r.runs) : 0;
-  std::string out =
-      c.kind == "hang"
-          ? fmt::format("  {}: {}\n", what, c.observed > 0 ? "a run got stuck" : fmt::format("no run stuck in {}", r.runs))
-          : fmt::format("  {} {}: {} in {} of {} runs ({:.3g})\n", c.kind, what,
-                        c.kind == "exists" ? "observed" : "violated", c.observed, r.runs, rate);
+  std::string out = c.kind == "hang"
+                        ? fmt::format("  {}: {}\n", what,
+                                      c.observed > 0 ? "a run got stuck" : fmt::format("no run stuck in {}", r.runs))
+                        : fmt::format("  {} {}: {} in {} of {} runs ({:.3g})\n", c.kind, what,
+                                      c.kind == "exists" ? "observed" : "violated", c.observed, r.runs, rate);
   if (c.host)
     out += fmt::format("    checker under {} (this host, {}): {}\n", c.host->memory_model, r.host_arch,
                        verdict_words(*c.host));

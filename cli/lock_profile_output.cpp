@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "report/si_units.hpp"
 #include "cli/sweep_csv.hpp"
+#include "report/si_units.hpp"
 
 namespace lockstep::cli {
 
@@ -24,29 +24,30 @@ std::string lock_profile_table(const profile::LockProfile& p, const std::string&
                      "wait_avg", "hold_total", "hold_max", "hold_avg", "acquired", "contended", "lock  (site)");
   for (std::size_t i = 0; i < n; ++i) {
     const profile::LockProfileEntry& e = p.entries[i];
-    out += fmt::format("  {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  {}  ({})\n",
-                       ns(static_cast<double>(e.wait_total_ns)), ns(static_cast<double>(e.wait_max_ns)),
-                       ns(e.wait_avg_ns()), ns(static_cast<double>(e.hold_total_ns)),
-                       ns(static_cast<double>(e.hold_max_ns)), ns(e.hold_avg_ns()), e.acquisitions, e.contended,
-                       e.name, site_of(e));
+    out += fmt::format(
+        "  {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  {}  ({})\n", ns(static_cast<double>(e.wait_total_ns)),
+        ns(static_cast<double>(e.wait_max_ns)), ns(e.wait_avg_ns()), ns(static_cast<double>(e.hold_total_ns)),
+        ns(static_cast<double>(e.hold_max_ns)), ns(e.hold_avg_ns()), e.acquisitions, e.contended, e.name, site_of(e));
   }
   return out;
 }
 
 std::string lock_profile_csv(const std::vector<scenario::ScenarioReport>& reports) {
   std::string out =
-      "scenario,platform,row,params,file,line,lock,acquisitions,contended,hold_total_ns,hold_max_ns,hold_avg_ns,wait_total_ns,"
+      "scenario,platform,row,params,file,line,lock,acquisitions,contended,hold_total_ns,hold_max_ns,hold_avg_ns,wait_"
+      "total_ns,"
       "wait_max_ns,wait_avg_ns\n";
   for (const scenario::ScenarioReport& s : reports) {
     for (std::size_t i = 0; i < s.rows.size(); ++i) {
       const scenario::RowReport& r = s.rows[i];
       std::string params;
-      for (const auto& [path, value] : r.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", path, value);
+      for (const auto& [path, value] : r.params)
+        params += fmt::format("{}{}={}", params.empty() ? "" : " ", path, value);
       for (const profile::LockProfileEntry& e : r.lock_profile.entries)
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{:.1f}\n", csv_field(s.scenario), s.platform, i + 1,
-                           csv_field(params), csv_field(e.file), e.line, csv_field(e.name), e.acquisitions,
-                           e.contended, e.hold_total_ns, e.hold_max_ns, e.hold_avg_ns(), e.wait_total_ns,
-                           e.wait_max_ns, e.wait_avg_ns());
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.1f},{},{},{:.1f}\n", csv_field(s.scenario), s.platform,
+                           i + 1, csv_field(params), csv_field(e.file), e.line, csv_field(e.name), e.acquisitions,
+                           e.contended, e.hold_total_ns, e.hold_max_ns, e.hold_avg_ns(), e.wait_total_ns, e.wait_max_ns,
+                           e.wait_avg_ns());
     }
   }
   return out;

@@ -5,42 +5,42 @@
 
 #include <cmath>
 #include <cstdio>
-#include <functional>
-#include <string_view>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <typeinfo>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
-#include "io/files.hpp"
+#include "cli/calibrate_command.hpp"
+#include "cli/compare_command.hpp"
 #include "cli/fileio_probe.hpp"
+#include "cli/import_command.hpp"
 #include "cli/junit.hpp"
+#include "cli/keys_command.hpp"
 #include "cli/litmus_summary.hpp"
 #include "cli/lock_profile_output.hpp"
 #include "cli/measurements_csv.hpp"
-#include "cli/calibrate_command.hpp"
-#include "cli/import_command.hpp"
-#include "cli/keys_command.hpp"
-#include "cli/compare_command.hpp"
 #include "cli/native_probe.hpp"
-#include "driver/native_runner.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/result_json.hpp"
-#include "driver/runner.hpp"
-#include "scenario/scenario.hpp"
-#include "scenario/scenario_schema.hpp"
 #include "cli/summary_table.hpp"
+#include "cli/sweep_csv.hpp"
 #include "cli/sweep_table.hpp"
 #include "cli/terminal_plots.hpp"
-#include "cli/sweep_csv.hpp"
 #include "core/futex/futex_designs.hpp"
+#include "driver/native_runner.hpp"
+#include "driver/runner.hpp"
+#include "io/files.hpp"
 #include "model/replay_strategy.hpp"
 #include "model/schedule_file.hpp"
 #include "model/strategy_spec.hpp"
+#include "scenario/scenario.hpp"
+#include "scenario/scenario_schema.hpp"
 #ifdef LOCKSTEP_HAVE_MPI
 #include "mpi/mpi_session.hpp"
 #include "mpi/rank_failure.hpp"
@@ -58,8 +58,8 @@ using io::write_file_atomically;
 
 // How this process was launched: alone, or as one rank of an MPI job (docs/distributed.md).
 struct Launch {
-  driver::RowLanes* lanes = nullptr;  // rank 0 of several: the others
-  bool serving_rank = false;          // a rank above 0: serves rank 0's units
+  driver::RowLanes* lanes = nullptr;                  // rank 0 of several: the others
+  bool serving_rank = false;                          // a rank above 0: serves rank 0's units
   std::function<int(unsigned, std::uint64_t)> serve;  // workers, --min-piece
 };
 
@@ -91,7 +91,8 @@ void add_common(CLI::App& cmd, RunOptions& run, Outputs& out) {
                  "Write the trace as Chrome trace-event JSON (Perfetto opens it) here (one scenario)");
   cmd.add_flag("--save-traces", run.save_traces, "Write every scenario's trace and Chrome trace to --out-dir");
   cmd.add_option("--save-traces-limit", run.save_traces_limit_mib,
-                 "With --save-traces, keep a row's trace only up to this many MiB (0: no limit; default 64); --trace is never capped")
+                 "With --save-traces, keep a row's trace only up to this many MiB (0: no limit; default 64); --trace "
+                 "is never capped")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20));
   cmd.add_option("--out-dir", run.out_dir, "Directory for schedules and saved traces")->capture_default_str();
   cmd.add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
@@ -112,11 +113,10 @@ std::string metrics_line(const WorkloadMetrics& w) {
 // and with --all-outcomes every reachable final state.
 std::string smt_summary(const RowReport& r) {
   const auto& m = r.smt;
-  std::string out = fmt::format("  smt ({}): {} events, {} queries, {:.3f} s{}{}\n", m.memory_model, m.events, m.queries,
-                                m.solver_s,
-                                m.complete ? std::string()
-                                           : fmt::format(", while loops unrolled {} times: a loop could run longer", m.unroll),
-                                m.witness_replayed ? "; the engine followed the witness and reached the same outcome" : "");
+  std::string out = fmt::format(
+      "  smt ({}): {} events, {} queries, {:.3f} s{}{}\n", m.memory_model, m.events, m.queries, m.solver_s,
+      m.complete ? std::string() : fmt::format(", while loops unrolled {} times: a loop could run longer", m.unroll),
+      m.witness_replayed ? "; the engine followed the witness and reached the same outcome" : "");
   if (!m.outcomes.empty() || !m.outcomes_complete) {
     out += fmt::format("  {} reachable final state{}{}:\n", m.outcomes.size(), m.outcomes.size() == 1 ? "" : "s",
                        m.outcomes_complete ? "" : " (stopped at the cap)");
@@ -135,15 +135,17 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
   if (r.result == "estimate") {
     const auto& e = r.estimate;
     if (e.executions <= 0) {  // every probe's kept nodes died asleep: a sample says nothing
-      fmt::print("{}{}: no estimate: none of {} probes of {} strata reached a complete execution (try --strata or "
-                 "more --probes)\n",
-                 s.name, params, e.probes, e.strata);
+      fmt::print(
+          "{}{}: no estimate: none of {} probes of {} strata reached a complete execution (try --strata or "
+          "more --probes)\n",
+          s.name, params, e.probes, e.strata);
       return;
     }
-    fmt::print("{}{}: dfs would complete about {:.0f} executions (95% interval +-{:.0f}, {:.0f}%), from {} probes of {} "
-               "strata in {:.2f} s\n",
-               s.name, params, e.executions, e.half_width, e.executions > 0 ? 100 * e.half_width / e.executions : 0.0,
-               e.probes, e.strata, e.elapsed_s);
+    fmt::print(
+        "{}{}: dfs would complete about {:.0f} executions (95% interval +-{:.0f}, {:.0f}%), from {} probes of {} "
+        "strata in {:.2f} s\n",
+        s.name, params, e.executions, e.half_width, e.executions > 0 ? 100 * e.half_width / e.executions : 0.0,
+        e.probes, e.strata, e.elapsed_s);
     return;
   }
   // A dfs or bounded search that its cap stopped says so: its "pass" covers only what it ran.
@@ -154,9 +156,10 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
              r.matched ? "" : "  MISMATCH");
   if (r.result != "pass") fmt::print("  {}\n", r.message);
   if (r.internal_errors > 0)
-    fmt::print("  INTERNAL ERROR: the search met {} state{} its algorithm says cannot happen; this verdict is not to be "
-               "trusted (exit 3)\n",
-               r.internal_errors, r.internal_errors == 1 ? "" : "s");
+    fmt::print(
+        "  INTERNAL ERROR: the search met {} state{} its algorithm says cannot happen; this verdict is not to be "
+        "trusted (exit 3)\n",
+        r.internal_errors, r.internal_errors == 1 ? "" : "s");
   if (s.platform == "native" && !r.workload.empty()) fmt::print("{}", metrics_line(r.workload));
   if (!r.machine_source.empty()) fmt::print("  machine: {}\n", machine_source_text(r.machine_source));
   if (s.platform == "native" && !r.trace_path.empty() && !out.verbose) fmt::print("  trace: {}\n", r.trace_path);
@@ -170,8 +173,8 @@ void print_row(const ScenarioReport& s, const RowReport& r, const Outputs& out) 
     if (!r.protocol_steps.empty() && !out.verbose)
       fmt::print("  in the design's steps (#n: the raw steps each folds; --verbose lists them):\n");
     const auto& lines = r.protocol_steps.empty() ? r.interleaving
-                        : out.verbose              ? r.protocol_steps_verbose
-                                                   : r.protocol_steps;
+                        : out.verbose            ? r.protocol_steps_verbose
+                                                 : r.protocol_steps;
     for (const std::string& line : lines) fmt::print("  {}\n", line);
   }
   if (!r.schedule_path.empty()) fmt::print("  schedule: {}\n  replay:   {}\n", r.schedule_path, r.replay_command);
@@ -200,8 +203,7 @@ void require_writable(const std::string& path, const char* option) {
   if (fs::is_directory(p)) throw UsageError(fmt::format("{} {}: is a directory", option, path));
   fs::path dir = p.parent_path();
   while (!fs::exists(dir) && dir.has_parent_path() && dir != dir.parent_path()) dir = dir.parent_path();
-  if (!fs::is_directory(dir))
-    throw UsageError(fmt::format("{} {}: {} is not a directory", option, path, dir.string()));
+  if (!fs::is_directory(dir)) throw UsageError(fmt::format("{} {}: {} is not a directory", option, path, dir.string()));
   if (access(dir.c_str(), W_OK) != 0)
     throw UsageError(fmt::format("{} {}: the directory {} is not writable", option, path, dir.string()));
 }
@@ -225,11 +227,13 @@ bool same_file(const std::string& a, const std::string& b) {
 // pair is meant: `--checkpoint F --resume F` goes on from F and keeps it current (F is read
 // whole before the search, and replaced atomically), as the advice after a lost rank says.
 void require_writable(const RunOptions& run, const Outputs& out, const std::vector<std::string>& inputs) {
-  const std::vector<std::pair<const char*, std::string>> outputs{
-      {"--json", out.json},           {"--junit", out.junit},
-      {"--csv", out.csv},             {"--lock-profile", out.lock_profile},
-      {"--trace", run.trace_path},    {"--chrome-trace", run.chrome_trace_path},
-      {"--checkpoint", run.checkpoints.write_path}};
+  const std::vector<std::pair<const char*, std::string>> outputs{{"--json", out.json},
+                                                                 {"--junit", out.junit},
+                                                                 {"--csv", out.csv},
+                                                                 {"--lock-profile", out.lock_profile},
+                                                                 {"--trace", run.trace_path},
+                                                                 {"--chrome-trace", run.chrome_trace_path},
+                                                                 {"--checkpoint", run.checkpoints.write_path}};
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const auto& [option, path] = outputs[i];
     if (path.empty()) continue;
@@ -474,39 +478,48 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   check_cmd->add_option("files", files, "Scenario files")->required()->check(CLI::ExistingFile);
   check_cmd->add_option("--executions", run.executions,
                         "Executions to explore, or the most to try for dfs and bounded (overrides the scenario's)");
-  check_cmd->add_option("--workers", run.workers,
-                        "Parallel search over this many host threads (overrides the scenario's; same results for any number)")
+  check_cmd
+      ->add_option(
+          "--workers", run.workers,
+          "Parallel search over this many host threads (overrides the scenario's; same results for any number)")
       ->check(CLI::Range(1, 256));
-  check_cmd->add_option("--split", run.split_levels,
-                        "A parallel dfs: branching levels whose branches become units as soon as they are known (default "
-                        "0: none, every split made on demand when a worker or rank is idle; same results for any number, "
-                        "docs/model-checking.md)")
+  check_cmd
+      ->add_option("--split", run.split_levels,
+                   "A parallel dfs: branching levels whose branches become units as soon as they are known (default "
+                   "0: none, every split made on demand when a worker or rank is idle; same results for any number, "
+                   "docs/model-checking.md)")
       ->check(CLI::Range(0, 16));
-  check_cmd->add_option("--min-piece", run.min_piece_runs,
-                        "A parallel dfs splits on demand only at a node whose branch has run this many executions "
-                        "(same results for any number; docs/model-checking.md)")
+  check_cmd
+      ->add_option("--min-piece", run.min_piece_runs,
+                   "A parallel dfs splits on demand only at a node whose branch has run this many executions "
+                   "(same results for any number; docs/model-checking.md)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}));
   check_cmd->add_flag("--estimate", run.estimate_only,
                       "dfs: estimate the executions the search would complete, without searching "
                       "(docs/model-checking.md, \"Estimating a search\")");
-  check_cmd->add_option("--probes", run.estimate_probes,
-                        "dfs: stratified probes that estimate the search (before it, or alone with --estimate; 0: none before a search)")
+  check_cmd
+      ->add_option("--probes", run.estimate_probes,
+                   "dfs: stratified probes that estimate the search (before it, or alone with --estimate; 0: none "
+                   "before a search)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000}));
-  check_cmd->add_option("--strata", run.estimate_strata,
-                        "dfs: strata per level of each probe (0: as many as a fixed budget of re-run steps allows)")
+  check_cmd
+      ->add_option("--strata", run.estimate_strata,
+                   "dfs: strata per level of each probe (0: as many as a fixed budget of re-run steps allows)")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{0}, std::size_t{1'000'000}));
   check_cmd->add_flag("--all-outcomes", run.all_outcomes,
                       "strategy smt: also list every reachable final state (the solver, with blocking clauses)");
   check_cmd->add_option("--csv", out.csv, "Write a swept scenario's rows as CSV here");
   check_cmd->add_option("--checkpoint", run.checkpoints.write_path,
-                        "Save a dfs, bounded, random or pct search's state here as it goes, on any number of workers or ranks (docs/distributed.md)");
+                        "Save a dfs, bounded, random or pct search's state here as it goes, on any number of workers "
+                        "or ranks (docs/distributed.md)");
   check_cmd->add_option("--checkpoint-every", run.checkpoints.every_s, "Seconds between checkpoints")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 1e7));
-  check_cmd->add_option("--resume", run.checkpoints.resume_path, "Go on from this checkpoint")->check(CLI::ExistingFile);
+  check_cmd->add_option("--resume", run.checkpoints.resume_path, "Go on from this checkpoint")
+      ->check(CLI::ExistingFile);
   add_mpi_flag(*check_cmd);
   add_common(*check_cmd, run, out);
   CLI::App* replay_cmd = app.add_subcommand("replay", "Replay a schedule file and report what it shows");
@@ -522,7 +535,8 @@ int main_impl(int argc, char** argv, const Launch& launch) {
                          "Profile every lock (waits and holds per site, on the host's clock) and write the table "
                          "here: CSV, or JSON for a name ending in .json (docs/os.md)");
   native_cmd->add_option("--junit", out.junit, "Write a JUnit XML report here, for CI systems");
-  native_cmd->add_option("--out-dir", run.out_dir, "Directory for a sweep's CSV and saved traces")->capture_default_str();
+  native_cmd->add_option("--out-dir", run.out_dir, "Directory for a sweep's CSV and saved traces")
+      ->capture_default_str();
   NativeOptions native;
   native_cmd->add_option("--trace", native.trace_path,
                          "Write the run's trace here (one scenario file; a sweep's rows insert -row<N>)");
@@ -575,7 +589,8 @@ int main_impl(int argc, char** argv, const Launch& launch) {
 
   // A rank above 0 serves rank 0's units: a search's (check) or whole sweep rows (run).
   if (launch.serving_rank)
-    return check_cmd->parsed() || run_cmd->parsed() ? launch.serve(run.workers.value_or(1), run.min_piece_runs) : kExitMatched;
+    return check_cmd->parsed() || run_cmd->parsed() ? launch.serve(run.workers.value_or(1), run.min_piece_runs)
+                                                    : kExitMatched;
 #ifndef LOCKSTEP_HAVE_MPI
   if (mpi) throw UsageError("--mpi: this lockstep was built without MPI (install libopenmpi-dev, rebuild)");
 #endif
@@ -608,7 +623,9 @@ int main_impl(int argc, char** argv, const Launch& launch) {
     return run_calibrate(calibrate);
   }
   if (compare_cmd->parsed()) {
-    for (const auto& [path, option] : {std::pair{compare.json, "--json"}, {compare.csv, "--csv"}, {compare.junit, "--junit"},
+    for (const auto& [path, option] : {std::pair{compare.json, "--json"},
+                                       {compare.csv, "--csv"},
+                                       {compare.junit, "--junit"},
                                        {compare.lock_profile, "--lock-profile"}})
       require_writable(path, option);
     return run_compare(compare);
@@ -618,7 +635,8 @@ int main_impl(int argc, char** argv, const Launch& launch) {
     return run_native_probe(machine_probe);
   }
   if (native_cmd->parsed()) {
-    if (files.empty()) throw UsageError("native takes scenario files, or `probe fileio --path DIR`, `probe memory|c2c|futex`");
+    if (files.empty())
+      throw UsageError("native takes scenario files, or `probe fileio --path DIR`, `probe memory|c2c|futex`");
     const bool tracing = !native.trace_path.empty() || !native.chrome_trace_path.empty() || native.save_traces;
     for (const CLI::Option* o : trace_tuning)
       if (o->count() > 0 && !tracing)

@@ -41,8 +41,8 @@ int run_memory(const NativeProbeOptions& options) {
     o.sizes_bytes = {options.bytes};
   } else if (options.max_bytes != 0) {
     if (options.max_bytes < np::kMinProbeBytes)
-      throw std::invalid_argument(fmt::format("--max-bytes {} is below the smallest size, {} bytes", options.max_bytes,
-                                              np::kMinProbeBytes));
+      throw std::invalid_argument(
+          fmt::format("--max-bytes {} is below the smallest size, {} bytes", options.max_bytes, np::kMinProbeBytes));
     o.sizes_bytes = np::memory_probe_sizes(options.max_bytes);
   }
   const np::MemoryProbeResult r = np::memory_probe(o);
@@ -94,10 +94,14 @@ void add_native_probes(CLI::App& probe_cmd, NativeProbeOptions& probe) {
 int run_native_probe(const NativeProbeOptions& options) {
   const native::fileio::InterruptGuard guard;
   switch (options.kind) {
-    case NativeProbeKind::memory: return run_memory(options);
-    case NativeProbeKind::c2c: return run_c2c(options);
-    case NativeProbeKind::futex: return run_futex(options);
-    case NativeProbeKind::none: break;
+    case NativeProbeKind::memory:
+      return run_memory(options);
+    case NativeProbeKind::c2c:
+      return run_c2c(options);
+    case NativeProbeKind::futex:
+      return run_futex(options);
+    case NativeProbeKind::none:
+      break;
   }
   throw std::logic_error("run_native_probe without a probe");
 }

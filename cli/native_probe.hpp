@@ -25,7 +25,7 @@ struct NativeProbeOptions {
   // memory
   std::uint64_t max_bytes = 0;  // the largest size; 0: 4 x the last-level cache
   std::uint64_t bytes = 0;      // one size only; 0: the sweep
-  int node = -1;  // only this NUMA node; -1: every node
+  int node = -1;                // only this NUMA node; -1: every node
   bool no_huge_pages = false;
   // c2c
   std::size_t max_cpus = native::probes::kMaxC2cCpus;

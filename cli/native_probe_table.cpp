@@ -27,7 +27,8 @@ std::string byte_size(std::uint64_t bytes) {
 std::string clock_line(const np::ClockInfo& c) {
   if (!c.tsc) return fmt::format("clock: clock_gettime(CLOCK_MONOTONIC) ({})\n", c.why_not_tsc);
   return fmt::format("clock: {} (invariant TSC, rate measured over {:.0f} ms of CLOCK_MONOTONIC_RAW{})\n",
-                     c.description(), c.calibration_s * 1e3, c.rdtscp ? "" : "; no RDTSCP, LFENCE;RDTSC ends intervals");
+                     c.description(), c.calibration_s * 1e3,
+                     c.rdtscp ? "" : "; no RDTSCP, LFENCE;RDTSC ends intervals");
 }
 
 std::string run_lines(double elapsed_s, bool interrupted, const std::vector<std::string>& notes) {
@@ -48,8 +49,8 @@ std::string huge_page_line(const np::MemoryProbeResult& r) {
 std::string figure_row(const char* name, const np::FutexFigure& f) {
   if (!f.measured) return fmt::format("  {:<34} not measured: {}\n", name, f.note);
   const np::LatencySummary& s = f.latency;
-  std::string out = fmt::format("  {:<34} {:>10.0f} {:>10.0f} {:>10.0f} {:>9}", name, s.median_ns, s.p10_ns, s.p90_ns,
-                                s.samples);
+  std::string out =
+      fmt::format("  {:<34} {:>10.0f} {:>10.0f} {:>10.0f} {:>9}", name, s.median_ns, s.p10_ns, s.p90_ns, s.samples);
   if (f.not_asleep != 0) out += fmt::format("  ({} handoffs found the partner awake)", f.not_asleep);
   return out + "\n";
 }
@@ -57,8 +58,8 @@ std::string figure_row(const char* name, const np::FutexFigure& f) {
 }  // namespace
 
 std::string memory_probe_table(const np::MemoryProbeResult& r) {
-  std::string out = fmt::format("memory probe: dependent loads over a random cycle through each buffer's lines, CPU {}\n",
-                                r.cpu);
+  std::string out =
+      fmt::format("memory probe: dependent loads over a random cycle through each buffer's lines, CPU {}\n", r.cpu);
   out += clock_line(r.clock);
   out += fmt::format("per access: (time of {} loads - {:.1f} ns, the clock's own cost) / {}\n", np::kBatchLoads,
                      r.clock_overhead_ns, np::kBatchLoads);
@@ -77,11 +78,13 @@ std::string memory_probe_table(const np::MemoryProbeResult& r) {
 }
 
 std::string c2c_probe_table(const np::C2cProbeResult& r) {
-  std::string out = fmt::format("c2c probe: CAS ping-pong on one line between pinned threads, {} rounds per batch, "
-                                "one way = round trip / 2, median over batches\n",
-                                r.rounds_per_batch);
-  out += fmt::format("  on CPU {}, uncontended: a locked fetch_add on its own line {:.2f} ns, a seq_cst fence {:.2f} ns\n",
-                     r.cpus.empty() ? -1 : r.cpus.front(), r.own_line_rmw_ns, r.fence_ns);
+  std::string out = fmt::format(
+      "c2c probe: CAS ping-pong on one line between pinned threads, {} rounds per batch, "
+      "one way = round trip / 2, median over batches\n",
+      r.rounds_per_batch);
+  out +=
+      fmt::format("  on CPU {}, uncontended: a locked fetch_add on its own line {:.2f} ns, a seq_cst fence {:.2f} ns\n",
+                  r.cpus.empty() ? -1 : r.cpus.front(), r.own_line_rmw_ns, r.fence_ns);
   if (!r.one_way_ns.empty()) {
     out += clock_line(r.clock);
     scenario::MachineMeasurements m;
@@ -102,9 +105,10 @@ std::string futex_probe_table(const np::FutexProbeResult& r) {
   out += figure_row("context switch (1 CPU)", r.context_switch);
   out += figure_row("atomic wait/notify (2 CPUs)", r.atomic_wait);
   const np::OsCostEstimate& e = r.estimate;
-  out += fmt::format("simulator OS costs from these: syscall_entry_ns {:.0f}, syscall_exit_ns {:.0f} (half each "
-                     "[guess]), unpark_ns {:.0f}, wake_ns {:.0f}, context_switch_ns {:.0f}\n",
-                     e.syscall_entry_ns, e.syscall_exit_ns, e.unpark_ns, e.wake_ns, e.context_switch_ns);
+  out += fmt::format(
+      "simulator OS costs from these: syscall_entry_ns {:.0f}, syscall_exit_ns {:.0f} (half each "
+      "[guess]), unpark_ns {:.0f}, wake_ns {:.0f}, context_switch_ns {:.0f}\n",
+      e.syscall_entry_ns, e.syscall_exit_ns, e.unpark_ns, e.wake_ns, e.context_switch_ns);
   for (const std::string& n : e.notes) out += fmt::format("note: {}\n", n);
   return out + run_lines(r.elapsed_s, r.interrupted, r.notes);
 }

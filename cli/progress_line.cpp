@@ -14,7 +14,9 @@ namespace {
 std::string seconds(double s) { return s < 10 ? fmt::format("{:.1f} s", s) : fmt::format("{:.0f} s", s); }
 
 // Counts below a thousand exactly ("14", not "14.0"), larger ones with a prefix ("12.3 k").
-std::string count(std::uint64_t n) { return n < 1000 ? fmt::format("{}", n) : report::format_si(static_cast<double>(n), ""); }
+std::string count(std::uint64_t n) {
+  return n < 1000 ? fmt::format("{}", n) : report::format_si(static_cast<double>(n), "");
+}
 
 // "/s" directly after the prefix: "8.21 k/s".
 std::string rate(double per_s, std::string_view unit) {
@@ -30,7 +32,8 @@ std::string progress_line(const driver::ProgressSnapshot& s) {
   if (!s.phase.empty()) out += fmt::format("({}) ", s.phase);
   const double elapsed = s.elapsed_s > 0 ? s.elapsed_s : 1e-9;
   if (s.strategy == "timed") {
-    out += fmt::format("{} steps, {} virtual, {}, {}", count(s.steps), report::format_si(static_cast<double>(s.virtual_ns) * 1e-9, "s"),
+    out += fmt::format("{} steps, {} virtual, {}, {}", count(s.steps),
+                       report::format_si(static_cast<double>(s.virtual_ns) * 1e-9, "s"),
                        rate(static_cast<double>(s.steps) / elapsed, "steps/s"), seconds(s.elapsed_s));
     return out;
   }
@@ -50,7 +53,8 @@ std::string progress_line(const driver::ProgressSnapshot& s) {
     const auto done = static_cast<double>(s.executions);
     if (done < s.estimate) {
       out += fmt::format("{} of ~{} executions (+-{:.0f}%)", count(s.executions),
-                         count(static_cast<std::uint64_t>(std::llround(s.estimate))), 100 * s.estimate_half_width / s.estimate);
+                         count(static_cast<std::uint64_t>(std::llround(s.estimate))),
+                         100 * s.estimate_half_width / s.estimate);
       if (search_per_s > 0) out += fmt::format(", ~{} left", seconds((s.estimate - done) / search_per_s));
       return out;
     }

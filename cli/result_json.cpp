@@ -82,9 +82,14 @@ void put_counts(Json& out, const RowReport& r) {
   out["internal_errors"] = r.internal_errors;
   if (r.smt.present) {
     const auto& m = r.smt;
-    out["smt"] = Json{{"memory_model", m.memory_model}, {"unroll", m.unroll},     {"complete", m.complete},
-                      {"events", m.events},             {"queries", m.queries},   {"solver_s", rounded_seconds(m.solver_s)},
-                      {"witness_replayed", m.witness_replayed}, {"outcomes", m.outcomes},
+    out["smt"] = Json{{"memory_model", m.memory_model},
+                      {"unroll", m.unroll},
+                      {"complete", m.complete},
+                      {"events", m.events},
+                      {"queries", m.queries},
+                      {"solver_s", rounded_seconds(m.solver_s)},
+                      {"witness_replayed", m.witness_replayed},
+                      {"outcomes", m.outcomes},
                       {"outcomes_complete", m.outcomes_complete}};
   }
   if (r.counterexample.present) {
@@ -235,8 +240,8 @@ Json to_json(const ScenarioReport& report) {
   const bool native = report.platform == "native";
   if (!report.swept) {
     if (report.rows.size() != 1)
-      throw std::invalid_argument(fmt::format("{}: an unswept scenario reports one row, not {}", report.scenario,
-                                              report.rows.size()));
+      throw std::invalid_argument(
+          fmt::format("{}: an unswept scenario reports one row, not {}", report.scenario, report.rows.size()));
     // A replay of one sweep row is reported unswept; its params say which row it was.
     if (!report.rows.front().params.empty()) out["params"] = params_object(report.rows.front());
     put_row(out, report.rows.front(), native);

@@ -26,8 +26,9 @@ std::string params_text(const RowReport& r) {
 }
 
 Line row_line(std::string label, const RowReport& r) {
-  return {std::move(label), r.expected, r.outcome(), fmt::format("{}", r.executions), seconds(r.elapsed_s),
-          r.matched ? "ok" : "MISMATCH"};
+  return {std::move(label),     r.expected,
+          r.outcome(),          fmt::format("{}", r.executions),
+          seconds(r.elapsed_s), r.matched ? "ok" : "MISMATCH"};
 }
 
 // A sweep's own line: the first row with the scenario's result (ScenarioReport::result),
@@ -44,8 +45,8 @@ Line sweep_line(const ScenarioReport& s) {
     executions += r.executions;
     elapsed_s += r.elapsed_s;
   }
-  return {s.scenario, expected, result, fmt::format("{}", executions), seconds(elapsed_s),
-          s.matched() ? "ok" : "MISMATCH"};
+  return {
+      s.scenario, expected, result, fmt::format("{}", executions), seconds(elapsed_s), s.matched() ? "ok" : "MISMATCH"};
 }
 
 std::vector<Line> table_lines(const std::vector<ScenarioReport>& reports) {

@@ -51,13 +51,14 @@ std::string value_of(const RowReport& r, const std::string& path) {
   return {};
 }
 
-std::string row_line(const RowReport& r, const std::vector<std::string>& paths, const std::vector<std::string>& metrics) {
+std::string row_line(const RowReport& r, const std::vector<std::string>& paths,
+                     const std::vector<std::string>& metrics) {
   std::string out;
   for (const std::string& path : paths) out += csv_field(value_of(r, path)) + ",";
   for (const std::string& name : metrics) out += csv_field(metric_of(r, name)) + ",";
   out += fmt::format("{},{},{},{},{},{},{},{:.6f},{}\n", csv_field(r.result), csv_field(r.property),
-                     r.matched ? "true" : "false", r.executions, r.sim_ops, r.steps, r.virtual_time_ns,
-                     r.elapsed_s, csv_field(r.trace_sha256));
+                     r.matched ? "true" : "false", r.executions, r.sim_ops, r.steps, r.virtual_time_ns, r.elapsed_s,
+                     csv_field(r.trace_sha256));
   return out;
 }
 

@@ -26,8 +26,8 @@ std::string render_histogram(const MachineMeasurements& m, int rows, int width) 
     const double from = lo * std::pow(ratio, r);
     const double to = lo * std::pow(ratio, r + 1);
     const auto bar = static_cast<int>(std::ceil(static_cast<double>(c) * width / static_cast<double>(tallest)));
-    out += fmt::format("  {:>8.1f} - {:>8.1f} ns | {:<{}} {}\n", from, to, std::string(static_cast<std::size_t>(bar), '#'),
-                       width, c);
+    out += fmt::format("  {:>8.1f} - {:>8.1f} ns | {:<{}} {}\n", from, to,
+                       std::string(static_cast<std::size_t>(bar), '#'), width, c);
   }
   if (!m.peaks_ns.empty()) {
     out += "  peaks (tallest first):";

@@ -97,8 +97,8 @@ concept SharedCell = requires(S s, const S cs, T v) {
 };
 
 template <class P>
-concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId cpu, void* ptr,
-                            std::string_view text, std::memory_order order) {
+concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId cpu, void* ptr, std::string_view text,
+                            std::memory_order order) {
   typename P::Thread;  // a handle that unpark() accepts; copyable, comparable
   requires AtomicWord<typename P::template Atomic<std::uint64_t>, std::uint64_t>;
   requires AtomicWord<typename P::template Atomic<std::uint32_t>, std::uint32_t>;
@@ -140,14 +140,16 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   // `lock` is the lock word; `shared` is true for a reader's hold of a reader-writer lock;
   // `site` is where the caller took the lock (its lock() call's std::source_location, which
   // lock profiling reports; docs/os.md), empty for a release.
-  { P::note_lock(static_cast<const void*>(ptr), LockNote::acquire, bool{}, std::source_location{}) }
-      -> std::same_as<void>;
+  {
+    P::note_lock(static_cast<const void*>(ptr), LockNote::acquire, bool{}, std::source_location{})
+    } -> std::same_as<void>;
   // `bucket` is the bucket's index in its table, `key_address` the futex word's address (as
   // P::address_of gives it) and `waiter_node` the queued waiter's node, which lives on the
   // waiting thread's own stack (as Linux's futex_q does): the simulator names the thread by
   // it without reading the node's shared fields.
-  { P::note_futex_queue(FutexQueueNote::enqueue, std::uint32_t{0}, std::uint64_t{0}, static_cast<const void*>(ptr)) }
-      -> std::same_as<void>;
+  {
+    P::note_futex_queue(FutexQueueNote::enqueue, std::uint32_t{0}, std::uint64_t{0}, static_cast<const void*>(ptr))
+    } -> std::same_as<void>;
   // A protocol step begins or ends on this thread (StepNote). `text` must outlive the run
   // (a string literal): the simulator keeps the view.
   { P::note_step(StepNote::begin, text) } -> std::same_as<void>;
@@ -161,7 +163,9 @@ concept Platform = requires(typename P::Thread thread, std::size_t bytes, CpuId 
   // property `invariant`, with a replayable schedule. The condition must only read. Natively
   // it is compiled out unless LOCKSTEP_NATIVE_INVARIANTS is defined (debug and sanitizer
   // builds), where a false one is reported as violation() reports.
-  { P::invariant([] { return true; }, text) } -> std::same_as<void>;
+  {
+    P::invariant([] { return true; }, text)
+    } -> std::same_as<void>;
 };
 
 // A shared object in the calling thread's frames (the Platform concept's P::Local).

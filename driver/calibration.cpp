@@ -61,8 +61,9 @@ class ProbeSimulator {
 
   // A FUTEX_WAIT that finds the word changed, on the kernel's table: one thread's ns per call.
   double eagain_ns(const Calibration& c) {
-    const RowReport r = run(c, "design: {futex: linux-3.14}\nworkload: {kind: futex-hash, threads: 1, futexes: 64, "
-                               "runtime_us: 200}");
+    const RowReport r = run(c,
+                            "design: {futex: linux-3.14}\nworkload: {kind: futex-hash, threads: 1, futexes: 64, "
+                            "runtime_us: 200}");
     const double per_s = r.workload.value("ops_per_s");
     if (per_s <= 0) throw std::logic_error("calibration: the simulated futex-hash made no call");
     return 1e9 / per_s;
@@ -76,12 +77,14 @@ class ProbeSimulator {
     double latency_ns = 0;
   };
   WakeFigures wake(const Calibration& c) {
-    const RowReport r = run(c, "design: {futex: linux-3.14}\nworkload: {kind: futex-wake, threads: 1, batch: 1, "
-                               "rounds: 20}");
+    const RowReport r = run(c,
+                            "design: {futex: linux-3.14}\nworkload: {kind: futex-wake, threads: 1, batch: 1, "
+                            "rounds: 20}");
     const double calls = r.workload.value("calls_per_round");
     const WakeFigures w{calls > 0 ? r.workload.value("wake_ns_per_round") / calls : 0,
                         r.workload.value("wakeup_latency_ns")};
-    if (w.latency_ns <= 0 || w.call_ns <= 0) throw std::logic_error("calibration: the simulated futex-wake woke nobody");
+    if (w.latency_ns <= 0 || w.call_ns <= 0)
+      throw std::logic_error("calibration: the simulated futex-wake woke nobody");
     return w;
   }
 
@@ -127,10 +130,13 @@ double fit_ns(std::uint64_t& field, double start, double measured, const std::fu
   double value = std::max(0.0, start);
   const auto apply = [&] { field = static_cast<std::uint64_t>(std::round(value)); };
   apply();
-  const double simulated = fit(value, measured, [&] {
-    apply();
-    return simulate();
-  }, 1.0);
+  const double simulated = fit(
+      value, measured,
+      [&] {
+        apply();
+        return simulate();
+      },
+      1.0);
   apply();
   return simulated;
 }
@@ -140,7 +146,7 @@ double fit_ns(std::uint64_t& field, double start, double measured, const std::fu
 // can be), else at most a quarter. The levels below still answer part of the accesses; the
 // fit by simulation accounts for them, as the simulator mixes levels the way the host does.
 std::optional<CalibrationMeasurements::MemoryPoint> point_within(const CalibrationMeasurements& m, std::uint64_t bytes,
-                                                                  std::uint64_t above) {
+                                                                 std::uint64_t above) {
   for (std::uint64_t limit : {bytes / 2, bytes / 4}) {
     std::optional<CalibrationMeasurements::MemoryPoint> best;
     for (const auto& p : m.memory)
@@ -179,8 +185,8 @@ void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator
   const auto largest = std::max_element(m.memory.begin(), m.memory.end(),
                                         [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
   if (largest == m.memory.end() || largest->bytes < 4 * below) {
-    sources.emplace_back("dram.latency_ns", fmt::format("{}'s [guess]: no probed size reaches 4x the last level",
-                                                        kCalibrationBase));
+    sources.emplace_back("dram.latency_ns",
+                         fmt::format("{}'s [guess]: no probed size reaches 4x the last level", kCalibrationBase));
     return;
   }
   c.config.dram.latency_ns = std::max(1.0, round_to(largest->mean_ns - c.config.uncore_ns, 0.1));
@@ -233,11 +239,11 @@ void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTop
         native.same_pairs > 0 ? fmt::format("; the c2c probe's ping-pong, one way {:.1f} ns, is simulated {:.1f} ns",
                                             native.same_package, simulated_means().same_package)
                               : std::string();
-    sources.emplace_back("c2c_same_package_ns",
-                         fmt::format("ccbench probe (--transfer-from ccbench): a load of a line CPU {} modified, "
-                                     "from CPU {}, {:.1f} ns (median); simulated {:.1f} ns{}",
-                                     m.ccbench_transfer->holder, m.ccbench_transfer->reader, measured, simulated,
-                                     pingpong));
+    sources.emplace_back(
+        "c2c_same_package_ns",
+        fmt::format("ccbench probe (--transfer-from ccbench): a load of a line CPU {} modified, "
+                    "from CPU {}, {:.1f} ns (median); simulated {:.1f} ns{}",
+                    m.ccbench_transfer->holder, m.ccbench_transfer->reader, measured, simulated, pingpong));
   } else if (native.same_pairs > 0) {
     c.config.c2c_same_package_ns = round_to(native.same_package, 0.1);
     const double simulated =
@@ -276,9 +282,10 @@ void fit_atomics(Calibration& c, const CalibrationMeasurements& m) {
   if (m.own_line_rmw_ns) {
     const double l1 = c.config.caches.front().hit_ns;
     c.config.locked_ns = std::max(0.0, round_to(*m.own_line_rmw_ns - l1, 0.1));
-    sources.emplace_back("locked_ns", fmt::format("c2c probe: a locked fetch_add on a line of one's own takes {:.2f} ns "
-                                                  "uncontended; less the L1 hit of {:g} ns",
-                                                  *m.own_line_rmw_ns, l1));
+    sources.emplace_back("locked_ns",
+                         fmt::format("c2c probe: a locked fetch_add on a line of one's own takes {:.2f} ns "
+                                     "uncontended; less the L1 hit of {:g} ns",
+                                     *m.own_line_rmw_ns, l1));
   } else {
     sources.emplace_back("locked_ns", std::string(kCalibrationBase) + "'s: not measured");
   }
@@ -306,14 +313,18 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
     };
     apply();
     // Both halves move: the call's cost moves twice as far as `half`.
-    const double simulated = fit(half, *m.syscall_ns, [&] {
-      apply();
-      return sim.eagain_ns(c);
-    }, 1.0, 2.0);
+    const double simulated = fit(
+        half, *m.syscall_ns,
+        [&] {
+          apply();
+          return sim.eagain_ns(c);
+        },
+        1.0, 2.0);
     apply();
-    const std::string from = fmt::format("futex probe: FUTEX_WAIT returning EAGAIN takes {:.0f} ns; a simulated one "
-                                         "(linux-3.14's table, one thread) {:.0f} ns; split evenly [guess]",
-                                         *m.syscall_ns, simulated);
+    const std::string from = fmt::format(
+        "futex probe: FUTEX_WAIT returning EAGAIN takes {:.0f} ns; a simulated one "
+        "(linux-3.14's table, one thread) {:.0f} ns; split evenly [guess]",
+        *m.syscall_ns, simulated);
     sources.emplace_back("syscall_entry_ns", from);
     sources.emplace_back("syscall_exit_ns", from);
     if (!m.wake_call_ns) {
@@ -326,9 +337,9 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
   }
   if (m.context_switch_ns) {
     c.config.os.context_switch_ns = static_cast<std::uint64_t>(std::round(*m.context_switch_ns));
-    sources.emplace_back("context_switch_ns",
-                         fmt::format("futex probe: two threads on one CPU, half a round trip: {:.0f} ns",
-                                     *m.context_switch_ns));
+    sources.emplace_back(
+        "context_switch_ns",
+        fmt::format("futex probe: two threads on one CPU, half a round trip: {:.0f} ns", *m.context_switch_ns));
   }
   if (m.wake_call_ns) {
     // The waker's FUTEX_WAKE of a sleeper is a system call plus the kernel's waking (on a VM
@@ -336,9 +347,10 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
     // and the call's entry and exit, fitted on the simulated futex-wake.
     const double simulated = fit_ns(c.config.os.unpark_ns, *m.wake_call_ns - (m.syscall_ns ? *m.syscall_ns : 0.0),
                                     *m.wake_call_ns, [&] { return sim.wake(c).call_ns; });
-    sources.emplace_back("unpark_ns", fmt::format("futex probe: the waker's FUTEX_WAKE of a sleeping thread takes {:.0f} "
-                                                  "ns; simulated (futex-wake, one sleeper, linux-3.14's table): {:.0f} ns",
-                                                  *m.wake_call_ns, simulated));
+    sources.emplace_back("unpark_ns",
+                         fmt::format("futex probe: the waker's FUTEX_WAKE of a sleeping thread takes {:.0f} "
+                                     "ns; simulated (futex-wake, one sleeper, linux-3.14's table): {:.0f} ns",
+                                     *m.wake_call_ns, simulated));
   }
   if (m.wake_ns) {
     const double simulated = fit_ns(c.config.os.wake_ns, *m.wake_ns - static_cast<double>(c.config.os.unpark_ns),
@@ -369,9 +381,10 @@ Calibration fit_calibration(const mc::HostTopology& host, const CalibrationMeasu
   fit_atomics(c, measured);
   fit_c2c(c, measured, host, sim, transfer);
   fit_os(c, measured, sim);
-  c.info.notes.push_back(fmt::format("not measured, {}'s [guess]: coherence protocol, uncore_ns, probe_ns, DRAM "
-                                     "banks and rows, link bandwidth, pause, hash and compute costs",
-                                     kCalibrationBase));
+  c.info.notes.push_back(
+      fmt::format("not measured, {}'s [guess]: coherence protocol, uncore_ns, probe_ns, DRAM "
+                  "banks and rows, link bandwidth, pause, hash and compute costs",
+                  kCalibrationBase));
   return c;
 }
 
@@ -405,9 +418,9 @@ std::string machine_file_text(const Calibration& c) {
   out << YAML::Key << "smt_work_factor" << YAML::Value << m.smt_work_factor;
   out << YAML::Key << "caches" << YAML::Value << YAML::BeginSeq;
   for (const mc::CacheLevel& level : m.caches) {
-    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << level.name << YAML::Key
-        << "size_bytes" << YAML::Value << level.size_bytes << YAML::Key << "ways" << YAML::Value << level.ways
-        << YAML::Key << "hit_ns" << YAML::Value << level.hit_ns << YAML::Key << "scope" << YAML::Value
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << level.name << YAML::Key << "size_bytes"
+        << YAML::Value << level.size_bytes << YAML::Key << "ways" << YAML::Value << level.ways << YAML::Key << "hit_ns"
+        << YAML::Value << level.hit_ns << YAML::Key << "scope" << YAML::Value
         << (level.scope == mc::CacheScope::core ? "core" : "package") << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -428,7 +441,8 @@ std::string machine_file_text(const Calibration& c) {
   out << YAML::Key << "syscall_entry_ns" << YAML::Value << work[static_cast<std::size_t>(Work::syscall_entry)];
   out << YAML::Key << "syscall_exit_ns" << YAML::Value << work[static_cast<std::size_t>(Work::syscall_exit)];
   out << YAML::EndMap << YAML::EndMap;
-  if (!out.good()) throw std::logic_error(fmt::format("calibration: cannot write the machine file: {}", out.GetLastError()));
+  if (!out.good())
+    throw std::logic_error(fmt::format("calibration: cannot write the machine file: {}", out.GetLastError()));
   return std::string(out.c_str()) + "\n";
 }
 

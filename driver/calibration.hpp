@@ -21,8 +21,8 @@ namespace lockstep::driver {
 
 // What the probes measured, in the calibration's terms (cli/ fills it from the native probes).
 struct CalibrationMeasurements {
-  std::string clock;         // what timed them ("tsc 2.096 GHz")
-  std::string huge_pages;    // whether the memory probe had huge pages, in words
+  std::string clock;       // what timed them ("tsc 2.096 GHz")
+  std::string huge_pages;  // whether the memory probe had huge pages, in words
   struct MemoryPoint {
     std::uint64_t bytes = 0;
     // The mean latency per access. The native probe times batches of 256 dependent loads, so

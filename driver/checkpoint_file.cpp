@@ -27,7 +27,8 @@ model::SearchCheckpoint read_checkpoint(const std::string& path, const scenario:
                                         std::uint64_t max_runs) {
   auto fail = [&path](const std::string& why) { return cannot_resume(path, why); };
   const nlohmann::json j = read_checkpoint_json(path, kMaxCheckpointBytes, kFormat, kVersion, file);
-  if (j.value("row", std::size_t{0}) != row) throw fail(fmt::format("it is row {}'s, not row {}'s", j.value("row", 0), row));
+  if (j.value("row", std::size_t{0}) != row)
+    throw fail(fmt::format("it is row {}'s, not row {}'s", j.value("row", 0), row));
   if (j.value("max_runs", std::uint64_t{0}) != max_runs)
     throw fail(fmt::format("its search was capped at {} executions, this one at {}: give the same --executions",
                            j.value("max_runs", std::uint64_t{0}), max_runs));
@@ -36,7 +37,8 @@ model::SearchCheckpoint read_checkpoint(const std::string& path, const scenario:
     // A one-worker dfs's stack is checked entry by entry now, not when the search meets it.
     if (c.strategy.is_object() && c.strategy.value("kind", "") == "dfs") {
       const model::DporStrategy::Subtree stack = model::decode_dpor_subtree(c.strategy.at("stack"));
-      if (stack.nodes.empty() && c.next > 0) throw std::runtime_error("its dfs stack is empty after executions were run");
+      if (stack.nodes.empty() && c.next > 0)
+        throw std::runtime_error("its dfs stack is empty after executions were run");
     }
     return c;
   } catch (const std::exception& e) {
@@ -91,9 +93,15 @@ model::CheckpointPolicy checkpoint_policy(const CheckpointFiles& files, const sc
   if (!files.resume_path.empty()) policy.resume = read_checkpoint(files.resume_path, file, row, max_runs);
   if (files.write_path.empty()) return policy;
   policy.every_s = files.every_s;
-  policy.save = [path = files.write_path, scenario = file.path, sha = file.sha256, row, max_runs](const model::SearchCheckpoint& c) {
-    const nlohmann::json j = {{"format", kFormat}, {"version", kVersion}, {"scenario", scenario}, {"sha256", sha},
-                              {"row", row}, {"max_runs", max_runs}, {"search", model::encode_checkpoint(c)}};
+  policy.save = [path = files.write_path, scenario = file.path, sha = file.sha256, row,
+                 max_runs](const model::SearchCheckpoint& c) {
+    const nlohmann::json j = {{"format", kFormat},
+                              {"version", kVersion},
+                              {"scenario", scenario},
+                              {"sha256", sha},
+                              {"row", row},
+                              {"max_runs", max_runs},
+                              {"search", model::encode_checkpoint(c)}};
     io::write_file_atomically(path, checkpoint_text(j));
   };
   return policy;

@@ -18,9 +18,9 @@
 namespace lockstep::driver {
 
 struct CheckpointFiles {
-  std::string write_path;  // --checkpoint
-  double every_s = 60;     // --checkpoint-every
-  std::string resume_path; // --resume
+  std::string write_path;   // --checkpoint
+  double every_s = 60;      // --checkpoint-every
+  std::string resume_path;  // --resume
   bool any() const { return !write_path.empty() || !resume_path.empty(); }
 };
 

@@ -15,9 +15,9 @@
 #include "driver/native_ccbench.hpp"
 #include "driver/native_runner.hpp"
 #include "driver/runner.hpp"
-#include "report/workload_figures.hpp"
 #include "native/probes/c2c_probe.hpp"
 #include "native/probes/memory_probe.hpp"
+#include "report/workload_figures.hpp"
 #include "scenario/outcome.hpp"
 #include "scenario/workload_registry.hpp"
 #include "sim/machine/host_topology.hpp"
@@ -163,7 +163,8 @@ CompareRow compare_latency_probe(const Scenario& s, const RowReport& sim, const 
     const native::probes::ProbeLimits limits{options.probe_seconds, {}};
     const native::probes::MemoryProbeResult r =
         native::probes::memory_probe_one(p.bytes, limits, p.placement.interleave ? -1 : p.placement.node);
-    if (r.sizes.empty()) throw std::runtime_error(fmt::format("the native memory probe measured nothing at {} bytes", p.bytes));
+    if (r.sizes.empty())
+      throw std::runtime_error(fmt::format("the native memory probe measured nothing at {} bytes", p.bytes));
     mean.native.push_back(r.sizes.front().latency.median_ns);
   }
   if (sim.machine.mean_ns > 0) mean.simulated = sim.machine.mean_ns;
@@ -315,10 +316,11 @@ CompareReport compare_scenario(const std::string& path, const CompareOptions& op
     const WorkloadKindInfo& kind = *s.workload.kind;
     if (is_probe(s)) continue;
     if (kind.native == nullptr) {
-      throw ScenarioError(fmt::format("{}: the {} workload has no native form to compare with (compare runs: "
-                                      "futex-hash, futex-pingpong, futex-wake, futex-requeue, lock-counter, "
-                                      "counter-sharing, fileio, ccbench, and latency-probe and c2c against the native probes)",
-                                      s.path, kind.name == "program" ? "thread-program" : kind.name));
+      throw ScenarioError(
+          fmt::format("{}: the {} workload has no native form to compare with (compare runs: "
+                      "futex-hash, futex-pingpong, futex-wake, futex-requeue, lock-counter, "
+                      "counter-sharing, fileio, ccbench, and latency-probe and c2c against the native probes)",
+                      s.path, kind.name == "program" ? "thread-program" : kind.name));
     }
     if (kind.check_native != nullptr) kind.check_native(s);
   }

@@ -38,22 +38,22 @@ struct CompareOptions {
 
 // One figure both ways.
 struct MetricComparison {
-  std::string metric;              // "ops_per_s", "per_thread_ops_per_s[1]", ...
-  std::vector<double> native;      // one value per native repetition
+  std::string metric;          // "ops_per_s", "per_thread_ops_per_s[1]", ...
+  std::vector<double> native;  // one value per native repetition
   double native_median = 0;
   double native_min = 0;
   double native_max = 0;
   std::optional<double> simulated;  // none: no simulated counterpart (a host-only backend)
   double error_pct = 0;             // (simulated - native median) / native median * 100
   std::optional<double> tolerance_pct;
-  bool within = true;               // |error| <= tolerance, or no tolerance
+  bool within = true;  // |error| <= tolerance, or no tolerance
 };
 
 struct CompareRow {
   std::vector<std::pair<std::string, std::string>> params;  // the sweep values
   std::vector<MetricComparison> metrics;
-  std::string native_result;  // the native runs' outcome: "pass", or the first violation
-  std::string note;           // why a side is missing
+  std::string native_result;                           // the native runs' outcome: "pass", or the first violation
+  std::string note;                                    // why a side is missing
   profile::LockProfile simulated_locks, native_locks;  // --lock-profile
 };
 
@@ -61,7 +61,7 @@ struct CompareRow {
 struct RatioComparison {
   std::vector<std::pair<std::string, std::string>> params;    // the row
   std::vector<std::pair<std::string, std::string>> baseline;  // its baseline row
-  MetricComparison ratio;  // metric "ops_per_s_ratio"; values are row / baseline
+  MetricComparison ratio;                                     // metric "ops_per_s_ratio"; values are row / baseline
 };
 
 struct CompareReport {

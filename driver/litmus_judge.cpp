@@ -14,8 +14,8 @@ using scenario::LitmusVerdict;
 namespace {
 
 std::string search_words(const LitmusVerdict& v) {
-  return fmt::format("{}, {}, {} execution{}", v.strategy, v.exhaustive ? "exhaustive" : "not exhaustive",
-                     v.executions, v.executions == 1 ? "" : "s");
+  return fmt::format("{}, {}, {} execution{}", v.strategy, v.exhaustive ? "exhaustive" : "not exhaustive", v.executions,
+                     v.executions == 1 ? "" : "s");
 }
 
 // What "hardware showed the condition's outcome" is for each kind: the exists outcome reached,
@@ -32,18 +32,19 @@ void judge_condition(const LitmusCondition& c, LitmusReport& r) {
   if (!c.host) return;
   const LitmusVerdict& v = *c.host;
   if (v.internal_errors > 0) {
-    r.notes.push_back(fmt::format("{} {}: the checker's search met {} internal error(s) under {}; its verdict is not "
-                                  "to be trusted",
-                                  c.kind, c.property, v.internal_errors, v.memory_model));
+    r.notes.push_back(
+        fmt::format("{} {}: the checker's search met {} internal error(s) under {}; its verdict is not "
+                    "to be trusted",
+                    c.kind, c.property, v.internal_errors, v.memory_model));
     return;
   }
   if (c.kind == "hang" && c.observed > 0) return;  // judged with the other hangs (judge_hang)
   if (c.observed > 0 && v.result == absent_result(c)) {
     if (v.exhaustive) {
-      r.model_bugs.push_back(fmt::format("{}, but the checker proves it {} under {} ({}): the model misses a "
-                                         "behaviour of this host (a model bug)",
-                                         shown_words(c, r), v.result == "pass" ? "never violated" : "unreachable",
-                                         v.memory_model, search_words(v)));
+      r.model_bugs.push_back(fmt::format(
+          "{}, but the checker proves it {} under {} ({}): the model misses a "
+          "behaviour of this host (a model bug)",
+          shown_words(c, r), v.result == "pass" ? "never violated" : "unreachable", v.memory_model, search_words(v)));
     } else {
       r.notes.push_back(fmt::format("{}; the checker's search under {} did not find it ({}): search it exhaustively",
                                     shown_words(c, r), v.memory_model, search_words(v)));
@@ -51,10 +52,11 @@ void judge_condition(const LitmusCondition& c, LitmusReport& r) {
     return;
   }
   if (c.observed == 0 && v.result == shown_result(c) && r.runs > 0) {
-    r.notes.push_back(fmt::format("{} {}: {} under {} but not {} in {} runs: hardware need not show every allowed "
-                                  "outcome",
-                                  c.kind, c.property, v.result == "violation" ? "violable" : "reachable",
-                                  v.memory_model, c.kind == "exists" ? "observed" : "violated", r.runs));
+    r.notes.push_back(
+        fmt::format("{} {}: {} under {} but not {} in {} runs: hardware need not show every allowed "
+                    "outcome",
+                    c.kind, c.property, v.result == "violation" ? "violable" : "reachable", v.memory_model,
+                    c.kind == "exists" ? "observed" : "violated", r.runs));
   }
 }
 
@@ -79,16 +81,18 @@ void judge_hang(LitmusReport& r) {
     if (c.kind == "hang" && c.host && c.host->internal_errors == 0 && c.host->result == "violation")
       found.push_back(c.property);
   r.hang_explained = !found.empty();
-  const std::string stuck = fmt::format("run {} did not finish within the {} s watchdog (stuck: {}); the runs stopped "
-                                        "there",
-                                        r.runs + 1, r.watchdog_s, fmt::join(r.stuck, ", "));
+  const std::string stuck = fmt::format(
+      "run {} did not finish within the {} s watchdog (stuck: {}); the runs stopped "
+      "there",
+      r.runs + 1, r.watchdog_s, fmt::join(r.stuck, ", "));
   if (r.hang_explained) {
     r.notes.push_back(fmt::format("{}: the checker finds {} under {}, so a run that never ends is allowed", stuck,
                                   fmt::join(found, " and "), r.host_model));
   } else {
-    r.notes.push_back(fmt::format("{}: a deadlock, a lost wakeup, or a lock a run left held, which the checker does "
-                                  "not explain (exit 1)",
-                                  stuck));
+    r.notes.push_back(
+        fmt::format("{}: a deadlock, a lost wakeup, or a lock a run left held, which the checker does "
+                    "not explain (exit 1)",
+                    stuck));
   }
 }
 
@@ -99,9 +103,10 @@ void judge_litmus(LitmusReport& r) {
   r.notes.clear();
   r.hang_explained = false;
   if (r.host_model.empty())
-    r.notes.push_back(fmt::format("lockstep has no model of the memory model of this host ({}): the histogram is "
-                                  "reported without the checker's verdicts",
-                                  r.host_arch));
+    r.notes.push_back(
+        fmt::format("lockstep has no model of the memory model of this host ({}): the histogram is "
+                    "reported without the checker's verdicts",
+                    r.host_arch));
   for (const LitmusCondition& c : r.conditions) {
     judge_condition(c, r);
     note_scenario_model(c, r);

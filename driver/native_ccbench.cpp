@@ -23,8 +23,8 @@ RowReport run_native_ccbench(const Scenario& s) {
   const std::vector<CpuId> allowed = native::allowed_cpus();
   const auto require_allowed = [&](CpuId cpu, const char* role) {
     if (std::find(allowed.begin(), allowed.end(), cpu) == allowed.end())
-      throw scenario::ScenarioError(fmt::format("{}: ccbench natively: {} CPU {} is not one this process may use",
-                                                s.path, role, cpu));
+      throw scenario::ScenarioError(
+          fmt::format("{}: ccbench natively: {} CPU {} is not one this process may use", s.path, role, cpu));
   };
   native::probes::CcbenchProbeOptions o;
   o.state = params.state;

@@ -80,7 +80,8 @@ native::LitmusRunStats run(const std::shared_ptr<Recorder>& rec, const native::L
   });
   native::NativeViolation stale;
   native::take_violation(stale);  // an earlier native run's, not this one's
-  return native::run_litmus(std::move(threads), [rec] { rec->after_run(); }, limits);
+  return native::run_litmus(
+      std::move(threads), [rec] { rec->after_run(); }, limits);
 }
 
 void count_conditions(const Scenario& s, const FinalStates& states, LitmusReport& r) {
@@ -148,8 +149,8 @@ RowReport litmus_row(LitmusReport litmus) {
   }
   row.matched = litmus.model_bugs.empty() && (litmus.stuck.empty() || litmus.hang_explained);
   const std::vector<std::string>& said = !litmus.model_bugs.empty() ? litmus.model_bugs : litmus.notes;
-  row.message = said.empty() ? fmt::format("{} runs on real threads, consistent with the checker", litmus.runs)
-                             : said.front();
+  row.message =
+      said.empty() ? fmt::format("{} runs on real threads, consistent with the checker", litmus.runs) : said.front();
   row.litmus = std::move(litmus);
   return row;
 }

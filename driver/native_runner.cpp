@@ -13,9 +13,9 @@
 #include "driver/native_trace.hpp"
 #include "driver/runner.hpp"
 #include "driver/trace_output.hpp"
-#include "trace/address_names.hpp"
 #include "scenario/workload_registry.hpp"
 #include "scenario/yaml_fields.hpp"
+#include "trace/address_names.hpp"
 
 namespace lockstep::driver {
 

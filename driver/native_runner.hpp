@@ -19,9 +19,9 @@ struct NativeOptions {
   std::string chrome_trace_path;  // --chrome-trace
   bool save_traces = false;       // --save-traces: every row's trace and Chrome trace into out_dir
   std::string out_dir = "out";
-  native::TraceOptions trace;     // --trace-buffer, --trace-steps, --trace-sample
-  NativeLitmusOptions litmus;     // thread programs' runs (driver/native_litmus.hpp)
-  bool lock_profile = false;      // --lock-profile: each row profiles its locks (docs/os.md)
+  native::TraceOptions trace;  // --trace-buffer, --trace-steps, --trace-sample
+  NativeLitmusOptions litmus;  // thread programs' runs (driver/native_litmus.hpp)
+  bool lock_profile = false;   // --lock-profile: each row profiles its locks (docs/os.md)
 };
 
 // Runs a (non-litmus) row once natively with its locks profiled (docs/os.md), events not

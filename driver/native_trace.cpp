@@ -22,18 +22,24 @@ using native::TraceEventKind;
 
 trace::LockAct lock_act(std::uint8_t act) {
   switch (static_cast<LockNote>(act)) {
-    case LockNote::wait: return trace::LockAct::wait;
-    case LockNote::acquire: return trace::LockAct::acquire;
-    case LockNote::release: break;
+    case LockNote::wait:
+      return trace::LockAct::wait;
+    case LockNote::acquire:
+      return trace::LockAct::acquire;
+    case LockNote::release:
+      break;
   }
   return trace::LockAct::release;
 }
 
 trace::ThreadState thread_state(std::uint8_t state) {
   switch (static_cast<NativeThreadState>(state)) {
-    case NativeThreadState::running: return trace::ThreadState::running;
-    case NativeThreadState::parked: return trace::ThreadState::parked;
-    case NativeThreadState::finished: break;
+    case NativeThreadState::running:
+      return trace::ThreadState::running;
+    case NativeThreadState::parked:
+      return trace::ThreadState::parked;
+    case NativeThreadState::finished:
+      break;
   }
   return trace::ThreadState::finished;
 }
@@ -62,15 +68,15 @@ void write_event(const native::TraceSession& session, std::uint64_t t, std::uint
   switch (e.kind) {
     case TraceEventKind::lock: {
       // The site's file is a string literal of this binary (std::source_location).
-      const std::string site =
-          e.b == 0 ? std::string()
-                   : profile::source_relative(reinterpret_cast<const char*>(e.b)) + ":" + std::to_string(e.c);  // NOLINT
+      const std::string site = e.b == 0 ? std::string()
+                                        : profile::source_relative(reinterpret_cast<const char*>(e.b)) + ":" +
+                                              std::to_string(e.c);  // NOLINT
       w.lock(t, th, e.a, lock_act(e.act), e.flag, site);
       break;
     }
     case TraceEventKind::futex_queue: {
       const auto act = static_cast<FutexQueueNote>(e.act) == FutexQueueNote::enqueue ? trace::FutexAct::enqueue
-                                                                                      : trace::FutexAct::dequeue;
+                                                                                     : trace::FutexAct::dequeue;
       w.futex(t, th, act, e.c, e.a, static_cast<std::uint64_t>(session.thread_of_stack_address(e.b)));
       break;
     }
@@ -82,9 +88,15 @@ void write_event(const native::TraceSession& session, std::uint64_t t, std::uint
         w.step_end(t, th);
       }
       break;
-    case TraceEventKind::park: w.simple(t, th, cpu_of(e), trace::op::park, 0); break;
-    case TraceEventKind::unpark: w.unpark(t, th, cpu_of(e), e.a, e.flag); break;
-    case TraceEventKind::state: w.state(t, th, thread_state(e.act)); break;
+    case TraceEventKind::park:
+      w.simple(t, th, cpu_of(e), trace::op::park, 0);
+      break;
+    case TraceEventKind::unpark:
+      w.unpark(t, th, cpu_of(e), e.a, e.flag);
+      break;
+    case TraceEventKind::state:
+      w.state(t, th, thread_state(e.act));
+      break;
   }
 }
 

@@ -20,11 +20,11 @@
 namespace lockstep::driver {
 
 struct ProgressSnapshot {
-  std::string scenario;     // the scenario's name
-  std::size_t row = 0;      // 0-based row of a sweep
+  std::string scenario;  // the scenario's name
+  std::size_t row = 0;   // 0-based row of a sweep
   std::size_t rows = 1;
-  std::string strategy;     // timed, dfs, bounded, pct, random, naive, replay
-  std::string phase;        // empty while searching or running; "minimizing", "traced re-run"
+  std::string strategy;  // timed, dfs, bounded, pct, random, naive, replay
+  std::string phase;     // empty while searching or running; "minimizing", "traced re-run"
   double elapsed_s = 0;
   // Searches: executions run so far (minimization's included), and either the number the
   // strategy will run (random, pct: an estimate of the time left exists) or its cap (dfs,

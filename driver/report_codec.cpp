@@ -10,12 +10,16 @@ namespace nlohmann {
 template <typename T>
 struct adl_serializer<std::optional<T>> {
   static void to_json(json& j, const std::optional<T>& v) {
-    if (v) j = *v;
-    else j = nullptr;
+    if (v)
+      j = *v;
+    else
+      j = nullptr;
   }
   static void from_json(const json& j, std::optional<T>& v) {
-    if (j.is_null()) v.reset();
-    else v = j.get<T>();
+    if (j.is_null())
+      v.reset();
+    else
+      v = j.get<T>();
   }
 };
 }  // namespace nlohmann
@@ -36,8 +40,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockProfile, entries)
 namespace scenario {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements::Bin, lo_ns, hi_ns, count)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements::CcbenchRow, cpu, distance, mean_ns, median_ns, min_ns, max_ns)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements, histogram, peaks_ns, mean_ns, c2c_cpus, c2c_ns, ccbench_test, ccbench, sources,
-                                   writebacks, dram_banks_touched, dram_banks, dram_bank_peak_over_mean)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements, histogram, peaks_ns, mean_ns, c2c_cpus, c2c_ns, ccbench_test,
+                                   ccbench, sources, writebacks, dram_banks_touched, dram_banks,
+                                   dram_bank_peak_over_mean)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineProvenance, name, file, calibrated_host, calibrated_at, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LitmusState, state, count, violation, witness)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LitmusVerdict, memory_model, result, exhaustive, strategy, executions,
@@ -57,10 +62,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport::Estimate, present, probes, executi
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport, params, result, property, message, expected, matched, strategy, seed,
                                    executions, exhaustive, sim_ops, steps, virtual_time_ns, elapsed_s, trace_sha256,
                                    trace_path, chrome_trace_path, schedule_path, replay_command, sim_ops_per_host_s,
-                                   pruned, max_depth, bounds, guarantee, executions_per_s, workers, ranks,
-                                   remote_units, remote_progress_reports, remote_units_lent_back, parallel, estimate, internal_errors, counterexample, interleaving, protocol_steps,
-                                   protocol_steps_verbose, machine, machine_source, workload, lock_profile,
-                                   lock_profile_unmatched, litmus, smt)
+                                   pruned, max_depth, bounds, guarantee, executions_per_s, workers, ranks, remote_units,
+                                   remote_progress_reports, remote_units_lent_back, parallel, estimate, internal_errors,
+                                   counterexample, interleaving, protocol_steps, protocol_steps_verbose, machine,
+                                   machine_source, workload, lock_profile, lock_profile_unmatched, litmus, smt)
 }  // namespace scenario
 
 namespace driver {

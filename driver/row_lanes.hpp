@@ -1,7 +1,7 @@
 // Remote ranks as the driver sees them (docs/distributed.md): for each row it searches, the
 // lanes whose units name that row, so that a rank can build the row's executors from the
-// same scenario file; and, for sweeps, lanes that each run a whole row. The MPI front end (mpi/) implements it; without one a search has
-// only its own workers.
+// same scenario file; and, for sweeps, lanes that each run a whole row. The MPI front end (mpi/) implements it; without
+// one a search has only its own workers.
 #pragma once
 
 #include <cstddef>

@@ -9,12 +9,12 @@
 
 #include "driver/simulation.hpp"
 #include "model/exploration.hpp"
-#include "model/search_estimate.hpp"
 #include "model/random_strategy.hpp"
 #include "model/replay_strategy.hpp"
+#include "model/search_estimate.hpp"
 #include "scenario/outcome.hpp"
-#include "sim/machine/memory_system.hpp"
 #include "sim/machine/ccbench.hpp"
+#include "sim/machine/memory_system.hpp"
 #include "sim/machine/probes.hpp"
 #include "sim/timed_strategy.hpp"
 #include "trace/interleaving.hpp"
@@ -57,7 +57,8 @@ void record_sources(const sim::CostModel& costs, MachineMeasurements& out) {
   std::uint64_t peak = 0;
   for (std::size_t node = 0; node * per_node < banks.size(); ++node) {
     const auto first = banks.begin() + static_cast<std::ptrdiff_t>(node * per_node);
-    if (std::all_of(first, first + static_cast<std::ptrdiff_t>(per_node), [](std::uint64_t n) { return n == 0; })) continue;
+    if (std::all_of(first, first + static_cast<std::ptrdiff_t>(per_node), [](std::uint64_t n) { return n == 0; }))
+      continue;
     out.dram_banks += per_node;
     for (auto it = first; it != first + static_cast<std::ptrdiff_t>(per_node); ++it) {
       out.dram_banks_touched += *it != 0 ? 1 : 0;
@@ -66,7 +67,8 @@ void record_sources(const sim::CostModel& costs, MachineMeasurements& out) {
     }
   }
   if (total > 0)
-    out.dram_bank_peak_over_mean = static_cast<double>(peak) * static_cast<double>(out.dram_banks) / static_cast<double>(total);
+    out.dram_bank_peak_over_mean =
+        static_cast<double>(peak) * static_cast<double>(out.dram_banks) / static_cast<double>(total);
 }
 
 }  // namespace
@@ -134,9 +136,8 @@ RowReport RowRunner::timed() {
     const double idle_total = static_cast<double>(spent[0] + spent[1] + spent[2]);
     report.workload.values.emplace_back("idle_us", idle_total / 1000.0);
     for (std::size_t s = 0; s < spent.size(); ++s)  // by IdleState
-      report.workload.values.emplace_back(
-          std::array{"idle_spin_share", "idle_mwait_share", "idle_hlt_share"}[s],
-          idle_total > 0 ? static_cast<double>(spent[s]) / idle_total : 0);
+      report.workload.values.emplace_back(std::array{"idle_spin_share", "idle_mwait_share", "idle_hlt_share"}[s],
+                                          idle_total > 0 ? static_cast<double>(spent[s]) / idle_total : 0);
   }
   if (s_.placement != sim::ThreadPlacement::pinned) {
     report.workload.labels.emplace_back("placement",
@@ -203,7 +204,8 @@ RowReport RowRunner::c2c() {
   sim::TraceRecorder trace(trace_header("timed", 0));
   TraceOutput output = trace_output();
   output.attach(trace);
-  const sim::machine::C2cResult r = sim::machine::run_c2c(engine_, s_.workload.get<sim::machine::C2cParams>(), core_of_cpu, seed(), &trace);
+  const sim::machine::C2cResult r =
+      sim::machine::run_c2c(engine_, s_.workload.get<sim::machine::C2cParams>(), core_of_cpu, seed(), &trace);
   report.elapsed_s = seconds_since(start);
   report.executions = r.executions;
   report.sim_ops = r.memory_ops;
@@ -300,8 +302,9 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
     // naive (the reference enumerator stays one plain loop), smt (one solver call) or a replay.
     const StrategyKind k = s_.strategy.kind;
     if (k != StrategyKind::dfs && k != StrategyKind::bounded && k != StrategyKind::random && k != StrategyKind::pct)
-      throw std::runtime_error("--checkpoint and --resume take a dfs, bounded, random or pct search "
-                               "(docs/distributed.md, \"Checkpoints\")");
+      throw std::runtime_error(
+          "--checkpoint and --resume take a dfs, bounded, random or pct search "
+          "(docs/distributed.md, \"Checkpoints\")");
     checkpoint = checkpoint_policy(options_.checkpoints, file_, row_, max_runs);
     setup.checkpoint = &checkpoint;
   }
@@ -332,7 +335,8 @@ RowReport RowRunner::explore(std::uint64_t max_runs) {
     report.remote_units_lent_back = setup.remote->units_lent_back();
   }
   report.internal_errors = o.internal_errors;
-  report.parallel = {o.parallel.tasks, o.parallel.split_on_demand, o.parallel.probes, o.parallel.idle_s, o.parallel.probe_s};
+  report.parallel = {o.parallel.tasks, o.parallel.split_on_demand, o.parallel.probes, o.parallel.idle_s,
+                     o.parallel.probe_s};
   report.executions_per_s = e.search_s > 0 ? static_cast<double>(o.executions + o.pruned) / e.search_s : 0;
 
   if (!o.violation) {
@@ -384,10 +388,11 @@ void RowRunner::finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t 
   output.attach(trace);
   const sim::ExecutionResult r = engine_.run(*workload_, oracle, &trace, execution);
   const auto violation = checked_violation(s_, r);
-  const bool agrees = expected_violation ? (violation && violation->property == expected_violation->property)
-                                         : !violation;
-  if (!agrees) throw std::logic_error(fmt::format("{}: the traced re-run of execution {} did not reproduce its outcome",
-                                                  s_.path, execution));
+  const bool agrees =
+      expected_violation ? (violation && violation->property == expected_violation->property) : !violation;
+  if (!agrees)
+    throw std::logic_error(
+        fmt::format("{}: the traced re-run of execution {} did not reproduce its outcome", s_.path, execution));
   if (violation) {
     report.message = violation->message;
     if (trace.whole_text_kept()) {

@@ -49,8 +49,8 @@ class RowRunner {
   RowReport smt();  // driver/smt_row.cpp
   void finish(RowReport& report, sim::Scheduler& oracle, std::uint64_t execution,
               const std::optional<sim::Violation>& expected_violation);
-  void write_schedule(RowReport& report, const sim::Schedule& schedule, sim::EngineMode mode,
-                      std::uint64_t execution, const std::string& strategy);
+  void write_schedule(RowReport& report, const sim::Schedule& schedule, sim::EngineMode mode, std::uint64_t execution,
+                      const std::string& strategy);
   TraceOutput trace_output() const;
   void record_trace(RowReport& report, sim::TraceRecorder& trace, TraceOutput& output) const;
   // What a progress line says of this row besides its counters.

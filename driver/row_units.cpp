@@ -34,8 +34,8 @@ std::string moved(const std::string& text, const std::string& from, const std::s
 // A scratch directory of this process's own: ranks of one job may share a host and a /tmp.
 fs::path make_scratch_dir() {
   static std::atomic<unsigned> count{0};
-  const fs::path dir = fs::temp_directory_path() /
-                       fmt::format("lockstep-row-{}-{}", static_cast<long>(::getpid()), count.fetch_add(1));
+  const fs::path dir =
+      fs::temp_directory_path() / fmt::format("lockstep-row-{}-{}", static_cast<long>(::getpid()), count.fetch_add(1));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -78,11 +78,10 @@ std::string serve_row_unit(const ScenarioFile& file, std::size_t row, const std:
   o.out_dir = scratch.string();
   nlohmann::json answer;
   try {
-    answer["report"] = nlohmann::json::binary_t(
-        [&] {
-          const std::string bytes = encode_row_report(run_scenario_row(file, row, o));
-          return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
-        }());
+    answer["report"] = nlohmann::json::binary_t([&] {
+      const std::string bytes = encode_row_report(run_scenario_row(file, row, o));
+      return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
+    }());
     answer["scratch"] = o.out_dir;
     answer["files"] = nlohmann::json::object();
     for (const fs::directory_entry& e : fs::directory_iterator(scratch)) {
@@ -113,11 +112,12 @@ RowReport accept_row_answer(const std::string& answer, const RunOptions& options
     if (name.find('/') != std::string::npos || name == ".." || name == ".")
       throw std::runtime_error("a row's answer names a file outside its directory: " + name);
     const auto& b = content.get_binary();
-    io::write_file_atomically((fs::path(options.out_dir) / name).string(), std::string_view(
-        reinterpret_cast<const char*>(b.data()), b.size()));  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+    io::write_file_atomically((fs::path(options.out_dir) / name).string(),
+                              std::string_view(reinterpret_cast<const char*>(b.data()),
+                                               b.size()));  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
   }
-  for (std::string* path : {&report.schedule_path, &report.replay_command, &report.trace_path,
-                            &report.chrome_trace_path})
+  for (std::string* path :
+       {&report.schedule_path, &report.replay_command, &report.trace_path, &report.chrome_trace_path})
     *path = moved(*path, scratch, options.out_dir);
   return report;
 }

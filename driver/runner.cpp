@@ -15,22 +15,27 @@ using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): th
 
 const char* name_of(Command command) {
   switch (command) {
-    case Command::run: return "run";
-    case Command::check: return "check";
-    case Command::replay: return "replay";
+    case Command::run:
+      return "run";
+    case Command::check:
+      return "check";
+    case Command::replay:
+      return "replay";
   }
   return "?";
 }
 
 void require_simulable(const Scenario& s) {
   if (s.platform == PlatformKind::native)
-    throw ScenarioError(fmt::format("{}: this scenario is for native runs (`platform: native`): run it with "
-                                    "`lockstep native {}`",
-                                    s.platform_where, s.path));
+    throw ScenarioError(
+        fmt::format("{}: this scenario is for native runs (`platform: native`): run it with "
+                    "`lockstep native {}`",
+                    s.platform_where, s.path));
   if (s.design.futex && s.design.futex->backend != FutexBackendKind::table)
-    throw ScenarioError(fmt::format("{}: futex '{}' is the host's futex, which exists only natively: run this "
-                                    "scenario with `lockstep native {}`, or simulate a table design",
-                                    s.design.futex->where, s.design.futex->name, s.path));
+    throw ScenarioError(
+        fmt::format("{}: futex '{}' is the host's futex, which exists only natively: run this "
+                    "scenario with `lockstep native {}`, or simulate a table design",
+                    s.design.futex->where, s.design.futex->name, s.path));
 }
 
 void require_simulable(const ScenarioFile& file) {
@@ -54,8 +59,7 @@ ScenarioReport run_scenario_file(const ScenarioFile& file, const RunOptions& opt
   SweepCheckpoint* const kept = rows_kept ? &*rows_kept : nullptr;
   // Under MPI a sweep's timed rows go to the ranks whole; a search's row is split into units
   // by the search itself (docs/distributed.md).
-  if (options.command == Command::run && options.lanes != nullptr && options.lanes->ranks() > 0 &&
-      file.rows.size() > 1)
+  if (options.command == Command::run && options.lanes != nullptr && options.lanes->ranks() > 0 && file.rows.size() > 1)
     return run_rows_on_ranks(file, options, kept);
   ScenarioReport report;
   report.scenario = file.path;

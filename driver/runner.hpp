@@ -7,14 +7,14 @@
 #include <optional>
 #include <string>
 
+#include "driver/checkpoint_file.hpp"
 #include "driver/progress.hpp"
+#include "driver/row_lanes.hpp"
+#include "model/schedule_file.hpp"
 #include "model/search.hpp"
 #include "scenario/outcome.hpp"
 #include "scenario/report.hpp"
-#include "driver/checkpoint_file.hpp"
-#include "driver/row_lanes.hpp"
 #include "scenario/scenario.hpp"
-#include "model/schedule_file.hpp"
 
 namespace lockstep::driver {
 
@@ -37,16 +37,16 @@ struct RunOptions {
   // longer one is dropped, and said so (its hash is still the whole trace's). --trace is
   // never capped.
   std::uint64_t save_traces_limit_mib = 64;
-  std::string trace_path;                   // --trace (one row only)
-  std::string chrome_trace_path;            // --chrome-trace (one row only)
-  ProgressReporter progress;                // rows longer than a second report here (empty: none)
-  std::optional<unsigned> workers;          // --workers: parallel search (every strategy but timed, naive)
-  unsigned split_levels = 0;                // --split: a parallel dfs's branching levels handed out (0: on demand only)
+  std::string trace_path;           // --trace (one row only)
+  std::string chrome_trace_path;    // --chrome-trace (one row only)
+  ProgressReporter progress;        // rows longer than a second report here (empty: none)
+  std::optional<unsigned> workers;  // --workers: parallel search (every strategy but timed, naive)
+  unsigned split_levels = 0;        // --split: a parallel dfs's branching levels handed out (0: on demand only)
   std::uint64_t min_piece_runs = model::SearchLimits{}.min_piece_runs;  // --min-piece: a split on demand's floor
-  bool all_outcomes = false;                // --all-outcomes: the smt strategy lists every reachable final state
-  RowLanes* lanes = nullptr;                // remote ranks (an MPI launch, docs/distributed.md)
-  CheckpointFiles checkpoints;              // --checkpoint, --checkpoint-every, --resume
-  bool lock_profile = false;                // --lock-profile: timed rows profile their locks (docs/os.md)
+  bool all_outcomes = false;    // --all-outcomes: the smt strategy lists every reachable final state
+  RowLanes* lanes = nullptr;    // remote ranks (an MPI launch, docs/distributed.md)
+  CheckpointFiles checkpoints;  // --checkpoint, --checkpoint-every, --resume
+  bool lock_profile = false;    // --lock-profile: timed rows profile their locks (docs/os.md)
   // dfs rows: stratified probes estimate the search first (model/search_estimate.hpp); 0:
   // none. --estimate: the estimate alone, no search.
   std::uint64_t estimate_probes = 2;

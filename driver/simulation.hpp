@@ -66,7 +66,9 @@ class OwnedSimExecutor final : public model::Executor {
         engine_(machine_shape(s), *costs_, engine_limits(s)),
         workload_(make_workload(s)),
         executor_(engine_, *workload_, runs) {}
-  sim::ExecutionResult run(sim::Scheduler& oracle, std::uint64_t index) override { return executor_.run(oracle, index); }
+  sim::ExecutionResult run(sim::Scheduler& oracle, std::uint64_t index) override {
+    return executor_.run(oracle, index);
+  }
   std::size_t processes() const override { return executor_.processes(); }
 
  private:

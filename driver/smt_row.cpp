@@ -71,8 +71,8 @@ RowReport RowRunner::smt() {
                                    : seen ? fmt::format("the engine reached {} instead", seen->property)
                                           : std::string("the engine reached no violation or witness");
     report.message = fmt::format(
-        "the solver's model for {} ({}) has no schedule in the engine: {}; one of the two engines is wrong", found->property,
-        found->outcome ? smt_outcome_text(prog, *found->outcome) : std::string("?"), engine_saw);
+        "the solver's model for {} ({}) has no schedule in the engine: {}; one of the two engines is wrong",
+        found->property, found->outcome ? smt_outcome_text(prog, *found->outcome) : std::string("?"), engine_saw);
     return report;
   }
   report.result = "violation";  // judge() names an exists witness `reachable`

@@ -35,7 +35,10 @@ std::string options_of(const RunOptions& o) {
 }  // namespace
 
 SweepCheckpoint::SweepCheckpoint(const ScenarioFile& file, const RunOptions& options)
-    : write_path_(options.checkpoints.write_path), scenario_(file.path), sha256_(file.sha256), options_(options_of(options)) {
+    : write_path_(options.checkpoints.write_path),
+      scenario_(file.path),
+      sha256_(file.sha256),
+      options_(options_of(options)) {
   const std::string& path = options.checkpoints.resume_path;
   if (path.empty()) return;
   auto fail = [&path](const std::string& why) { return cannot_resume(path, why); };
@@ -45,7 +48,8 @@ SweepCheckpoint::SweepCheckpoint(const ScenarioFile& file, const RunOptions& opt
   try {
     for (const auto& [key, value] : j.at("rows").items()) {
       const std::size_t row = std::stoul(key);
-      if (row >= file.rows.size()) throw std::out_of_range(fmt::format("row {} is past the sweep's {} rows", row, file.rows.size()));
+      if (row >= file.rows.size())
+        throw std::out_of_range(fmt::format("row {} is past the sweep's {} rows", row, file.rows.size()));
       std::string report = io::base64_decode(value.get<std::string>());
       (void)decode_row_report(report);  // refused here, not half way through the sweep
       rows_[row] = std::move(report);
@@ -72,7 +76,7 @@ void SweepCheckpoint::write() const {
   nlohmann::json rows = nlohmann::json::object();
   for (const auto& [row, report] : rows_) rows[std::to_string(row)] = io::base64_encode(report);
   const nlohmann::json j = {{"format", kFormat}, {"version", kVersion}, {"scenario", scenario_},
-                            {"sha256", sha256_}, {"options", options_},  {"rows", std::move(rows)}};
+                            {"sha256", sha256_}, {"options", options_}, {"rows", std::move(rows)}};
   io::write_file_atomically(write_path_, checkpoint_text(j));
 }
 

@@ -72,7 +72,8 @@ TraceOutput::Written TraceOutput::finish_files() {
     file_.reset();
     out.trace_path = trace_path_;
   } else if (!trace_path_.empty()) {  // dropped past the limit
-    std::fprintf(stderr, "note: %s not saved: the trace is over %llu MiB (--save-traces-limit; --trace keeps it whole)\n",
+    std::fprintf(stderr,
+                 "note: %s not saved: the trace is over %llu MiB (--save-traces-limit; --trace keeps it whole)\n",
                  trace_path_.c_str(), static_cast<unsigned long long>(limit_ >> 20));
   }
   if (!chrome_path_.empty()) {

@@ -41,7 +41,9 @@ class TraceOutput {
   static constexpr std::size_t kChromeMaxBytes = std::size_t{64} << 20;
   // A Chrome trace is made from a trace of at most this many bytes: the trace file's own
   // limit where it has one (a dropped trace gets no Chrome trace either).
-  std::uint64_t chrome_cap() const { return limit_ > 0 ? std::min<std::uint64_t>(limit_, kChromeMaxBytes) : kChromeMaxBytes; }
+  std::uint64_t chrome_cap() const {
+    return limit_ > 0 ? std::min<std::uint64_t>(limit_, kChromeMaxBytes) : kChromeMaxBytes;
+  }
   void take(std::string_view chunk);
   Written finish_files();
 

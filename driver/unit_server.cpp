@@ -19,9 +19,10 @@ std::string UnitServer::serve(const std::string& path, const std::string& sha256
     if (file_->sha256 != sha256) {
       const std::string here = file_->sha256;
       file_.reset();
-      throw std::runtime_error(fmt::format("{}: this rank reads other bytes than rank 0 (sha256 {} here, {} there): "
-                                           "every rank must see the same file",
-                                           path, here, sha256));
+      throw std::runtime_error(
+          fmt::format("{}: this rank reads other bytes than rank 0 (sha256 {} here, {} there): "
+                      "every rank must see the same file",
+                      path, here, sha256));
     }
     path_ = path;
   }

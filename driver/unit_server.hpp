@@ -26,8 +26,7 @@ class UnitServer {
   // a dfs unit reports its progress to `progress` meanwhile (or not, null). Throws
   // std::runtime_error (or ScenarioError) when that cannot be.
   std::string serve(const std::string& path, const std::string& sha256, std::size_t row, const std::string& unit,
-                    const model::RemoteLanes::Progress* progress = nullptr,
-                    const model::LendBack* lend_back = nullptr);
+                    const model::RemoteLanes::Progress* progress = nullptr, const model::LendBack* lend_back = nullptr);
 
  private:
   unsigned workers_;

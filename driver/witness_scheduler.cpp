@@ -9,11 +9,16 @@ namespace {
 bool performs(const sim::PendingOp& op, axiomatic::EventKind event) {
   using sim::OpKind;
   switch (event) {
-    case axiomatic::EventKind::load: return op.kind == OpKind::load || op.kind == OpKind::plain_load;
-    case axiomatic::EventKind::store: return op.kind == OpKind::store || op.kind == OpKind::plain_store;
-    case axiomatic::EventKind::rmw: return op.kind == OpKind::rmw;
-    case axiomatic::EventKind::fence: return op.kind == OpKind::fence;
-    case axiomatic::EventKind::init: return false;
+    case axiomatic::EventKind::load:
+      return op.kind == OpKind::load || op.kind == OpKind::plain_load;
+    case axiomatic::EventKind::store:
+      return op.kind == OpKind::store || op.kind == OpKind::plain_store;
+    case axiomatic::EventKind::rmw:
+      return op.kind == OpKind::rmw;
+    case axiomatic::EventKind::fence:
+      return op.kind == OpKind::fence;
+    case axiomatic::EventKind::init:
+      return false;
   }
   return false;
 }

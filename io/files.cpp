@@ -8,8 +8,8 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -25,12 +25,14 @@ std::string read_file(const std::string& path, std::uintmax_t max_bytes) {
   // Looked at before it is opened: opening a FIFO blocks until a writer comes, and a device
   // (/dev/zero) never ends.
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw std::runtime_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  if (::stat(path.c_str(), &st) != 0)
+    throw std::runtime_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   if (S_ISDIR(st.st_mode)) throw std::runtime_error(fmt::format("{}: is a directory, not a file", path));
   if (!S_ISREG(st.st_mode))
     throw std::runtime_error(fmt::format("{}: is not a regular file (a FIFO, a device or a socket): not read", path));
   if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
-    throw std::runtime_error(fmt::format("{}: {} bytes, more than the {} this input may have", path, st.st_size, max_bytes));
+    throw std::runtime_error(
+        fmt::format("{}: {} bytes, more than the {} this input may have", path, st.st_size, max_bytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   std::string out;
@@ -183,8 +185,9 @@ AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
   if (fs::is_symlink(link)) {
     // A symlink is followed: the file it names is written, the link stays.
     const fs::path resolved = fs::canonical(target, ec);
-    if (ec) throw std::runtime_error(fmt::format("{}: is a symlink to {}, which cannot be written: {}", path_,
-                                                 fs::read_symlink(target, ec).string(), ec.message()));
+    if (ec)
+      throw std::runtime_error(fmt::format("{}: is a symlink to {}, which cannot be written: {}", path_,
+                                           fs::read_symlink(target, ec).string(), ec.message()));
     target = resolved;
   }
   struct stat st {};
@@ -207,10 +210,12 @@ AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
   // predictable name is never written through.
   // mkstemp(3) replaces the template's last six characters, which must be 'X', by random ones.
   std::string name =
-      (target.parent_path() / fmt::format(".{}.tmp.{}.{}", target.filename().string(), getpid(), std::string(6, 'X'))).string();
+      (target.parent_path() / fmt::format(".{}.tmp.{}.{}", target.filename().string(), getpid(), std::string(6, 'X')))
+          .string();
   install_handlers();
   const int fd = ::mkstemp(name.data());
-  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create a temporary beside it: {}", path_, std::strerror(errno)));
+  if (fd < 0)
+    throw std::runtime_error(fmt::format("{}: cannot create a temporary beside it: {}", path_, std::strerror(errno)));
   temp_ = name;
   slot_ = claim_slot(temp_);
   // The output keeps the mode of the file it replaces, or the usual one for a new file.
@@ -249,14 +254,16 @@ AtomicFileWriter::~AtomicFileWriter() {
 
 void AtomicFileWriter::write(std::string_view bytes) {
   if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
-    throw std::runtime_error(fmt::format("{}: write failed: {}", mode_ == Mode::replace ? temp_ : path_, std::strerror(errno)));
+    throw std::runtime_error(
+        fmt::format("{}: write failed: {}", mode_ == Mode::replace ? temp_ : path_, std::strerror(errno)));
 }
 
 void AtomicFileWriter::commit() {
   std::FILE* f = file_;
   file_ = nullptr;
   if (mode_ == Mode::standard_output) {
-    if (std::fflush(f) != 0) throw std::runtime_error(fmt::format("standard output: write failed: {}", std::strerror(errno)));
+    if (std::fflush(f) != 0)
+      throw std::runtime_error(fmt::format("standard output: write failed: {}", std::strerror(errno)));
     return;
   }
   const bool ok = std::fclose(f) == 0;

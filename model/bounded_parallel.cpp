@@ -40,8 +40,8 @@ struct SubtreeResult {
   Runs runs;
   std::optional<sim::Violation> violation;  // the last run's
   sim::Schedule schedule;                   // with it
-  bool complete = false;  // explored to its end (or to a violation)
-  bool cut = false;       // stopped because the cap is reached before it (never sent or kept)
+  bool complete = false;                    // explored to its end (or to a violation)
+  bool cut = false;                         // stopped because the cap is reached before it (never sent or kept)
 };
 
 // The first pass, in depth-first order: executions that ended above the split depth, and
@@ -113,7 +113,8 @@ SubtreeResult decode_result(const nlohmann::json& j) {
 nlohmann::json serve_bounded_unit(const nlohmann::json& unit, const UnitContext& context) {
   return encode_result(explore_subtree(static_cast<BoundKind>(unit.at("bound_kind").get<int>()),
                                        unit.at("bound").get<unsigned>(), decode_bounded_subtree(unit.at("subtree")),
-                                       *context.executors.front(), context.verdict, unit.at("max_runs").get<std::uint64_t>()));
+                                       *context.executors.front(), context.verdict,
+                                       unit.at("max_runs").get<std::uint64_t>()));
 }
 
 SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<Executor*>& executors,
@@ -188,8 +189,11 @@ SearchOutcome search_bounded(BoundKind kind, unsigned bound, const std::vector<E
       const bool here = w < executors.size();
       std::string unit;
       if (!here || checkpoint != nullptr) {
-        unit = to_bytes({{"kind", "bounded"}, {"bound_kind", static_cast<int>(kind)}, {"bound", bound},
-                         {"subtree", encode_subtree(subtrees[s])}, {"max_runs", limits.max_runs}});
+        unit = to_bytes({{"kind", "bounded"},
+                         {"bound_kind", static_cast<int>(kind)},
+                         {"bound", bound},
+                         {"subtree", encode_subtree(subtrees[s])},
+                         {"max_runs", limits.max_runs}});
       }
       const std::optional<std::string> known = checkpoint != nullptr ? cache.find(unit) : std::nullopt;
       if (known) {

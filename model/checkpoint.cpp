@@ -44,12 +44,8 @@ PeriodicSave::~PeriodicSave() {
 nlohmann::json encode_checkpoint(const SearchCheckpoint& c) {
   if (c.units) return {{"units", *c.units}, {"split", c.split}};
   const SearchOutcome& o = c.so_far;
-  return {{"next", c.next},
-          {"executions", o.executions},
-          {"pruned", o.pruned},
-          {"max_depth", o.max_depth},
-          {"sim_ops", o.sim_ops},
-          {"internal_errors", o.internal_errors},
+  return {{"next", c.next},           {"executions", o.executions}, {"pruned", o.pruned},
+          {"max_depth", o.max_depth}, {"sim_ops", o.sim_ops},       {"internal_errors", o.internal_errors},
           {"strategy", c.strategy}};
 }
 

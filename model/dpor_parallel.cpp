@@ -9,9 +9,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <stdexcept>
-#include <span>
 #include <set>
+#include <span>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -43,7 +43,7 @@ struct ChildTask {
   std::size_t applied = 0;                       // of them, merged into the parent
   bool finished = false;
   std::exception_ptr error;
-  TaskResult result;  // once finished
+  TaskResult result;              // once finished
   DporStrategy::Subtree subtree;  // what it searches, to search again where the cap cuts its runs
   // Runs made so far in its subtree, at any depth (added 64 at a time, runs_before).
   std::atomic<std::uint64_t> total{0};
@@ -96,8 +96,14 @@ class ParallelDfs {
   ParallelDfs(Pool& pool, const Verdict& verdict, std::uint64_t max_runs, unsigned split_branchings,
               std::size_t spawn_above = 0, UnitCache* cache = nullptr, double remote_every_s = 0,
               std::uint64_t min_piece_runs = SearchLimits{}.min_piece_runs)
-      : pool_(pool), verdict_(verdict), max_runs_(max_runs), split_branchings_(split_branchings), spawn_above_(spawn_above),
-        cache_(cache), remote_every_s_(cache != nullptr ? remote_every_s : 0), min_piece_runs_(min_piece_runs) {}
+      : pool_(pool),
+        verdict_(verdict),
+        max_runs_(max_runs),
+        split_branchings_(split_branchings),
+        spawn_above_(spawn_above),
+        cache_(cache),
+        remote_every_s_(cache != nullptr ? remote_every_s : 0),
+        min_piece_runs_(min_piece_runs) {}
 
   // It searches a unit for another rank, whose place in the whole search is not known here:
   // where the cap falls inside it, that rank's caller searches it again (pump).
@@ -151,8 +157,8 @@ class ParallelDfs {
  private:
   using Frames = std::map<std::size_t, std::unique_ptr<Frame>>;  // by node
 
-  TaskResult search_subtree(DporStrategy& strategy, Executor& ex, std::size_t spawn_above, Upward& up, TaskResult so_far,
-                            const EarlyBranches* early, bool at_spawn_node) {
+  TaskResult search_subtree(DporStrategy& strategy, Executor& ex, std::size_t spawn_above, Upward& up,
+                            TaskResult so_far, const EarlyBranches* early, bool at_spawn_node) {
     TaskResult out = std::move(so_far);
     note_runs(up, out.runs.size());
     Frames frames;
@@ -192,13 +198,14 @@ class ParallelDfs {
     }
     for (std::uint64_t index = 0;; ++index) {
       // A search resumed at a spawn node goes on merging there, before any execution.
-      DporStrategy::Next next = std::exchange(at_spawn_node, false) ? DporStrategy::Next::spawn : run_one(strategy, ex, index, out, frames, up, root, spawn_above);
+      DporStrategy::Next next = std::exchange(at_spawn_node, false)
+                                    ? DporStrategy::Next::spawn
+                                    : run_one(strategy, ex, index, out, frames, up, root, spawn_above);
       if (next == DporStrategy::Next::done && out.violation) return out;
       while (next == DporStrategy::Next::spawn) {
         Frame& f = frame_at(frames, strategy.spawn_node(), strategy, out, up);
         std::function<void()> leave;
-        if (up.unit != nullptr)
-          leave = [&, open = &f] { leave_state(strategy, out, up, frames, spawn_above, open); };
+        if (up.unit != nullptr) leave = [&, open = &f] { leave_state(strategy, out, up, frames, spawn_above, open); };
         if (!explore_spawn_node(f, ex, std::move(leave))) {
           drain(frames, up, ex);
           return out;
@@ -216,8 +223,7 @@ class ParallelDfs {
       // 64 runs: without it, every subtree of a capped search ran to the cap on its own (a
       // capped search of mc-four-threads-7 under TSO, 300,000 runs, took 6 times the CPU of
       // one worker on 2).
-      if (out.runs.size() >= max_runs_ ||
-          (index % 64 == 63 && runs_before(up) + out.runs.size() >= max_runs_)) {
+      if (out.runs.size() >= max_runs_ || (index % 64 == 63 && runs_before(up) + out.runs.size() >= max_runs_)) {
         out.capped = true;
         drain(frames, up, ex);
         return out;
@@ -275,7 +281,8 @@ class ParallelDfs {
   // Adds a search's own runs since the last call to the totals of its subtree and of every
   // subtree it lies in (up to the root, which keeps none).
   static void report_runs(Upward& up) {
-    for (Upward* u = &up; u->self != nullptr; u = &u->frame->up) u->self->total.fetch_add(up.unreported, std::memory_order_relaxed);
+    for (Upward* u = &up; u->self != nullptr; u = &u->frame->up)
+      u->self->total.fetch_add(up.unreported, std::memory_order_relaxed);
     up.unreported = 0;
   }
 
@@ -303,9 +310,8 @@ class ParallelDfs {
       // execution raced only near its end, fib_bench's, would otherwise hand out subtrees of
       // a few executions each, costing more than they run). Without, the root node only:
       // the rest is split on demand.
-      spawn_above = split_branchings_ == 0
-                        ? 1
-                        : std::min(strategy.pending_depth(split_branchings_), strategy.depth() / 2) + 1;
+      spawn_above =
+          split_branchings_ == 0 ? 1 : std::min(strategy.pending_depth(split_branchings_), strategy.depth() / 2) + 1;
       spawn_above_ = spawn_above;
     }
     strategy.spawn_above(spawn_above);
@@ -342,9 +348,12 @@ class ParallelDfs {
       }
       early.push_back({node, std::move(units)});
     }
-    const nlohmann::json state = {{"strategy", strategy.save_subtree_state()}, {"runs", pack(out.runs)},
-                                  {"internal_errors", out.internal_errors}, {"spawn_above", spawn_above},
-                                  {"early", std::move(early)}, {"at_spawn_node", open != nullptr}};
+    const nlohmann::json state = {{"strategy", strategy.save_subtree_state()},
+                                  {"runs", pack(out.runs)},
+                                  {"internal_errors", out.internal_errors},
+                                  {"spawn_above", spawn_above},
+                                  {"early", std::move(early)},
+                                  {"at_spawn_node", open != nullptr}};
     cache_->put_running(*up.unit, to_bytes(state), up.frame != nullptr ? up.frame->up.unit : nullptr, unmerged);
   }
 
@@ -357,7 +366,8 @@ class ParallelDfs {
   };
   // A running unit resumed: its search, what it had done, its early branches.
   static Resumed resume_state(const nlohmann::json& state) {
-    Resumed r{DporStrategy::restore_subtree_state(state.at("strategy")), {}, {}, state.at("spawn_above").get<std::size_t>()};
+    Resumed r{
+        DporStrategy::restore_subtree_state(state.at("strategy")), {}, {}, state.at("spawn_above").get<std::size_t>()};
     r.so_far.runs = unpack(state.at("runs"));
     r.so_far.internal_errors = state.at("internal_errors").get<std::uint64_t>();
     r.at_spawn_node = state.at("at_spawn_node").get<bool>();
@@ -469,10 +479,10 @@ class ParallelDfs {
       const auto since = std::chrono::steady_clock::now();
       FirstStepProbe probe(t, log, kProbeTail);
       ex.run(probe, 0);
-      probe_ns_.fetch_add(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              std::chrono::steady_clock::now() - since)
-                              .count()),
-                          std::memory_order_relaxed);
+      probe_ns_.fetch_add(
+          static_cast<std::uint64_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count()),
+          std::memory_order_relaxed);
       probes_.fetch_add(1, std::memory_order_relaxed);
       return probe.accesses();
     };
@@ -618,63 +628,64 @@ class ParallelDfs {
     // A resumed unit with subtrees of its own in the cache goes on here, not on a remote
     // lane: resumed here, it hands those subtrees out again to every thread and lane, where
     // on a lane its rank would run them all.
-    const bool local_only =
-        cache_ != nullptr && cache_->is_running(child->unit) && cache_->has_children(child->unit);
-    child->job = pool_.submit([this, &f, child, t = std::move(t)](Executor& e, const Pool::Remote* remote) mutable {
-      TaskResult r;
-      std::exception_ptr error;
-      try {
-        // Without a cache (whose keys must not depend on timing), a unit for a lane carries the
-        // cap less the runs known to come before it, so that the lane stops where this
-        // process would (search_subtree).
-        std::string unit;
-        Upward up(&f, child.get(), cache_ != nullptr ? &unit : nullptr);
-        if (cache_ != nullptr) {
-          unit = child->unit;
-        } else if (remote != nullptr) {
-          const std::uint64_t before = runs_before(up);
-          unit = to_bytes(encode_unit(t, before >= max_runs_ ? 1 : max_runs_ - before));
-        }
-        const std::optional<std::string> known = cache_ != nullptr ? cache_->find(unit) : std::nullopt;
-        const bool running = cache_ != nullptr && !known && cache_->is_running(unit);
-        // What a remote lane reports of the unit while it runs there.
-        RemoteLanes::Progress progress{remote_every_s_, {}};
-        if (remote != nullptr && remote_every_s_ > 0)
-          progress.receive = [this, &unit, parent = f.up.unit](const std::string& units) {
-            cache_->merge_remote(unit, parent, from_bytes(units));
-          };
-        const RemoteLanes::Progress* reporting = progress.receive ? &progress : nullptr;
-        const RemoteLanes::Lending lending = lend_here();
-        // On a remote lane, or from the cache, the subtree's requests come with its result,
-        // not as it runs: merged in the same order, only later (the frame waits for its
-        // first child anyway).
-        if (known) {
-          r = decode_result(from_bytes(*known));
-        } else if (running && remote != nullptr) {
-          // Goes on from its state on the lane's rank, which gets the state and everything
-          // known below the unit (its subtrees' answers and states), so that rank stays busy.
-          const nlohmann::json resumed = {{"kind", "dfs-resumed"},
-                                          {"unit", nlohmann::json::binary({unit.begin(), unit.end()})},
-                                          {"below", cache_->save_from(unit)}};
-          r = decode_result(from_bytes((*remote)(to_bytes(resumed), reporting, &lending)));
-        } else if (running) {
-          r = go_on(*cache_->find_running(unit), e, up);
-        } else if (remote != nullptr) {
-          r = decode_result(from_bytes((*remote)(unit, reporting, &lending)));
-        } else {
-          r = explore(DporStrategy(std::move(t)), e, spawn_above_, up);
-        }
-        if (cache_ != nullptr && !known) cache_->put(unit, to_bytes(encode_result(r)), f.up.unit);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      const std::lock_guard lock(f.mutex);
-      child->result = std::move(r);
-      child->error = error;
-      child->finished = true;
-      pump(f, e);
-      if (f.waiter != nullptr) pool_.signal(*f.waiter);
-    }, local_only);
+    const bool local_only = cache_ != nullptr && cache_->is_running(child->unit) && cache_->has_children(child->unit);
+    child->job = pool_.submit(
+        [this, &f, child, t = std::move(t)](Executor& e, const Pool::Remote* remote) mutable {
+          TaskResult r;
+          std::exception_ptr error;
+          try {
+            // Without a cache (whose keys must not depend on timing), a unit for a lane carries the
+            // cap less the runs known to come before it, so that the lane stops where this
+            // process would (search_subtree).
+            std::string unit;
+            Upward up(&f, child.get(), cache_ != nullptr ? &unit : nullptr);
+            if (cache_ != nullptr) {
+              unit = child->unit;
+            } else if (remote != nullptr) {
+              const std::uint64_t before = runs_before(up);
+              unit = to_bytes(encode_unit(t, before >= max_runs_ ? 1 : max_runs_ - before));
+            }
+            const std::optional<std::string> known = cache_ != nullptr ? cache_->find(unit) : std::nullopt;
+            const bool running = cache_ != nullptr && !known && cache_->is_running(unit);
+            // What a remote lane reports of the unit while it runs there.
+            RemoteLanes::Progress progress{remote_every_s_, {}};
+            if (remote != nullptr && remote_every_s_ > 0)
+              progress.receive = [this, &unit, parent = f.up.unit](const std::string& units) {
+                cache_->merge_remote(unit, parent, from_bytes(units));
+              };
+            const RemoteLanes::Progress* reporting = progress.receive ? &progress : nullptr;
+            const RemoteLanes::Lending lending = lend_here();
+            // On a remote lane, or from the cache, the subtree's requests come with its result,
+            // not as it runs: merged in the same order, only later (the frame waits for its
+            // first child anyway).
+            if (known) {
+              r = decode_result(from_bytes(*known));
+            } else if (running && remote != nullptr) {
+              // Goes on from its state on the lane's rank, which gets the state and everything
+              // known below the unit (its subtrees' answers and states), so that rank stays busy.
+              const nlohmann::json resumed = {{"kind", "dfs-resumed"},
+                                              {"unit", nlohmann::json::binary({unit.begin(), unit.end()})},
+                                              {"below", cache_->save_from(unit)}};
+              r = decode_result(from_bytes((*remote)(to_bytes(resumed), reporting, &lending)));
+            } else if (running) {
+              r = go_on(*cache_->find_running(unit), e, up);
+            } else if (remote != nullptr) {
+              r = decode_result(from_bytes((*remote)(unit, reporting, &lending)));
+            } else {
+              r = explore(DporStrategy(std::move(t)), e, spawn_above_, up);
+            }
+            if (cache_ != nullptr && !known) cache_->put(unit, to_bytes(encode_result(r)), f.up.unit);
+          } catch (...) {
+            error = std::current_exception();
+          }
+          const std::lock_guard lock(f.mutex);
+          child->result = std::move(r);
+          child->error = error;
+          child->finished = true;
+          pump(f, e);
+          if (f.waiter != nullptr) pool_.signal(*f.waiter);
+        },
+        local_only);
   }
 
   // What a remote lane lends back runs on whichever thread here is idle: a worker serves it
@@ -707,10 +718,12 @@ class ParallelDfs {
 
   nlohmann::json encode_unit(const DporStrategy::Subtree& t) const { return encode_unit(t, max_runs_); }
   nlohmann::json encode_unit(const DporStrategy::Subtree& t, std::uint64_t max_runs) const {
-    return {{"kind", "dfs"}, {"subtree", encode_subtree(t)}, {"spawn_above", spawn_above_},
-            {"max_runs", max_runs}, {"split", split_branchings_}};
+    return {{"kind", "dfs"},
+            {"subtree", encode_subtree(t)},
+            {"spawn_above", spawn_above_},
+            {"max_runs", max_runs},
+            {"split", split_branchings_}};
   }
-
 
   Pool& pool_;
   const Verdict& verdict_;
@@ -720,7 +733,7 @@ class ParallelDfs {
   UnitCache* cache_ = nullptr;
   double remote_every_s_ = 0;
   std::uint64_t min_piece_runs_;  // split_on_demand
-  bool whole_search_ = true;  // false: a unit served for another rank (serving_a_unit)
+  bool whole_search_ = true;      // false: a unit served for another rank (serving_a_unit)
   std::mutex waiting_mutex_;
   std::map<const Frame*, std::function<void()>> waiting_;  // searches waiting at a spawn node
   std::atomic<std::uint64_t> probes_{0};
@@ -736,7 +749,8 @@ namespace {
 // Runs a dfs unit for another rank: fresh, or from its state when `cache` holds one. With
 // progress asked for (and a cache), the unit runs as a checkpointed search whose root is the
 // unit as its caller names it (`key`), and what each save would write is reported instead.
-nlohmann::json serve_dfs(const nlohmann::json& unit, const std::string& key, UnitCache* cache, const UnitContext& context) {
+nlohmann::json serve_dfs(const nlohmann::json& unit, const std::string& key, UnitCache* cache,
+                         const UnitContext& context) {
   Pool pool(context.executors, nullptr, {}, context.lend_back, context.lend_executor);
   const unsigned split = unit.at("split").get<unsigned>();
   const std::size_t spawn_above = unit.at("spawn_above").get<std::size_t>();
@@ -753,7 +767,8 @@ nlohmann::json serve_dfs(const nlohmann::json& unit, const std::string& key, Uni
     reporting.save = [progress](const SearchCheckpoint& c) { progress->receive(to_bytes(*c.units)); };
   }
   std::unique_ptr<PeriodicSave> reporter;
-  if (progress != nullptr) reporter = save_periodically(&reporting, *cache, split, [&dfs] { dfs.leave_waiting_states(); });
+  if (progress != nullptr)
+    reporter = save_periodically(&reporting, *cache, split, [&dfs] { dfs.leave_waiting_states(); });
   Executor& ex = *context.executors.front();
   const std::optional<std::string> state = cache != nullptr ? cache->find_running(key) : std::nullopt;
   std::optional<TaskResult> r = state ? std::optional(dfs.go_on(*state, ex, up)) : std::nullopt;
@@ -814,7 +829,7 @@ SearchOutcome search_dfs(const std::vector<Executor*>& executors, const Verdict&
     if (limits.start_when_workers_wait) pool.await_waiting(executors.size() - 1);
     root = dfs.explore_root(*executors.front());
     if (saver) saver->finish();  // no checkpoint is written after the search ends
-    pool.close();  // its threads' last waits counted
+    pool.close();                // its threads' last waits counted
     figures = {pool.submitted(), dfs.on_demand(), dfs.probes(), pool.idle_s(), dfs.probe_s()};
   }
 

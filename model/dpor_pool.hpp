@@ -54,7 +54,8 @@ class Pool {
   Pool(const std::vector<Executor*>& executors, RemoteLanes* lanes = nullptr,
        const std::vector<Executor*>& lane_executors = {}, const LendBack* lend_back = nullptr,
        Executor* lend_executor = nullptr) {
-    for (std::size_t w = 1; w < executors.size(); ++w) threads_.emplace_back([this, ex = executors[w]] { serve(*ex, nullptr); });
+    for (std::size_t w = 1; w < executors.size(); ++w)
+      threads_.emplace_back([this, ex = executors[w]] { serve(*ex, nullptr); });
     for (std::size_t l = 0; lanes != nullptr && l < lanes->size(); ++l)
       threads_.emplace_back([this, lanes, l, ex = lane_executors.at(l)] {
         const Remote remote = [lanes, l](const std::string& unit, const RemoteLanes::Progress* progress,
@@ -167,7 +168,8 @@ class Pool {
       set_idle(+1);
       helpers_.push_back(&w);
       const auto since = Clock::now();
-      w.cv.wait_for(lock, std::chrono::milliseconds(1), [this, &w] { return closing_ || !queue_.empty() || w.signalled; });
+      w.cv.wait_for(lock, std::chrono::milliseconds(1),
+                    [this, &w] { return closing_ || !queue_.empty() || w.signalled; });
       idle_time_ += Clock::now() - since;
       helpers_.erase(std::find(helpers_.begin(), helpers_.end(), &w));
       w.signalled = false;
@@ -194,7 +196,6 @@ class Pool {
     const std::lock_guard lock(mutex_);
     return std::chrono::duration<double>(idle_time_).count();
   }
-
 
  private:
   // Under mutex_: idle threads that neither a queued job nor a claimed ask will take.
@@ -276,7 +277,8 @@ class Pool {
     // answering within one costs little, and polling more often would cost this rank's worker.
     constexpr auto kFirstPoll = std::chrono::microseconds(50);
     constexpr auto kLongestPoll = std::chrono::milliseconds(1);
-    for (std::chrono::microseconds wait = kFirstPoll;; wait = std::min<std::chrono::microseconds>(wait * 2, kLongestPoll)) {
+    for (std::chrono::microseconds wait = kFirstPoll;;
+         wait = std::min<std::chrono::microseconds>(wait * 2, kLongestPoll)) {
       {
         std::unique_lock lock(mutex_);
         if (closed_.wait_for(lock, wait, [this] { return closing_; })) return;
@@ -315,16 +317,16 @@ class Pool {
   }
 
   std::mutex mutex_;
-  std::condition_variable ready_;   // a job queued (serve, lend), or closing
-  std::condition_variable closed_;  // closing (the lending thread's polls sleep on it)
+  std::condition_variable ready_;            // a job queued (serve, lend), or closing
+  std::condition_variable closed_;           // closing (the lending thread's polls sleep on it)
   std::condition_variable waiting_changed_;  // a thread began waiting for a job (await_waiting)
   std::deque<std::shared_ptr<Job>> queue_;
   bool closing_ = false;
-  std::size_t idle_ = 0;  // this process's threads waiting for a job
+  std::size_t idle_ = 0;                 // this process's threads waiting for a job
   std::atomic<bool> spare_hint_{false};  // spare(), for idle()
-  std::size_t asking_ = 0;  // lanes' asks for work not answered yet (claim)
-  std::size_t waiting_for_jobs_ = 0;  // threads waiting on ready_ for a job (serve, lend)
-  std::vector<Waiter*> helpers_;  // threads waiting in help, in the order they came
+  std::size_t asking_ = 0;               // lanes' asks for work not answered yet (claim)
+  std::size_t waiting_for_jobs_ = 0;     // threads waiting on ready_ for a job (serve, lend)
+  std::vector<Waiter*> helpers_;         // threads waiting in help, in the order they came
   std::uint64_t submitted_ = 0;
   Clock::duration idle_time_{};
   std::vector<std::thread> threads_;

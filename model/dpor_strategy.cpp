@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <stdexcept>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -78,13 +78,16 @@ void DporStrategy::restore_state(const nlohmann::json& state) {
 
 // The current branch's nodes, whole (a checkpoint's stack).
 nlohmann::json DporStrategy::encode_stack() const {
-  return encode_subtree(Subtree{std::vector<Node>(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(size_)), {}});
+  return encode_subtree(
+      Subtree{std::vector<Node>(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(size_)), {}});
 }
 
 nlohmann::json DporStrategy::save_subtree_state() const {
   nlohmann::json requests = nlohmann::json::array();
   for (const Request& r : requests_) requests.push_back(encode_request(r));
-  return {{"stack", encode_stack()}, {"frozen", frozen_}, {"requests", std::move(requests)},
+  return {{"stack", encode_stack()},
+          {"frozen", frozen_},
+          {"requests", std::move(requests)},
           {"internal_errors", internal_errors_}};
 }
 
@@ -98,7 +101,9 @@ DporStrategy DporStrategy::restore_subtree_state(const nlohmann::json& state) {
 }
 
 DporStrategy::DporStrategy(Subtree subtree)
-    : stack_(std::move(subtree.nodes)), size_(stack_.size()), frozen_(stack_.size()),
+    : stack_(std::move(subtree.nodes)),
+      size_(stack_.size()),
+      frozen_(stack_.size()),
       covered_(std::move(subtree.covered)) {}
 
 // The race (first, second) reversed: the state before `first` must try one of the processes
@@ -147,8 +152,9 @@ bool DporStrategy::first_request(std::uint32_t node, std::span<const sim::Choice
   const auto code = [](const sim::Choice& c) {
     return (static_cast<std::uint64_t>(c.kind) << 15) | static_cast<std::uint64_t>(c.thread);
   };
-  const bool small = node < (1U << 14) && initials.size() <= 3 &&
-                     std::all_of(initials.begin(), initials.end(), [](const sim::Choice& c) { return c.thread < (1U << 15); });
+  const bool small =
+      node < (1U << 14) && initials.size() <= 3 &&
+      std::all_of(initials.begin(), initials.end(), [](const sim::Choice& c) { return c.thread < (1U << 15); });
   if (small) {
     std::uint64_t key = node | (std::uint64_t{initials.size()} << 14);
     for (std::size_t k = 0; k < initials.size(); ++k) key |= code(initials[k]) << (16 * (k + 1));

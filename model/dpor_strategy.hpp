@@ -150,7 +150,8 @@ class DporStrategy final : public ExplorationStrategy {
   // it from memory: its footprint becomes the store's location, which later writes of other
   // processes depend on. The search's own rule, and the estimator's (model/search_estimate.hpp).
   template <class From, class To>
-  static void keep_asleep(const From& parent, const sim::Choice& step, std::span<const sim::StepAccess> done, To& child) {
+  static void keep_asleep(const From& parent, const sim::Choice& step, std::span<const sim::StepAccess> done,
+                          To& child) {
     const std::uint32_t by = process_of(step);
     const bool drain = step.kind == sim::Choice::Kind::drain;
     for (const Asleep& a : parent) {
@@ -187,8 +188,8 @@ class DporStrategy final : public ExplorationStrategy {
   // storage, so a search allocates little after its first executions.
   std::vector<Node> stack_;
   std::size_t size_ = 0;
-  std::size_t frozen_ = 0;       // nodes of the subtree's root path
-  std::size_t spawn_above_ = 0;  // branches at nodes above this are left to the caller
+  std::size_t frozen_ = 0;                   // nodes of the subtree's root path
+  std::size_t spawn_above_ = 0;              // branches at nodes above this are left to the caller
   std::vector<Small<sim::Choice>> covered_;  // Subtree::covered, for the nodes above frozen_
   std::vector<Request> requests_;
   // Requests made, by node and initials (first_request): packed in 64 bits when they fit.

@@ -23,9 +23,12 @@ Runs unpack(const nlohmann::json& packed) {
 nlohmann::json encode_result(const TaskResult& r) {
   nlohmann::json requests = nlohmann::json::array();
   for (const DporStrategy::Request& q : r.requests) requests.push_back(encode_request(q));
-  return {{"runs", pack(r.runs)}, {"violation", encode_violation(r.violation)},
-          {"schedule", encode_choices(r.schedule)}, {"requests", std::move(requests)},
-          {"capped", r.capped},               {"internal_errors", r.internal_errors}};
+  return {{"runs", pack(r.runs)},
+          {"violation", encode_violation(r.violation)},
+          {"schedule", encode_choices(r.schedule)},
+          {"requests", std::move(requests)},
+          {"capped", r.capped},
+          {"internal_errors", r.internal_errors}};
 }
 
 TaskResult decode_result(const nlohmann::json& j) {

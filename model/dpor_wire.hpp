@@ -21,7 +21,7 @@ struct TaskResult {
   std::optional<sim::Violation> violation;  // found by the last run
   sim::Schedule schedule;
   std::vector<DporStrategy::Request> requests;
-  bool capped = false;  // stopped at the run cap with work left
+  bool capped = false;                // stopped at the run cap with work left
   std::uint64_t internal_errors = 0;  // of this subtree's strategy and its children's
 };
 

@@ -53,8 +53,7 @@ Exploration explore(const ExplorationSetup& setup) {
   const bool sampling = spec.kind == StrategyKind::random || spec.kind == StrategyKind::pct;
 
   // bounded: the loader ensured exactly one of the two bounds.
-  const BoundKind bound_kind =
-      spec.preemption_bound.has_value() ? BoundKind::preemption : BoundKind::delay;
+  const BoundKind bound_kind = spec.preemption_bound.has_value() ? BoundKind::preemption : BoundKind::delay;
   const unsigned bound = spec.preemption_bound.value_or(spec.delay_bound.value_or(0));
   StrategyFactory make;
   nlohmann::json sampling_unit;  // random and pct, as a work unit describes them
@@ -99,7 +98,8 @@ Exploration explore(const ExplorationSetup& setup) {
   const CheckpointPolicy* checkpoint = setup.checkpoint;
   const bool resume_stack = checkpoint != nullptr && checkpoint->resume && !checkpoint->resume->units;
   const bool resume_units = checkpoint != nullptr && checkpoint->resume && checkpoint->resume->units;
-  if (resume_units && sampling) throw std::invalid_argument("explore: a checkpoint of units is a dfs or bounded search's");
+  if (resume_units && sampling)
+    throw std::invalid_argument("explore: a checkpoint of units is a dfs or bounded search's");
   const bool many = setup.workers > 1 || remote != nullptr;
   // A sampling checkpoint resumes on any number of workers; a stack one on one worker.
   const bool parallel =
@@ -115,7 +115,8 @@ Exploration explore(const ExplorationSetup& setup) {
     }
     e.workers = setup.workers;
     if (sampling) {
-      const RemoteSampling remote_chunk = [&sampling_unit](RemoteLanes& lanes, std::size_t lane, std::uint64_t lo, std::uint64_t hi) {
+      const RemoteSampling remote_chunk = [&sampling_unit](RemoteLanes& lanes, std::size_t lane, std::uint64_t lo,
+                                                           std::uint64_t hi) {
         const nlohmann::json unit = {{"kind", "sampling"}, {"strategy", sampling_unit}, {"lo", lo}, {"hi", hi}};
         return decode_chunk(from_bytes(lanes.call(lane, to_bytes(unit), nullptr, nullptr)));
       };

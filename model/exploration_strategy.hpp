@@ -49,7 +49,8 @@ class SamplingStrategy : public ExplorationStrategy {
   std::optional<nlohmann::json> save_state() const override { return parameters(); }
   void restore_state(const nlohmann::json& saved) override {
     if (saved != parameters())
-      throw std::runtime_error("checkpoint: written by the search " + saved.dump() + ", not this one " + parameters().dump());
+      throw std::runtime_error("checkpoint: written by the search " + saved.dump() + ", not this one " +
+                               parameters().dump());
   }
 
  protected:

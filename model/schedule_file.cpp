@@ -51,8 +51,7 @@ class Parser {
       if (key == "scenario") {
         out.scenario = value;
         out.scenario_line = line_;
-      }
-      else if (key == "scenario_sha256")
+      } else if (key == "scenario_sha256")
         out.scenario_sha256 = value;
       else if (key == "seed")
         out.seed = number(value, value_col);
@@ -65,8 +64,7 @@ class Parser {
       else if (key == "param") {
         out.params.push_back(param(value, value_col));
         out.param_lines.push_back(line_);
-      }
-      else if (key == "mode")
+      } else if (key == "mode")
         out.mode = mode(value, value_col);
       else if (key == "choices") {
         in_choices = true;

@@ -46,11 +46,11 @@ struct SearchLimits {
 };
 
 struct SearchOutcome {
-  std::uint64_t executions = 0;  // complete executions
-  std::uint64_t pruned = 0;      // abandoned as redundant (dfs: every enabled choice asleep)
-  std::uint64_t max_depth = 0;   // most steps in one execution
-  std::uint64_t sim_ops = 0;     // memory operations over all executions
-  bool exhaustive = false;       // the strategy covered its whole space within its bounds
+  std::uint64_t executions = 0;       // complete executions
+  std::uint64_t pruned = 0;           // abandoned as redundant (dfs: every enabled choice asleep)
+  std::uint64_t max_depth = 0;        // most steps in one execution
+  std::uint64_t sim_ops = 0;          // memory operations over all executions
+  bool exhaustive = false;            // the strategy covered its whole space within its bounds
   std::uint64_t internal_errors = 0;  // ExplorationStrategy::internal_errors, over every worker
   std::optional<sim::Violation> violation;
   sim::Schedule schedule;  // of the violating execution
@@ -60,11 +60,11 @@ struct SearchOutcome {
   // ranks are not in them): what limits its speed-up, docs/model-checking.md "Parallel
   // search". Host time, never part of a verdict or trace.
   struct Parallel {
-    std::uint64_t tasks = 0;   // subtrees run as tasks (on a worker here or sent to a rank)
+    std::uint64_t tasks = 0;            // subtrees run as tasks (on a worker here or sent to a rank)
     std::uint64_t split_on_demand = 0;  // of them, handed to an idle thread below the split levels
-    std::uint64_t probes = 0;  // first-step probes: a subtree's root path run to learn its first step
-    double idle_s = 0;         // thread-seconds the workers waited with nothing to run
-    double probe_s = 0;        // thread-seconds in first-step probes
+    std::uint64_t probes = 0;           // first-step probes: a subtree's root path run to learn its first step
+    double idle_s = 0;                  // thread-seconds the workers waited with nothing to run
+    double probe_s = 0;                 // thread-seconds in first-step probes
   } parallel;
 };
 

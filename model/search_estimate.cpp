@@ -45,9 +45,10 @@ class PrefixRun final : public sim::Scheduler {
     const sim::Choice want = prefix_[depth_++];
     for (std::size_t k = 0; k < candidates.size(); ++k)
       if (candidates[k].choice == want) return k;
-    throw std::logic_error(fmt::format("estimate: step {} of a re-run differs from the first run (thread {} is not "
-                                       "enabled): the scenario is not deterministic",
-                                       depth_ - 1, want.thread));
+    throw std::logic_error(
+        fmt::format("estimate: step {} of a re-run differs from the first run (thread {} is not "
+                    "enabled): the scenario is not deterministic",
+                    depth_ - 1, want.thread));
   }
   // After a run: false when the execution ended before the step after the prefix (a leaf).
   bool reached() const { return reached_; }
@@ -164,10 +165,10 @@ class Strata {
 struct ProbeResult {
   double executions = 0;
   std::uint64_t replays = 0;
-  std::uint64_t steps = 0;  // re-run
-  bool overflowed = false;  // some level had more strata than it keeps
-  bool aborted = false;     // past its budget: no estimate
-  std::uint64_t widest = 0; // most nodes a level kept
+  std::uint64_t steps = 0;   // re-run
+  bool overflowed = false;   // some level had more strata than it keeps
+  bool aborted = false;      // past its budget: no estimate
+  std::uint64_t widest = 0;  // most nodes a level kept
 };
 
 bool asleep(const std::vector<Asleep>& sleep, const sim::Choice& c) {
@@ -228,7 +229,8 @@ ProbeResult probe(Executor& executor, std::size_t most, double budget, std::uint
         const std::uint32_t p = process_of(c.choice);
         if (p >= child.steps.size()) child.steps.resize(p + 1, 0);
         ++child.steps[p];
-        return std::pair{run.reached(), Asleep{c.choice, DporStrategy::Small<sim::StepAccess>(done.begin(), done.end())}};
+        return std::pair{run.reached(),
+                         Asleep{c.choice, DporStrategy::Small<sim::StepAccess>(done.begin(), done.end())}};
       };
       // A thread's step that touches nothing (a store into its buffer) commutes with every
       // step of every other process, and nothing sleeps on it: every class below this node
@@ -287,8 +289,10 @@ double t975(std::uint64_t df) {
 SearchEstimate estimate_search(Executor& executor, const EstimateOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   SearchEstimate e;
-  std::size_t most = options.strata == 0 ? std::clamp<std::size_t>(options.first_strata, 1, kMostStrata) : options.strata;
-  const double budget = options.strata == 0 ? static_cast<double>(options.steps_per_probe) : std::numeric_limits<double>::infinity();
+  std::size_t most =
+      options.strata == 0 ? std::clamp<std::size_t>(options.first_strata, 1, kMostStrata) : options.strata;
+  const double budget =
+      options.strata == 0 ? static_cast<double>(options.steps_per_probe) : std::numeric_limits<double>::infinity();
   StoreKinds quiet_stores;
   double mean = 0, m2 = 0;
   double first = -1;
@@ -319,7 +323,9 @@ SearchEstimate estimate_search(Executor& executor, const EstimateOptions& option
   }
   e.strata = most;
   e.executions = mean;
-  if (e.probes > 1) e.half_width = t975(e.probes - 1) * std::sqrt(m2 / static_cast<double>(e.probes - 1) / static_cast<double>(e.probes));
+  if (e.probes > 1)
+    e.half_width =
+        t975(e.probes - 1) * std::sqrt(m2 / static_cast<double>(e.probes - 1) / static_cast<double>(e.probes));
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return e;
 }

@@ -36,11 +36,11 @@ namespace lockstep::model {
 
 struct SearchEstimate {
   std::uint64_t probes = 0;
-  double executions = 0;     // the probes' mean
-  double half_width = 0;     // of the 95% interval (Student's t over the probes)
-  std::uint64_t replays = 0;   // executions run (prefixes re-run) by all probes
-  std::uint64_t strata = 0;    // per level, at most (the probes' bound)
-  double seconds = 0;          // host time
+  double executions = 0;      // the probes' mean
+  double half_width = 0;      // of the 95% interval (Student's t over the probes)
+  std::uint64_t replays = 0;  // executions run (prefixes re-run) by all probes
+  std::uint64_t strata = 0;   // per level, at most (the probes' bound)
+  double seconds = 0;         // host time
 };
 
 struct EstimateOptions {

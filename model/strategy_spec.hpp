@@ -81,11 +81,11 @@ struct StrategySpec {
   // bounded: exactly one of these.
   std::optional<unsigned> preemption_bound;
   std::optional<unsigned> delay_bound;
-  unsigned depth = 3;              // pct: the bug depth d
-  std::uint64_t choice_points = 0; // pct: k; 0 = measured from a few random executions
-  unsigned workers = 1;            // parallel search (random, pct, dfs, bounded)
-  bool minimize = true;            // minimize a counterexample before reporting it
-  unsigned unroll = 0;             // smt: `while` iterations encoded (0: each loop's own bound)
+  unsigned depth = 3;               // pct: the bug depth d
+  std::uint64_t choice_points = 0;  // pct: k; 0 = measured from a few random executions
+  unsigned workers = 1;             // parallel search (random, pct, dfs, bounded)
+  bool minimize = true;             // minimize a counterexample before reporting it
+  unsigned unroll = 0;              // smt: `while` iterations encoded (0: each loop's own bound)
 };
 
 }  // namespace lockstep::model

@@ -82,7 +82,8 @@ nlohmann::json UnitCache::save_from(const std::string& unit) const {
     if (u != unit && below.contains(u)) out.push_back({binary(u), binary(e.answer), binary(*e.parent)});
   for (const auto& [u, e] : running_)
     if (below.contains(u))
-      out.push_back({binary(u), binary(e.answer), u == unit || !e.parent ? nlohmann::json() : binary(*e.parent), "running"});
+      out.push_back(
+          {binary(u), binary(e.answer), u == unit || !e.parent ? nlohmann::json() : binary(*e.parent), "running"});
   return out;
 }
 
@@ -111,9 +112,9 @@ std::vector<UnitCache::Parsed> UnitCache::parse(const nlohmann::json& j) {
       // is checked when the search reads the answer.
       if (!from_bytes(text(e.at(0))).is_object() || !from_bytes(text(e.at(1))).is_object())
         throw std::runtime_error("a unit or an answer is not a MessagePack map");
-      out.push_back(Parsed{text(e.at(0)),
-                           Entry{text(e.at(1)), parent.is_null() ? std::nullopt : std::optional<std::string>(text(parent))},
-                           running});
+      out.push_back(Parsed{
+          text(e.at(0)),
+          Entry{text(e.at(1)), parent.is_null() ? std::nullopt : std::optional<std::string>(text(parent))}, running});
     }
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed units: ") + e.what());

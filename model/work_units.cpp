@@ -59,7 +59,7 @@ nlohmann::json encode_violation(const std::optional<sim::Violation>& v) {
 
 std::optional<sim::Violation> decode_violation(const nlohmann::json& j) {
   if (j.is_null()) return std::nullopt;
-  return sim::Violation{j.at(0).get<std::string>(), j.at(1).get<std::string>(), j.at(2).get<sim::ThreadId>(),
+  return sim::Violation{j.at(0).get<std::string>(),   j.at(1).get<std::string>(),   j.at(2).get<sim::ThreadId>(),
                         j.at(3).get<std::uint64_t>(), j.at(4).get<std::uint64_t>(), j.at(5).get<bool>()};
 }
 
@@ -75,7 +75,8 @@ DporStrategy::Subtree decode_dpor_subtree(const nlohmann::json& j) {
   DporStrategy::Subtree t;
   t.nodes.reserve(j.size());
   for (const auto& x : j) {
-    DporStrategy::Node& n = t.nodes.emplace_back();  // in place: moving small_vectors trips GCC 12's -Wstringop-overread
+    DporStrategy::Node& n =
+        t.nodes.emplace_back();  // in place: moving small_vectors trips GCC 12's -Wstringop-overread
     for (const auto& c : x.at(0)) n.enabled.push_back(decode_choice(c));
     for (const auto& c : x.at(1)) n.backtrack.push_back(decode_choice(c));
     for (const auto& a : x.at(2)) n.sleep.push_back(decode_asleep(a));
@@ -95,9 +96,11 @@ DporStrategy::Request decode_request(const nlohmann::json& j) {
 
 nlohmann::json encode_subtree(const BoundedStrategy::Subtree& t) {
   return encode_list(t.nodes, [](const BoundedStrategy::Node& n) {
-    return nlohmann::json::array(
-        {encode_list(n.options, [](const BoundedStrategy::Option& o) { return nlohmann::json::array({o.index, o.cost}); }),
-         n.taken, n.spent_before});
+    return nlohmann::json::array({encode_list(n.options,
+                                              [](const BoundedStrategy::Option& o) {
+                                                return nlohmann::json::array({o.index, o.cost});
+                                              }),
+                                  n.taken, n.spent_before});
   });
 }
 
@@ -170,7 +173,8 @@ void for_each_run_group(const nlohmann::json& packed, const std::function<void(c
 
 void for_each_run(const nlohmann::json& packed, const std::function<void(const RunFigures&)>& f) {
   for_each_run_group(packed, [&f](const RunFigures& r, std::uint64_t count) {
-    if (count > (std::uint64_t{1} << 32)) throw std::runtime_error("work unit: packed runs: a group too large to expand");
+    if (count > (std::uint64_t{1} << 32))
+      throw std::runtime_error("work unit: packed runs: a group too large to expand");
     for (std::uint64_t k = 0; k < count; ++k) f(r);
   });
 }
@@ -178,7 +182,9 @@ void for_each_run(const nlohmann::json& packed, const std::function<void(const R
 nlohmann::json encode_chunk(const SamplingChunk& c) {
   PackedRuns runs;
   for (const SamplingChunk::RunFigures& r : c.runs) runs.add(r.steps, r.memory_ops, r.abandoned);
-  return {{"runs", to_json(std::move(runs))}, {"violation", encode_violation(c.violation)}, {"schedule", encode_choices(c.schedule)}};
+  return {{"runs", to_json(std::move(runs))},
+          {"violation", encode_violation(c.violation)},
+          {"schedule", encode_choices(c.schedule)}};
 }
 
 SamplingChunk decode_chunk(const nlohmann::json& j) {

@@ -275,7 +275,8 @@ int Session::serve(unsigned workers, std::uint64_t min_piece_runs) {
                                   [](const std::string& unit) {
                                     send(unit, 0, kLent);
                                     const auto [tag, bytes] = receive(0, kLentAnswer);
-                                    if (bytes.empty()) throw std::runtime_error("MPI: rank 0 answered a lent unit with nothing");
+                                    if (bytes.empty())
+                                      throw std::runtime_error("MPI: rank 0 answered a lent unit with nothing");
                                     if (bytes.front() != kOk) throw std::runtime_error("rank 0: " + bytes.substr(1));
                                     return bytes.substr(1);
                                   }};

@@ -35,8 +35,11 @@ extern "C" void on_stopped_by_launcher(int /*signal*/) {
 
 extern "C" void on_crash(int signal) {
   write_all(crash_prefix.data(), crash_prefix_size);
-  const char* name = signal == SIGSEGV ? "SIGSEGV" : signal == SIGBUS ? "SIGBUS" : signal == SIGFPE ? "SIGFPE"
-                     : signal == SIGILL ? "SIGILL" : "SIGABRT";
+  const char* name = signal == SIGSEGV  ? "SIGSEGV"
+                     : signal == SIGBUS ? "SIGBUS"
+                     : signal == SIGFPE ? "SIGFPE"
+                     : signal == SIGILL ? "SIGILL"
+                                        : "SIGABRT";
   write_all(name, std::strlen(name));
   write_all("\n", 1);
   std::signal(signal, SIG_DFL);

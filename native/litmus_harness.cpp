@@ -155,8 +155,7 @@ LitmusRunStats run_litmus(std::vector<LitmusThread> threads, std::function<void(
   auto shared = std::make_shared<Shared>(std::move(threads), std::move(after_run), limits);
   Shared& s = *shared;
   const std::vector<CpuId> cpus = allowed_cpus();
-  for (const LitmusThread& t : s.threads)
-    s.host_cpus.push_back(cpus[static_cast<std::size_t>(t.cpu) % cpus.size()]);
+  for (const LitmusThread& t : s.threads) s.host_cpus.push_back(cpus[static_cast<std::size_t>(t.cpu) % cpus.size()]);
 
   LitmusRunStats stats;
   stats.host_cpus = s.host_cpus;

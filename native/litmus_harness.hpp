@@ -47,8 +47,8 @@ struct LitmusThread {
 };
 
 struct LitmusRunStats {
-  std::uint64_t runs = 0;  // runs completed, each handed to after_run
-  double elapsed_s = 0;    // from the first run's start to the last run's end
+  std::uint64_t runs = 0;          // runs completed, each handed to after_run
+  double elapsed_s = 0;            // from the first run's start to the last run's end
   bool interrupted = false;        // Ctrl-C (SIGINT, SIGTERM, SIGHUP) stopped the runs early
   std::vector<std::string> stuck;  // the threads that did not finish run `runs + 1` in time
   std::vector<CpuId> host_cpus;    // the host CPU each thread was pinned to

@@ -21,8 +21,7 @@ constexpr std::int32_t kParked = -1;
 constexpr std::int32_t kNotified = 1;
 
 long futex(std::atomic<std::int32_t>* word, int op, std::int32_t value) {
-  return syscall(SYS_futex, reinterpret_cast<std::int32_t*>(word), op | FUTEX_PRIVATE_FLAG, value, nullptr,
-                 nullptr, 0);
+  return syscall(SYS_futex, reinterpret_cast<std::int32_t*>(word), op | FUTEX_PRIVATE_FLAG, value, nullptr, nullptr, 0);
 }
 
 std::mutex violation_mutex;
@@ -42,7 +41,8 @@ static_assert(sizeof(std::atomic<std::int32_t>) == sizeof(std::int32_t), "the fu
 void Parker::park() {
   // NOTIFIED -> EMPTY returns at once; EMPTY -> PARKED sleeps.
   const bool notified = state_.fetch_sub(1, std::memory_order_acquire) == kNotified;
-  if (trace_mask() != 0) [[unlikely]] trace_park(!notified);
+  if (trace_mask() != 0) [[unlikely]]
+    trace_park(!notified);
   if (notified) return;
   for (;;) {
     futex(&state_, FUTEX_WAIT, kParked);
@@ -50,13 +50,15 @@ void Parker::park() {
     if (state_.compare_exchange_strong(expected, kEmpty, std::memory_order_acquire)) break;
     // Spurious wakeup: still PARKED, sleep again.
   }
-  if (trace_mask() != 0) [[unlikely]] trace_woken();
+  if (trace_mask() != 0) [[unlikely]]
+    trace_woken();
 }
 
 void Parker::unpark() {
   const bool parked = state_.exchange(kNotified, std::memory_order_release) == kParked;
   // Recorded before the wake, so the target's `running` never precedes the unpark in time.
-  if (trace_mask() != 0) [[unlikely]] trace_unpark(index_, parked);
+  if (trace_mask() != 0) [[unlikely]]
+    trace_unpark(index_, parked);
   if (parked) futex(&state_, FUTEX_WAKE, 1);
 }
 

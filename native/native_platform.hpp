@@ -95,9 +95,7 @@ struct NativePlatform {
   static void park() { current_parker()->park(); }
   static void unpark(Thread thread) { thread->unpark(); }
   static Thread self() { return current_parker(); }
-  static void* allocate(std::size_t bytes, std::size_t align, NodeId node) {
-    return numa_allocate(bytes, align, node);
-  }
+  static void* allocate(std::size_t bytes, std::size_t align, NodeId node) { return numa_allocate(bytes, align, node); }
   static void deallocate(void* ptr, std::size_t bytes) { numa_deallocate(ptr, bytes); }
   static std::uint64_t address_of(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr); }
   static void* pointer_to(std::uint64_t addr) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(addr)); }
@@ -110,20 +108,25 @@ struct NativePlatform {
             .count());
   }
   static void label(const void* at, std::size_t bytes, std::string_view name) {
-    if (trace_mask() != 0) [[unlikely]] trace_label(at, bytes, name, nullptr);
+    if (trace_mask() != 0) [[unlikely]]
+      trace_label(at, bytes, name, nullptr);
   }
   static void label(const void* at, std::size_t bytes, std::string_view name, LabelLayout layout) {
-    if (trace_mask() != 0) [[unlikely]] trace_label(at, bytes, name, &layout);
+    if (trace_mask() != 0) [[unlikely]]
+      trace_label(at, bytes, name, &layout);
   }
   // Trace notes (docs/traces.md, "Native traces"): recorded only while a trace is wanted.
   static void note_lock(const void* lock, LockNote act, bool shared, const std::source_location& site) {
-    if (trace_mask() != 0) [[unlikely]] trace_lock(lock, act, shared, site);
+    if (trace_mask() != 0) [[unlikely]]
+      trace_lock(lock, act, shared, site);
   }
   static void note_futex_queue(FutexQueueNote act, std::uint32_t bucket, std::uint64_t key, const void* waiter_node) {
-    if (trace_mask() != 0) [[unlikely]] trace_futex_queue(act, bucket, key, waiter_node);
+    if (trace_mask() != 0) [[unlikely]]
+      trace_futex_queue(act, bucket, key, waiter_node);
   }
   static void note_step(StepNote act, std::string_view what) {
-    if ((trace_mask() & kTraceSteps) != 0) [[unlikely]] trace_step(act, what);
+    if ((trace_mask() & kTraceSteps) != 0) [[unlikely]]
+      trace_step(act, what);
   }
   static void violation(std::string_view property, std::string_view message) { record_violation(property, message); }
   template <class Condition>

@@ -52,7 +52,8 @@ bool TraceClock::uses_tsc() { return kTsc; }
 
 std::uint64_t TraceClock::steady_ns() {
   return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 std::uint64_t TraceClock::ticks() {
@@ -69,8 +70,8 @@ TraceSession::TraceSession(TraceOptions options) : options_(options), tsc_(kTsc)
   calib_ns_ = TraceClock::steady_ns();
   start_ticks_ = end_ticks_ = calib_ticks_;
   const std::uint8_t mask = static_cast<std::uint8_t>((options.events ? kTraceEvents : 0) |
-                                                     (options.events && options.steps ? kTraceSteps : 0) |
-                                                     (options.profile_locks ? kProfileLocks : 0));
+                                                      (options.events && options.steps ? kTraceSteps : 0) |
+                                                      (options.profile_locks ? kProfileLocks : 0));
   detail::trace_mask.store(mask, std::memory_order_relaxed);
 }
 
@@ -82,7 +83,7 @@ TraceSession::~TraceSession() {
 TraceSession* TraceSession::active() { return g_active; }
 
 void TraceSession::prepare(std::size_t threads) {
-  capacity_ = !options_.events              ? 0
+  capacity_ = !options_.events ? 0
               : options_.events_per_thread != 0
                   ? options_.events_per_thread
                   : std::min(kDefaultEventsPerThread, kMaxEventsAllThreads / std::max<std::size_t>(threads, 1));
@@ -208,8 +209,7 @@ void trace_lock(const void* lock, LockNote act, bool shared, const std::source_l
   if (t->recording)
     t->push(TraceEvent{now, reinterpret_cast<std::uintptr_t>(lock),
                        site.line() == 0 ? 0 : reinterpret_cast<std::uintptr_t>(site.file_name()), site.line(),
-                       TraceEventKind::lock,
-                       static_cast<std::uint8_t>(act), shared});
+                       TraceEventKind::lock, static_cast<std::uint8_t>(act), shared});
   if (act == LockNote::release) close_unit(*t);
 }
 
@@ -245,7 +245,8 @@ void trace_park(bool sleeps) {
   const auto cpu = static_cast<std::uint32_t>(current_cpu_or_minus1());
   t->push(TraceEvent{now, 0, 0, cpu, TraceEventKind::park, 0, false});
   if (sleeps)
-    t->push(TraceEvent{now, 0, 0, 0, TraceEventKind::state, static_cast<std::uint8_t>(NativeThreadState::parked), false});
+    t->push(
+        TraceEvent{now, 0, 0, 0, TraceEventKind::state, static_cast<std::uint8_t>(NativeThreadState::parked), false});
 }
 
 void trace_woken() {

@@ -30,8 +30,8 @@ namespace lockstep::native {
 
 // What is recorded: bits of one mask that every note reads with one relaxed load.
 enum TraceMaskBits : std::uint8_t {
-  kTraceEvents = 1,  // locks, futex queues, park and unpark, thread starts and ends, labels
-  kTraceSteps = 2,   // also each thread's outermost protocol steps (an operation: futex_wait)
+  kTraceEvents = 1,   // locks, futex queues, park and unpark, thread starts and ends, labels
+  kTraceSteps = 2,    // also each thread's outermost protocol steps (an operation: futex_wait)
   kProfileLocks = 4,  // lock profiling (profile/lock_profile.hpp): each thread's locks into its recorder
 };
 
@@ -49,10 +49,11 @@ struct TraceEvent {
   std::uint64_t ticks = 0;  // TraceClock::ticks() when it happened
   std::uint64_t a = 0;      // lock: its address; futex_queue: the key; step: `what`'s characters; unpark: target thread
   std::uint64_t b = 0;      // futex_queue: the waiter's node; step: `what`'s length; lock: its site's file (a literal)
-  std::uint32_t c = 0;      // futex_queue: the bucket; park, unpark: the CPU it ran on (sched_getcpu); lock: its site's line
+  std::uint32_t c =
+      0;  // futex_queue: the bucket; park, unpark: the CPU it ran on (sched_getcpu); lock: its site's line
   TraceEventKind kind = TraceEventKind::lock;
-  std::uint8_t act = 0;     // LockNote, FutexQueueNote, StepNote or NativeThreadState
-  bool flag = false;        // lock: a shared hold; unpark: the target was parked (woke)
+  std::uint8_t act = 0;  // LockNote, FutexQueueNote, StepNote or NativeThreadState
+  bool flag = false;     // lock: a shared hold; unpark: the target was parked (woke)
 };
 static_assert(sizeof(TraceEvent) == 32);
 
@@ -69,16 +70,16 @@ struct TraceClock {
 
 // A buffer of one thread's events.
 struct ThreadTrace {
-  std::size_t index = 0;   // the runner's thread number
+  std::size_t index = 0;  // the runner's thread number
   std::string name;
-  CpuId cpu = -1;          // the one CPU its affinity mask allows; -1 when pinning failed
+  CpuId cpu = -1;                             // the one CPU its affinity mask allows; -1 when pinning failed
   std::uintptr_t stack_lo = 0, stack_hi = 0;  // its stack, to name a futex waiter by its node
   std::unique_ptr<TraceEvent[]> events;
   std::size_t capacity = 0;  // events of the notes; the start and the end have two slots more
   std::size_t used = 0;      // events[0, used) are recorded
   std::size_t notes = 0;     // of which the notes'
   std::uint64_t dropped = 0;
-  int step_depth = 0;        // protocol steps open (only the outermost are recorded)
+  int step_depth = 0;  // protocol steps open (only the outermost are recorded)
   // Sampling (TraceOptions::sample): a unit is an outermost lock hold (its wait, acquire and
   // release, and any lock taken inside it) or an outermost protocol step with the holds inside
   // it. Whether the open unit is recorded is drawn when it opens.
@@ -86,7 +87,7 @@ struct ThreadTrace {
   std::uint32_t open_units = 0;  // lock holds, a pending wait and outermost steps now open
   bool waiting = false;          // a lock wait noted, its acquire not yet
   bool recording = true;
-  std::uint64_t rng = 0;         // xorshift64 state, seeded per thread
+  std::uint64_t rng = 0;  // xorshift64 state, seeded per thread
   // Lock profiling: this thread's ownership records and table (it runs pinned to one CPU, so
   // a per-thread table is the seed's per-CPU one), in ticks of TraceClock.
   std::unique_ptr<profile::LockProfiler> locks;

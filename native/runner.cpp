@@ -4,9 +4,9 @@
 #include <sched.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <chrono>
 #include <deque>
 #include <string>
 #include <thread>

@@ -33,8 +33,8 @@ LockProfiler::Table& LockProfiler::table(std::uint32_t cpu) {
   return per_cpu_[cpu];
 }
 
-void LockProfiler::note(std::uint32_t thread, std::uint32_t cpu, std::uint64_t lock, LockNote what,
-                        bool /*shared*/, const char* file, std::uint32_t line, std::uint64_t now_ns) {
+void LockProfiler::note(std::uint32_t thread, std::uint32_t cpu, std::uint64_t lock, LockNote what, bool /*shared*/,
+                        const char* file, std::uint32_t line, std::uint64_t now_ns) {
   Owner& o = owner(thread);
   switch (what) {
     case LockNote::wait:

@@ -55,8 +55,8 @@ class LockProfiler {
   }
   // The same with the site as a file and a line (a trace's `site`, read back by the viewer);
   // `file` must outlive the recorder.
-  void note(std::uint32_t thread, std::uint32_t cpu, std::uint64_t lock, LockNote what, bool shared,
-            const char* file, std::uint32_t line, std::uint64_t now_ns);
+  void note(std::uint32_t thread, std::uint32_t cpu, std::uint64_t lock, LockNote what, bool shared, const char* file,
+            std::uint32_t line, std::uint64_t now_ns);
 
   // Adds another recorder's tables to this one's (per-thread recorders of a native run).
   void absorb(const LockProfiler& other);

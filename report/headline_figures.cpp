@@ -10,7 +10,8 @@ std::vector<HeadlineFigure> headline_figures(const std::vector<std::string>& nam
   std::vector<const FigureInfo*> found;
   for (const FigureInfo& f : workload_figures())
     if (f.headline > 0 && std::find(names.begin(), names.end(), f.name) != names.end()) found.push_back(&f);
-  std::sort(found.begin(), found.end(), [](const FigureInfo* a, const FigureInfo* b) { return a->headline < b->headline; });
+  std::sort(found.begin(), found.end(),
+            [](const FigureInfo* a, const FigureInfo* b) { return a->headline < b->headline; });
   std::vector<HeadlineFigure> out;
   for (const FigureInfo* f : found) out.push_back({f->name, f->unit, f->scale});
   return out;

@@ -10,9 +10,9 @@ namespace {
 constexpr double kNs = 1e-9;
 using K = FigureKind;
 
-// Each name is declared once, with every workload that reports it. Headline ranks only order the figures of one workload (futex-hash: ops_per_s, then its
-// per-process rates, then per thread); compared figures are the same quantity both ways,
-// since P::now() is real time natively and virtual time in the simulator.
+// Each name is declared once, with every workload that reports it. Headline ranks only order the figures of one
+// workload (futex-hash: ops_per_s, then its per-process rates, then per thread); compared figures are the same quantity
+// both ways, since P::now() is real time natively and virtual time in the simulator.
 const std::vector<FigureInfo>& table() {
   static const std::vector<FigureInfo> figures{
       // futex-hash (core/workloads/futex_hash.hpp)

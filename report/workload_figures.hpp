@@ -24,7 +24,7 @@ enum class FigureKind : std::uint8_t {
 
 struct FigureInfo {
   std::string_view workloads;  // who report it: registry names, or "timed rows" (the engine's)
-  std::string_view name;      // for `numbered`, the prefix the index follows
+  std::string_view name;       // for `numbered`, the prefix the index follows
   FigureKind kind;
   std::string_view unit = "";  // shown in: "ops/s", "s", "" (a plain number)
   double scale = 1;            // multiplies the raw value into `unit` (1e-9: ns shown as s)

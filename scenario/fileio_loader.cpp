@@ -26,7 +26,8 @@ std::uint64_t word_multiple(const yaml::Source& src, const YAML::Node& node, std
                             std::uint64_t hi) {
   const std::uint64_t v = yaml::unsigned_integer(src, node, what, lo, hi);
   if (v % kWordBytes != 0)
-    src.fail(node, fmt::format("{}: {} is not a multiple of {} bytes (the model copies 64-bit words)", what, v, kWordBytes));
+    src.fail(node,
+             fmt::format("{}: {} is not a multiple of {} bytes (the model copies 64-bit words)", what, v, kWordBytes));
   return v;
 }
 
@@ -80,16 +81,19 @@ fileio::FileOp load_op(const yaml::Source& src, const YAML::Node& node, std::vec
     op.bytes = word_multiple(src, body, "bytes", kWordBytes, kMaxIoBytes);
   } else if (op.kind == CallKind::lseek) {
     const yaml::Map m(src, body, "lseek", {"offset", "whence", "fd"});
-    op.offset = m.integer_or("offset", -static_cast<std::int64_t>(kMaxPosition), static_cast<std::int64_t>(kMaxPosition), 0);
+    op.offset =
+        m.integer_or("offset", -static_cast<std::int64_t>(kMaxPosition), static_cast<std::int64_t>(kMaxPosition), 0);
     if (op.offset % static_cast<std::int64_t>(kWordBytes) != 0)
       src.fail(*m.get("offset"), fmt::format("offset: {} is not a multiple of {} bytes", op.offset, kWordBytes));
-    if (const auto whence = m.get("whence")) op.whence = static_cast<fileio::Whence>(yaml::choice(src, *whence, "whence", kWhenceNames));
+    if (const auto whence = m.get("whence"))
+      op.whence = static_cast<fileio::Whence>(yaml::choice(src, *whence, "whence", kWhenceNames));
     if (op.whence == fileio::Whence::set && op.offset < 0)
       src.fail(*m.get("offset"), "offset: lseek with whence set takes a position, which cannot be negative");
     op.fd = descriptor(src, m, fds);
   } else {
-    const yaml::Map m(src, body, std::string(kOps[static_cast<std::size_t>(op.kind)]),
-                      positional ? std::vector<std::string_view>{"at", "bytes"} : std::vector<std::string_view>{"bytes", "fd"});
+    const yaml::Map m(
+        src, body, std::string(kOps[static_cast<std::size_t>(op.kind)]),
+        positional ? std::vector<std::string_view>{"at", "bytes"} : std::vector<std::string_view>{"bytes", "fd"});
     op.bytes = word_multiple(src, m.required("bytes"), "bytes", kWordBytes, kMaxIoBytes);
     if (positional) {
       op.position = word_multiple(src, m.required("at"), "at", 0, kMaxPosition);
@@ -130,14 +134,16 @@ fileio::FileioConfig load_fileio_design(const yaml::Source& src, const YAML::Nod
   const yaml::Map m(src, node, "fileio", {"offset", "data", "word_bits", "page_size"});
   fileio::FileioConfig c;
   if (const auto offset = m.get("offset"))
-    c.offset = static_cast<fileio::OffsetPolicy>(yaml::choice(src, *offset, "offset policy", fileio::kOffsetPolicyNames));
+    c.offset =
+        static_cast<fileio::OffsetPolicy>(yaml::choice(src, *offset, "offset policy", fileio::kOffsetPolicyNames));
   if (const auto data = m.get("data"))
     c.data = static_cast<fileio::DataPolicy>(yaml::choice(src, *data, "data policy", fileio::kDataPolicyNames));
   if (const auto bits = m.get("word_bits")) {
     c.word_bits = static_cast<unsigned>(yaml::unsigned_integer(src, *bits, "word_bits", 32, 64));
     if (c.word_bits != 32 && c.word_bits != 64) src.fail(*bits, "word_bits: expected 32 or 64");
   }
-  if (const auto page = m.get("page_size")) c.page_size = word_multiple(src, *page, "page_size", kWordBytes, kMaxPageBytes);
+  if (const auto page = m.get("page_size"))
+    c.page_size = word_multiple(src, *page, "page_size", kWordBytes, kMaxPageBytes);
   return c;
 }
 

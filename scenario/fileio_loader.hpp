@@ -5,9 +5,9 @@
 
 #include <memory>
 
+#include "core/workloads/fileio_spec.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/yaml_fields.hpp"
-#include "core/workloads/fileio_spec.hpp"
 
 namespace lockstep::scenario {
 

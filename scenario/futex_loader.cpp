@@ -20,7 +20,7 @@ constexpr std::int64_t kMaxCollidingKeys = 256;
 constexpr std::int64_t kMaxRounds = 1'000'000;
 constexpr std::uint64_t kMaxSettleUs = 10'000'000;  // 10 s: perf settles 100 ms
 constexpr std::uint64_t kMaxPingpongRounds = 1'000'000'000;
-constexpr std::int64_t kMaxRingSpin = 100'000'000;  // reads before sleeping: seconds of spinning
+constexpr std::int64_t kMaxRingSpin = 100'000'000;    // reads before sleeping: seconds of spinning
 constexpr std::int64_t kMaxRingWork = 1'000'000'000;  // compute units a hop: about a second
 
 // The table designs, then the host's futexes (FutexBackendKind after `table`), which only
@@ -60,8 +60,8 @@ futex::FutexMachine futex_machine(const MachineSpec& machine) {
 }
 
 // The keys that configure a table's fields (FutexConfig), beside `design` and `name`.
-constexpr std::array<std::string_view, 10> kTableKeys{"sizing", "placement", "layout", "lock", "hash", "key",
-                                                      "wake_fastpath", "ref", "back_pointer", "private_buckets"};
+constexpr std::array<std::string_view, 10> kTableKeys{
+    "sizing", "placement", "layout", "lock", "hash", "key", "wake_fastpath", "ref", "back_pointer", "private_buckets"};
 
 FutexDesign load_futex_design(const yaml::Source& src, const YAML::Node& node) {
   const std::vector<std::string_view> names = design_names();
@@ -187,7 +187,8 @@ FutexPingpongParams load_futex_pingpong(const yaml::Map& m, const MachineSpec& m
 
 FutexRingParams load_futex_ring(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) {
   auto p = timed_futex_workload<FutexRingParams>(
-      m, machine, design, "ring sleeps in futex waits: it needs a futex design: `design: {futex: linux-3.14}` (or kernel, natively)");
+      m, machine, design,
+      "ring sleeps in futex waits: it needs a futex design: `design: {futex: linux-3.14}` (or kernel, natively)");
   p.threads = threads_in(m, "threads", std::max(2, std::min(machine.cpus(), 4)));
   if (p.threads < 2)
     m.source().fail(*m.get("threads"), fmt::format("ring: a ring needs at least 2 threads, not {}", p.threads));
@@ -201,7 +202,8 @@ FutexRingParams load_futex_ring(const yaml::Map& m, const MachineSpec& machine, 
 FutexWakeParams load_futex_wake(const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design,
                                 FutexWakeMode mode) {
   const yaml::Source& src = m.source();
-  if (!design.futex) src.fail(m.node(), "this workload needs a futex design: `design: {futex: linux-3.14}` (or another)");
+  if (!design.futex)
+    src.fail(m.node(), "this workload needs a futex design: `design: {futex: linux-3.14}` (or another)");
   FutexWakeParams p;
   p.mode = mode;
   p.config = design.futex->config;

@@ -67,7 +67,8 @@ HostIdentity this_host() {
 
 std::string calibration_dir() {
   if (std::string dir = env_or_empty("LOCKSTEP_CALIBRATION_DIR"); !dir.empty()) return dir;
-  if (std::string state = env_or_empty("XDG_STATE_HOME"); !state.empty()) return (fs::path(state) / "lockstep").string();
+  if (std::string state = env_or_empty("XDG_STATE_HOME"); !state.empty())
+    return (fs::path(state) / "lockstep").string();
   if (std::string home = env_or_empty("HOME"); !home.empty())
     return (fs::path(home) / ".local/state/lockstep").string();
   return "lockstep-calibration";  // no home: the working directory
@@ -85,9 +86,10 @@ HostMachine calibrated_host_machine() {
   if (fs::exists(path, ec)) {
     MachineFile file = load_machine_file(path);
     if (!file.machine.calibration) {
-      throw ScenarioError(fmt::format("{}: the host's calibration has no `calibration:` section: run `lockstep "
-                                      "calibrate` again or remove the file",
-                                      path));
+      throw ScenarioError(
+          fmt::format("{}: the host's calibration has no `calibration:` section: run `lockstep "
+                      "calibrate` again or remove the file",
+                      path));
     }
     const std::optional<std::string> why = mismatch(*file.machine.calibration, host);
     if (!why) {

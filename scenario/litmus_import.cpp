@@ -47,14 +47,14 @@ struct RegFamily {
 
 const std::vector<RegFamily>& families() {
   static const std::vector<RegFamily> f = {
-      {"rax", "eax", {"rax", "eax", "ax", "al", "ah"}},  {"rbx", "ebx", {"rbx", "ebx", "bx", "bl", "bh"}},
-      {"rcx", "ecx", {"rcx", "ecx", "cx", "cl", "ch"}},  {"rdx", "edx", {"rdx", "edx", "dx", "dl", "dh"}},
-      {"rsi", "esi", {"rsi", "esi", "si", "sil"}},        {"rdi", "edi", {"rdi", "edi", "di", "dil"}},
-      {"rbp", "ebp", {"rbp", "ebp", "bp", "bpl"}},        {"rsp", "esp", {"rsp", "esp", "sp", "spl"}},
-      {"r8", "r8d", {"r8", "r8d", "r8w", "r8b"}},         {"r9", "r9d", {"r9", "r9d", "r9w", "r9b"}},
-      {"r10", "r10d", {"r10", "r10d", "r10w", "r10b"}},   {"r11", "r11d", {"r11", "r11d", "r11w", "r11b"}},
-      {"r12", "r12d", {"r12", "r12d", "r12w", "r12b"}},   {"r13", "r13d", {"r13", "r13d", "r13w", "r13b"}},
-      {"r14", "r14d", {"r14", "r14d", "r14w", "r14b"}},   {"r15", "r15d", {"r15", "r15d", "r15w", "r15b"}},
+      {"rax", "eax", {"rax", "eax", "ax", "al", "ah"}}, {"rbx", "ebx", {"rbx", "ebx", "bx", "bl", "bh"}},
+      {"rcx", "ecx", {"rcx", "ecx", "cx", "cl", "ch"}}, {"rdx", "edx", {"rdx", "edx", "dx", "dl", "dh"}},
+      {"rsi", "esi", {"rsi", "esi", "si", "sil"}},      {"rdi", "edi", {"rdi", "edi", "di", "dil"}},
+      {"rbp", "ebp", {"rbp", "ebp", "bp", "bpl"}},      {"rsp", "esp", {"rsp", "esp", "sp", "spl"}},
+      {"r8", "r8d", {"r8", "r8d", "r8w", "r8b"}},       {"r9", "r9d", {"r9", "r9d", "r9w", "r9b"}},
+      {"r10", "r10d", {"r10", "r10d", "r10w", "r10b"}}, {"r11", "r11d", {"r11", "r11d", "r11w", "r11b"}},
+      {"r12", "r12d", {"r12", "r12d", "r12w", "r12b"}}, {"r13", "r13d", {"r13", "r13d", "r13w", "r13b"}},
+      {"r14", "r14d", {"r14", "r14d", "r14w", "r14b"}}, {"r15", "r15d", {"r15", "r15d", "r15w", "r15b"}},
   };
   return f;
 }
@@ -73,8 +73,8 @@ class Parser {
  private:
   struct Operand {
     enum class Kind { reg, mem, imm } kind;
-    std::string name;  // reg: the scenario register; mem: the location
-    std::string value; // imm
+    std::string name;   // reg: the scenario register; mem: the location
+    std::string value;  // imm
     std::size_t at = 0;
   };
   struct Thread {
@@ -161,7 +161,8 @@ class Parser {
     const auto n = integer(s);
     if (!n || (*n)[0] == '-') fail(at, fmt::format("'{}' is not a thread number", s));
     const std::size_t t = std::stoull(*n);
-    if (t >= threads_.size()) fail(at, fmt::format("thread {} is not in the test (threads P0..P{})", t, threads_.size() - 1));
+    if (t >= threads_.size())
+      fail(at, fmt::format("thread {} is not in the test (threads P0..P{})", t, threads_.size() - 1));
     return t;
   }
 
@@ -215,7 +216,8 @@ void Parser::parse_header() {
   } else {
     fail(i, arch.empty() ? "expected a header line `X86 NAME` or `X86_64 NAME`"
                          : fmt::format("architecture '{}' is not x86: only X86 (Intel syntax) and X86_64 (AT&T syntax) "
-                                       "tests are imported", arch));
+                                       "tests are imported",
+                                       arch));
   }
   while (e < first.size() && is_space(first[e])) ++e;
   std::size_t ne = first.size();
@@ -249,7 +251,9 @@ void Parser::parse_init(std::size_t open, std::size_t close) {
       value_at = at + vb;
       const std::string v = item.substr(vb);
       const auto n = integer(v);
-      if (!n) fail(value_at, fmt::format("initial value '{}' is not an integer (pointers and symbolic values are not supported)", v));
+      if (!n)
+        fail(value_at,
+             fmt::format("initial value '{}' is not an integer (pointers and symbolic values are not supported)", v));
       value = *n;
     }
     while (!lhs.empty() && is_space(lhs.back())) lhs.pop_back();
@@ -257,12 +261,14 @@ void Parser::parse_init(std::size_t open, std::size_t close) {
     std::size_t lb = 0;
     if (const std::size_t sp = lhs.find_last_of(" \t"); sp != std::string::npos) {
       const std::string type = lhs.substr(0, sp);
-      static const std::set<std::string> types = {"int", "long", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-                                                  "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t",
-                                                  "unsigned", "unsigned int", "unsigned long", "char", "short"};
+      static const std::set<std::string> types = {"int",      "long",      "int8_t",   "int16_t",      "int32_t",
+                                                  "int64_t",  "uint8_t",   "uint16_t", "uint32_t",     "uint64_t",
+                                                  "intptr_t", "uintptr_t", "unsigned", "unsigned int", "unsigned long",
+                                                  "char",     "short"};
       std::string t = type;
       while (!t.empty() && is_space(t.back())) t.pop_back();
-      if (!types.contains(t)) fail(at, fmt::format("type '{}' is not supported in the init section (integer types only)", t));
+      if (!types.contains(t))
+        fail(at, fmt::format("type '{}' is not supported in the init section (integer types only)", t));
       lb = sp + 1;
       while (lb < lhs.size() && is_space(lhs[lb])) ++lb;
     }
@@ -302,7 +308,10 @@ Parser::Operand Parser::parse_operand(std::size_t begin, std::size_t end) {
       while (!inner.empty() && is_space(inner.back())) inner.pop_back();
       inner = inner.substr(ib);
       if (!yaml::is_identifier(inner))
-        fail(b + 1 + ib, fmt::format("memory operand '{}': only a plain location [x] is supported (no address arithmetic or indirection)", s));
+        fail(b + 1 + ib,
+             fmt::format(
+                 "memory operand '{}': only a plain location [x] is supported (no address arithmetic or indirection)",
+                 s));
       op.kind = Operand::Kind::mem;
       op.name = location_name(inner, b + 1 + ib);
       return op;
@@ -327,7 +336,9 @@ Parser::Operand Parser::parse_operand(std::size_t begin, std::size_t end) {
     if (s.back() != ')') fail(b, fmt::format("memory operand '{}' lacks its ')'", s));
     const std::string inner = s.substr(1, s.size() - 2);
     if (!yaml::is_identifier(inner))
-      fail(b + 1, fmt::format("memory operand '{}': only a plain location (x) is supported (no register-indirect addressing)", s));
+      fail(b + 1,
+           fmt::format("memory operand '{}': only a plain location (x) is supported (no register-indirect addressing)",
+                       s));
     op.kind = Operand::Kind::mem;
     op.name = location_name(inner, b + 1);
     return op;
@@ -359,7 +370,8 @@ void Parser::parse_instruction(std::size_t t, std::size_t begin, std::size_t end
     mnemonic = word(i);
     if (mnemonic.empty()) fail(at, "LOCK prefix without an instruction");
   }
-  static const std::set<std::string> branches = {"jmp", "je", "jne", "jz", "jnz", "jl", "jg", "jle", "jge", "call", "ret", "cmp", "test"};
+  static const std::set<std::string> branches = {"jmp", "je",  "jne",  "jz",  "jnz", "jl",  "jg",
+                                                 "jle", "jge", "call", "ret", "cmp", "test"};
   if (branches.contains(lower(mnemonic)))
     fail(mnemonic_at, fmt::format("instruction '{}': branches, comparisons and labels are not supported", mnemonic));
   // Operands, split at top-level commas.
@@ -381,7 +393,8 @@ void Parser::parse_instruction(std::size_t t, std::size_t begin, std::size_t end
   int size = 8;
   if (!intel_) {
     // AT&T size suffixes: b, w, l, q (the scenario's variables are 8 bytes; see docs/litmus.md).
-    static const std::set<std::string> bases = {"mov", "xchg", "xadd", "add", "sub", "inc", "dec", "cmpxchg", "and", "or"};
+    static const std::set<std::string> bases = {"mov", "xchg", "xadd",    "add", "sub",
+                                                "inc", "dec",  "cmpxchg", "and", "or"};
     if (m.size() > 1 && bases.contains(m.substr(0, m.size() - 1))) {
       const char suffix = m.back();
       if (suffix == 'b' || suffix == 'w' || suffix == 'l' || suffix == 'q') {
@@ -443,27 +456,34 @@ void Parser::parse_instruction(std::size_t t, std::size_t begin, std::size_t end
   }
   if (m == "xchg") {  // locked whether or not it says so
     need(2);
-    const Operand* mem = ops[0].kind == Operand::Kind::mem ? &ops[0] : ops[1].kind == Operand::Kind::mem ? &ops[1] : nullptr;
-    const Operand* reg = ops[0].kind == Operand::Kind::reg ? &ops[0] : ops[1].kind == Operand::Kind::reg ? &ops[1] : nullptr;
+    const Operand* mem = ops[0].kind == Operand::Kind::mem   ? &ops[0]
+                         : ops[1].kind == Operand::Kind::mem ? &ops[1]
+                                                             : nullptr;
+    const Operand* reg = ops[0].kind == Operand::Kind::reg   ? &ops[0]
+                         : ops[1].kind == Operand::Kind::reg ? &ops[1]
+                                                             : nullptr;
     if (mem == nullptr || reg == nullptr)
       fail(mnemonic_at, fmt::format("{} is supported between a register and a location only", mnemonic));
     th.used.insert(reg->name);
     assign(reg->name);
-    th.ops.push_back(fmt::format("exchange: {{var: {}, value: {}, into: {}}}   # XCHG, locked", mem->name, reg->name, reg->name));
+    th.ops.push_back(
+        fmt::format("exchange: {{var: {}, value: {}, into: {}}}   # XCHG, locked", mem->name, reg->name, reg->name));
     return;
   }
-  const bool rmw = m == "xadd" || m == "add" || m == "sub" || m == "inc" || m == "dec" || m == "cmpxchg" ||
-                   m == "and" || m == "or";
+  const bool rmw =
+      m == "xadd" || m == "add" || m == "sub" || m == "inc" || m == "dec" || m == "cmpxchg" || m == "and" || m == "or";
   if (rmw) {
     if (!locked)
-      fail(mnemonic_at, fmt::format("{} without LOCK: a non-atomic read-modify-write of memory is not supported", mnemonic));
+      fail(mnemonic_at,
+           fmt::format("{} without LOCK: a non-atomic read-modify-write of memory is not supported", mnemonic));
     const bool one = m == "inc" || m == "dec";
     need(one ? 1 : 2);
     if (ops[0].kind != Operand::Kind::mem)
       fail(ops[0].at, fmt::format("LOCK {}: the destination must be a location", upper(m)));
     const std::string& var = ops[0].name;
     if (one) {
-      th.ops.push_back(fmt::format("{}: {{var: {}, value: 1}}   # LOCK {}", m == "inc" ? "fetch_add" : "fetch_sub", var, upper(m)));
+      th.ops.push_back(
+          fmt::format("{}: {{var: {}, value: 1}}   # LOCK {}", m == "inc" ? "fetch_add" : "fetch_sub", var, upper(m)));
       return;
     }
     const Operand& s = ops[1];
@@ -482,24 +502,27 @@ void Parser::parse_instruction(std::size_t t, std::size_t begin, std::size_t end
       th.used.insert(s.name);
       th.used.insert(acc);
       assign(acc);
-      th.ops.push_back(fmt::format("cas: {{var: {}, expected: {}, desired: {}, into: {}}}   # LOCK CMPXCHG", var, acc, s.name, acc));
+      th.ops.push_back(
+          fmt::format("cas: {{var: {}, expected: {}, desired: {}, into: {}}}   # LOCK CMPXCHG", var, acc, s.name, acc));
       return;
     }
-    static const std::map<std::string, std::string> names = {{"add", "fetch_add"}, {"sub", "fetch_sub"},
-                                                             {"and", "fetch_and"}, {"or", "fetch_or"}};
+    static const std::map<std::string, std::string> names = {
+        {"add", "fetch_add"}, {"sub", "fetch_sub"}, {"and", "fetch_and"}, {"or", "fetch_or"}};
     th.ops.push_back(fmt::format("{}: {{var: {}, value: {}}}   # LOCK {}", names.at(m), var, value_of(s), upper(m)));
     return;
   }
   if (locked) fail(mnemonic_at, fmt::format("LOCK {} is not supported", mnemonic));
   fail(mnemonic_at, fmt::format("instruction '{}' is not supported (MOV, MFENCE, LFENCE, SFENCE, XCHG and LOCK "
-                                "XADD/ADD/SUB/INC/DEC/AND/OR/CMPXCHG are)", mnemonic));
+                                "XADD/ADD/SUB/INC/DEC/AND/OR/CMPXCHG are)",
+                                mnemonic));
 }
 
 void Parser::parse_table(std::size_t first_line, std::size_t end_line) {
   // The first row names the threads: P0 | P1 | ... ;
   std::size_t row = first_line;
   while (row < end_line && line_text(row).find_first_not_of(" \t\r") == std::string_view::npos) ++row;
-  if (row >= end_line) fail(line_starts_[std::min(first_line, line_starts_.size() - 1)], "expected the thread table `P0 | P1 ;`");
+  if (row >= end_line)
+    fail(line_starts_[std::min(first_line, line_starts_.size() - 1)], "expected the thread table `P0 | P1 ;`");
   auto cells_of = [&](std::size_t line) {
     std::vector<std::pair<std::size_t, std::size_t>> cells;  // [begin, end) offsets
     const std::size_t b = line_starts_[line];
@@ -509,7 +532,8 @@ void Parser::parse_table(std::size_t first_line, std::size_t end_line) {
       // herd's rows end in ';'; a row without one is refused where its text ends.
       fail(b + l.size(), "a row of the thread table must end with ';'");
     }
-    if (l.substr(semi + 1).find_first_not_of(" \t\r") != std::string_view::npos) fail(b + semi + 1, "text after the row's ';'");
+    if (l.substr(semi + 1).find_first_not_of(" \t\r") != std::string_view::npos)
+      fail(b + semi + 1, "text after the row's ';'");
     std::size_t s = 0;
     for (std::size_t p = 0; p <= semi; ++p)
       if (p == semi || l[p] == '|') {
@@ -525,15 +549,15 @@ void Parser::parse_table(std::size_t first_line, std::size_t end_line) {
     while (b < e && is_space(text_[b])) ++b;
     while (e > b && is_space(text_[e - 1])) --e;
     const std::string h = text_.substr(b, e - b);
-    if (h != fmt::format("P{}", k))
-      fail(b, fmt::format("thread column {} is headed '{}', expected P{}", k, h, k));
+    if (h != fmt::format("P{}", k)) fail(b, fmt::format("thread column {} is headed '{}', expected P{}", k, h, k));
   }
   threads_.resize(heads.size());
   for (std::size_t line = row + 1; line < end_line; ++line) {
     if (line_text(line).find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const auto cells = cells_of(line);
     if (cells.size() > heads.size())
-      fail(cells[heads.size()].first, fmt::format("this row has {} cells, the table {} threads", cells.size(), heads.size()));
+      fail(cells[heads.size()].first,
+           fmt::format("this row has {} cells, the table {} threads", cells.size(), heads.size()));
     for (std::size_t k = 0; k < cells.size(); ++k) parse_instruction(k, cells[k].first, cells[k].second);
   }
 }
@@ -543,8 +567,9 @@ std::string Parser::cond_atom(std::size_t& i) {
   std::size_t p = i;
   while (p < text_.size() && (is_ident_char(text_[p]) || text_[p] == ':' || text_[p] == '[' || text_[p] == ']')) ++p;
   const std::string lhs = text_.substr(i, p - i);
-  if (lhs.empty()) fail(at, text_.size() > at ? fmt::format("unexpected '{}' in the final condition", text_[at])
-                                              : std::string("the final condition ends early"));
+  if (lhs.empty())
+    fail(at, text_.size() > at ? fmt::format("unexpected '{}' in the final condition", text_[at])
+                               : std::string("the final condition ends early"));
   if (lhs == "true" || lhs == "false") {
     i = p;
     return lhs;
@@ -561,7 +586,9 @@ std::string Parser::cond_atom(std::size_t& i) {
   }
   skip_space(p, text_.size());
   const std::size_t vat = p;
-  while (p < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[p])) != 0 || text_[p] == '-' || text_[p] == '_')) ++p;
+  while (p < text_.size() &&
+         (std::isalnum(static_cast<unsigned char>(text_[p])) != 0 || text_[p] == '-' || text_[p] == '_'))
+    ++p;
   const std::string v = text_.substr(vat, p - vat);
   const auto n = integer(v);
   if (!n) fail(vat, fmt::format("value '{}' is not an integer (symbolic and pointer values are not supported)", v));
@@ -690,7 +717,9 @@ Imported Parser::run() {
     if (l.substr(nb).starts_with("(*")) {  // a comment: skip to its end
       std::size_t i = line_starts_[line] + nb;
       skip_space(i, text_.size());
-      line = static_cast<std::size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), i - 1) - line_starts_.begin()) - 1;
+      line = static_cast<std::size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), i - 1) -
+                                      line_starts_.begin()) -
+             1;
       continue;
     }
     if (l[nb] == '"') {
@@ -705,7 +734,9 @@ Imported Parser::run() {
   if (close == std::string::npos) fail(open, "the init section '{' is not closed");
   parse_init(open, close);
   // The thread table: from the line after '}' to the condition.
-  std::size_t close_line = static_cast<std::size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), close) - line_starts_.begin()) - 1;
+  std::size_t close_line = static_cast<std::size_t>(std::upper_bound(line_starts_.begin(), line_starts_.end(), close) -
+                                                    line_starts_.begin()) -
+                           1;
   {
     const std::string_view rest = line_text(close_line).substr(close - line_starts_[close_line] + 1);
     if (rest.find_first_not_of(" \t\r") != std::string_view::npos)
@@ -729,14 +760,17 @@ Imported Parser::run() {
     threads_[t].reg_init[reg] = p.value;
     threads_[t].used.insert(reg);
   }
-  if (cond_line >= line_starts_.size()) fail(text_.size(), "the test has no final condition (exists, ~exists or forall)");
+  if (cond_line >= line_starts_.size())
+    fail(text_.size(), "the test has no final condition (exists, ~exists or forall)");
   parse_condition(line_starts_[cond_line]);
 
   Imported out;
   out.test_name = name_;
   out.quantifier = quantifier_;
   if (const auto k = kinds_.find(name_); k != kinds_.end()) out.kind = k->second;
-  for (const char c : name_) out.file_stem += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '+' || c == '-' || c == '_' || c == '.') ? c : '_';
+  for (const char c : name_)
+    out.file_stem +=
+        (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '+' || c == '-' || c == '_' || c == '.') ? c : '_';
   if (out.file_stem.empty() || out.file_stem[0] == '.') out.file_stem = "_" + out.file_stem;
   out.yaml = yaml();
   return out;
@@ -759,10 +793,11 @@ std::string Parser::yaml() const {
   } else {
     const bool allow = verdict.empty() ? quantifier_ == "exists" : verdict == "Allow";
     if (!verdict.empty() && verdict != "Allow" && verdict != "Forbid")
-      throw LitmusError(fmt::format("{}: kinds file gives '{}' for {}: only Allow and Forbid are understood for {}", path_,
-                                    verdict, name_, quantifier_));
+      throw LitmusError(fmt::format("{}: kinds file gives '{}' for {}: only Allow and Forbid are understood for {}",
+                                    path_, verdict, name_, quantifier_));
     expect = allow ? "{reachable: cond}" : "{unreachable: cond}";
-    note = verdict.empty() ? "no herd verdict given; expectation unchecked" : fmt::format("herd verdict (kinds file): {}", verdict);
+    note = verdict.empty() ? "no herd verdict given; expectation unchecked"
+                           : fmt::format("herd verdict (kinds file): {}", verdict);
   }
   std::string y;
   y += fmt::format("name: {}\n", yaml_quote(name_));
@@ -852,7 +887,8 @@ std::string write_imported(const Imported& imported, const std::string& dir) {
   } catch (const ScenarioError& e) {
     std::error_code ec;
     fs::remove(staging, ec);
-    throw std::logic_error(fmt::format("the scenario imported from {} does not load: {}", imported.test_name, e.what()));
+    throw std::logic_error(
+        fmt::format("the scenario imported from {} does not load: {}", imported.test_name, e.what()));
   }
   fs::rename(staging, target);
   return target;

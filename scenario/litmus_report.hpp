@@ -14,7 +14,7 @@ namespace lockstep::scenario {
 
 // One distinct final state and how many runs ended in it.
 struct LitmusState {
-  std::string state;      // "t0.r0=0; t1.r1=0; x=1; y=1;": registers, then variables
+  std::string state;  // "t0.r0=0; t1.r1=0; x=1; y=1;": registers, then variables
   std::uint64_t count = 0;
   std::string violation;  // the property a thread of these runs violated (assertion, ...), if any
   bool witness = false;   // the state satisfies some `exists` condition (and no violation)
@@ -52,14 +52,14 @@ struct LitmusReport {
   std::uint64_t max_runs = 0;  // --runs (0: none)
   double seconds = 0;          // --seconds: the time budget
   std::uint64_t seed = 0;
-  std::uint32_t max_skew = 0;  // pause instructions
+  std::uint32_t max_skew = 0;        // pause instructions
   std::vector<std::string> threads;  // the program's threads, in order
   std::vector<int> host_cpus;        // the host CPU each thread was pinned to
-  std::string host_arch;       // x86-64, aarch64, ...
-  std::string host_model;      // the memory model the host implements (tso), empty if none is modelled
-  std::string scenario_model;  // the scenario's memory_model
-  bool interrupted = false;    // Ctrl-C ended the runs early
-  std::vector<std::string> stuck;  // threads of a run the watchdog abandoned
+  std::string host_arch;             // x86-64, aarch64, ...
+  std::string host_model;            // the memory model the host implements (tso), empty if none is modelled
+  std::string scenario_model;        // the scenario's memory_model
+  bool interrupted = false;          // Ctrl-C ended the runs early
+  std::vector<std::string> stuck;    // threads of a run the watchdog abandoned
   double watchdog_s = 0;
   std::vector<LitmusState> histogram;  // sorted by state
   std::vector<LitmusCondition> conditions;

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <bit>
 #include <cstdint>
+#include <filesystem>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -84,7 +84,7 @@ std::uint64_t& cost_of(sim::FlatCosts& costs, const CostField& field) {
 // preset's are a source or a [guess], and an experiment may change them.
 struct IdleField {
   std::string_view name;
-  std::uint64_t sim::IdleCosts::*ns;    // or
+  std::uint64_t sim::IdleCosts::*ns;  // or
   std::uint32_t sim::IdleCosts::*count;
   std::uint64_t min;
   std::uint64_t max;
@@ -114,7 +114,8 @@ void load_idle_costs(const yaml::Source& src, const YAML::Node& node, sim::IdleC
 }
 
 void load_costs(const yaml::Map& m, sim::FlatCosts& costs) {
-  for (const CostField& f : kCostFields) cost_of(costs, f) = m.unsigned_or(f.name, f.min, static_cast<std::uint64_t>(kMaxNs), cost_of(costs, f));
+  for (const CostField& f : kCostFields)
+    cost_of(costs, f) = m.unsigned_or(f.name, f.min, static_cast<std::uint64_t>(kMaxNs), cost_of(costs, f));
   if (const auto idle = m.get("idle_costs")) load_idle_costs(m.source(), *idle, costs.idle);
 }
 
@@ -149,9 +150,9 @@ constexpr std::array<CountField, 3> kModelCounts{{
     {"store_buffer_entries", &mc::MachineConfig::store_buffer_entries, 1, kMaxStoreBufferEntries},
 }};
 
-constexpr std::array<std::string_view, 9> kModelSections{"probe_filter", "inclusive_llc", "memory_directory", "coherence",
-                                                         "line_states",  "dram",          "caches",           "links",
-                                                         "board_links"};
+constexpr std::array<std::string_view, 9> kModelSections{"probe_filter", "inclusive_llc", "memory_directory",
+                                                         "coherence",    "line_states",   "dram",
+                                                         "caches",       "links",         "board_links"};
 constexpr std::array<std::string_view, 3> kCoherenceNames{"broadcast", "home_snoop", "home_agent"};
 static_assert(static_cast<int>(mc::Coherence::broadcast) == 0 && static_cast<int>(mc::Coherence::home_snoop) == 1 &&
               static_cast<int>(mc::Coherence::home_agent) == 2);
@@ -354,8 +355,8 @@ mc::MachineConfig make_config(const yaml::Source& src, const YAML::Node& preset,
 
 void require_simulator_limits(const yaml::Source& src, const YAML::Node& at, const mc::MachineConfig& config) {
   if (config.packages > sim::kMaxNodes || config.cpus() > kMaxCpus) {
-    src.fail(at, fmt::format("machine '{}' has {} packages and {} CPUs; the simulator supports {} and {}",
-                             config.name, config.packages, config.cpus(), sim::kMaxNodes, kMaxCpus));
+    src.fail(at, fmt::format("machine '{}' has {} packages and {} CPUs; the simulator supports {} and {}", config.name,
+                             config.packages, config.cpus(), sim::kMaxNodes, kMaxCpus));
   }
 }
 
@@ -386,10 +387,10 @@ void load_shape(const yaml::Map& m, mc::MachineConfig& config) {
   }
   if (config.threads_per_core == 1) config.smt_work_factor = 1.0;  // no sibling to slow a thread down
   if (config.cpus() > kMaxCpus) {
-    m.source().fail(place_of(m, {"packages", "cores_per_package", "threads_per_core"}),
-                    fmt::format("machine: {} packages of {} cores of {} threads are {} CPUs; the simulator supports {}",
-                                config.packages, config.cores_per_package, config.threads_per_core, config.cpus(),
-                                kMaxCpus));
+    m.source().fail(
+        place_of(m, {"packages", "cores_per_package", "threads_per_core"}),
+        fmt::format("machine: {} packages of {} cores of {} threads are {} CPUs; the simulator supports {}",
+                    config.packages, config.cores_per_package, config.threads_per_core, config.cpus(), kMaxCpus));
   }
 }
 
@@ -448,7 +449,8 @@ MachineSpec load_machine_map(const yaml::Source& src, const YAML::Node& node, bo
   if (file && in_file) src.fail(*file, "machine: a machine file cannot name another machine file");
   std::optional<mc::MachineConfig> base;
   if (file) {
-    MachineFile loaded = load_machine_file(resolve_beside(src.file(), yaml::scalar(src, *file, "file")), src.where(*file));
+    MachineFile loaded =
+        load_machine_file(resolve_beside(src.file(), yaml::scalar(src, *file, "file")), src.where(*file));
     machine = std::move(loaded.machine);
     base = machine.model;
   } else if (preset) {
@@ -506,8 +508,10 @@ MachineFile load_machine_file(const std::string& path, const std::string& named_
     const yaml::Map root(src, doc, "machine file", {"calibration", "machine"});
     out.machine = load_machine_map(src, root.required("machine"), true);
     if (!out.machine.model)
-      src.fail(root.required("machine"), "machine file: describes a modelled machine (the flat preset has no file form)");
-    if (const auto calibration = root.get("calibration")) out.machine.calibration = load_calibration_info(src, *calibration);
+      src.fail(root.required("machine"),
+               "machine file: describes a modelled machine (the flat preset has no file form)");
+    if (const auto calibration = root.get("calibration"))
+      out.machine.calibration = load_calibration_info(src, *calibration);
     out.machine.machine_file = path;
     if (out.machine.calibration) out.machine.calibration->file = path;
   } catch (const YAML::Exception& e) {

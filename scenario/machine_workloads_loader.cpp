@@ -42,15 +42,17 @@ std::vector<CpuId> cpu_list(const yaml::Map& m, std::string_view key, const Mach
   if (!node) return out;
   const yaml::Source& src = m.source();
   yaml::require_list(src, *node, key);
-  if (node->size() < least) src.fail(*node, fmt::format("{}: expected at least {} CPU{}", key, least, least == 1 ? "" : "s"));
+  if (node->size() < least)
+    src.fail(*node, fmt::format("{}: expected at least {} CPU{}", key, least, least == 1 ? "" : "s"));
   for (const auto& entry : *node) {
-    const auto cpu = static_cast<CpuId>(yaml::unsigned_integer(src, entry, key, 0, static_cast<std::uint64_t>(machine.cpus() - 1)));
-    if (std::find(out.begin(), out.end(), cpu) != out.end()) src.fail(entry, fmt::format("{}: CPU {} is listed twice", key, cpu));
+    const auto cpu =
+        static_cast<CpuId>(yaml::unsigned_integer(src, entry, key, 0, static_cast<std::uint64_t>(machine.cpus() - 1)));
+    if (std::find(out.begin(), out.end(), cpu) != out.end())
+      src.fail(entry, fmt::format("{}: CPU {} is listed twice", key, cpu));
     out.push_back(cpu);
   }
   return out;
 }
-
 
 }  // namespace
 
@@ -63,9 +65,9 @@ sim::machine::LatencyProbeParams load_latency_probe(const yaml::Map& m, const Ma
     if (text == "interleave") {
       p.placement = sim::Placement{true, 0};
     } else {
-      p.placement = sim::Placement{false, static_cast<NodeId>(yaml::unsigned_integer(
-                                              src, *placement, "placement (interleave, or a node number)", 0,
-                                              static_cast<std::uint64_t>(machine.nodes() - 1)))};
+      p.placement = sim::Placement{
+          false, static_cast<NodeId>(yaml::unsigned_integer(src, *placement, "placement (interleave, or a node number)",
+                                                            0, static_cast<std::uint64_t>(machine.nodes() - 1)))};
     }
   }
   p.cpu = static_cast<CpuId>(m.unsigned_or("cpu", 0, static_cast<std::uint64_t>(machine.cpus() - 1), 0));
@@ -74,15 +76,16 @@ sim::machine::LatencyProbeParams load_latency_probe(const yaml::Map& m, const Ma
   return p;
 }
 
-
 sim::machine::C2cParams load_c2c(const yaml::Map& m, const MachineSpec& machine) {
   sim::machine::C2cParams p;
   p.cpus = cpu_list(m, "cpus", machine, 2);  // each pair of them is measured
   p.rounds = static_cast<int>(m.unsigned_or("rounds", 1, kMaxRounds, static_cast<std::uint64_t>(p.rounds)));
-  p.warmup_rounds = static_cast<int>(m.unsigned_or("warmup_rounds", 0, kMaxRounds, static_cast<std::uint64_t>(p.warmup_rounds)));
+  p.warmup_rounds =
+      static_cast<int>(m.unsigned_or("warmup_rounds", 0, kMaxRounds, static_cast<std::uint64_t>(p.warmup_rounds)));
   p.smt = m.boolean_or("smt", p.smt);
   if (const std::optional<YAML::Node> node = m.get("home")) {
-    p.home = static_cast<NodeId>(yaml::unsigned_integer(m.source(), *node, "home", 0, static_cast<std::uint64_t>(machine.nodes() - 1)));
+    p.home = static_cast<NodeId>(
+        yaml::unsigned_integer(m.source(), *node, "home", 0, static_cast<std::uint64_t>(machine.nodes() - 1)));
   }
   return p;
 }
@@ -116,18 +119,22 @@ sim::machine::CcbenchParams load_ccbench(const yaml::Map& m, const MachineSpec& 
     case mc::LineState::owned:
       if (holders < 2) src.fail(at, fmt::format("holders: a line {} takes two CPUs at least", mc::name_of(p.state)));
       break;
-    case mc::LineState::invalid: break;
+    case mc::LineState::invalid:
+      break;
   }
   if (p.state == mc::LineState::owned && (!machine.model || machine.model->line_states != mc::LineStates::moesi))
-    src.fail(m.has("state") ? *m.get("state") : m.node(), "state: owned needs a machine whose protocol is MOESI (an AMD preset)");
+    src.fail(m.has("state") ? *m.get("state") : m.node(),
+             "state: owned needs a machine whose protocol is MOESI (an AMD preset)");
   p.cpus = cpu_list(m, "cpus", machine, 1);
   if (p.cpus.empty()) src.fail(m.node(), "cpus: the CPUs that time the operation are required");
   for (const CpuId cpu : p.cpus)
     if (std::find(p.holders.begin(), p.holders.end(), cpu) != p.holders.end())
-      src.fail(*m.get("cpus"), fmt::format("cpus: CPU {} holds the line; the operation is timed from another CPU", cpu));
+      src.fail(*m.get("cpus"),
+               fmt::format("cpus: CPU {} holds the line; the operation is timed from another CPU", cpu));
   p.repetitions = static_cast<std::uint32_t>(m.unsigned_or("repetitions", 1, kMaxRounds, p.repetitions));
   if (const std::optional<YAML::Node> node = m.get("home")) {
-    p.home = static_cast<NodeId>(yaml::unsigned_integer(src, *node, "home", 0, static_cast<std::uint64_t>(machine.nodes() - 1)));
+    p.home = static_cast<NodeId>(
+        yaml::unsigned_integer(src, *node, "home", 0, static_cast<std::uint64_t>(machine.nodes() - 1)));
   }
   if (p.state == mc::LineState::invalid && p.holders.empty() && !p.home)
     src.fail(m.node(), "home: a line no one holds needs its home node (or a holder, whose node it is)");

@@ -32,9 +32,10 @@ void name_outcome(RowReport& report, const Scenario& s) {
     // The solver proved it: for every execution, or for those within the unrolling.
     report.message = report.smt.complete
                          ? fmt::format("no execution reaches {} (proven by the solver)", report.property)
-                         : fmt::format("no execution reaches {} within {} iterations of each while loop (a loop could "
-                                       "run longer)",
-                                       report.property, report.smt.unroll);
+                         : fmt::format(
+                               "no execution reaches {} within {} iterations of each while loop (a loop could "
+                               "run longer)",
+                               report.property, report.smt.unroll);
     return;
   }
   report.message = report.exhaustive
@@ -45,7 +46,8 @@ void name_outcome(RowReport& report, const Scenario& s) {
 }  // namespace
 
 bool reports_property(const Scenario& s, const std::string& property) {
-  return property == property::invariant || std::find(s.properties.begin(), s.properties.end(), property) != s.properties.end();
+  return property == property::invariant ||
+         std::find(s.properties.begin(), s.properties.end(), property) != s.properties.end();
 }
 
 std::optional<sim::Violation> checked_violation(const Scenario& s, const sim::ExecutionResult& r) {

@@ -137,7 +137,8 @@ class ProgramLoader {
     v.node = static_cast<NodeId>(m.integer_or("node", 0, machine_.nodes() - 1, 0));
     v.align = m.unsigned_or("align", 8, sim::kPageBytes, 8);
     if (v.futex && v.init > 0xffffffffULL)
-      src_.fail(*m.get("init"), fmt::format("variable '{}': a futex word holds 32 bits, {} does not fit", name, v.init));
+      src_.fail(*m.get("init"),
+                fmt::format("variable '{}': a futex word holds 32 bits, {} does not fit", name, v.init));
     if ((v.align & (v.align - 1)) != 0)
       src_.fail(*m.get("align"), fmt::format("align: {} is not a power of two", v.align));
     return v;
@@ -173,7 +174,8 @@ class ProgramLoader {
     if (total > kMaxProgramOps)
       src_.fail(node, fmt::format("the threads can run more than {} ops in one execution, all together ({}); lower "
                                   "a `times` or a `max`, or run fewer threads",
-                                  kMaxProgramOps, total == kUnbounded ? std::string("more than 2^64") : std::to_string(total)));
+                                  kMaxProgramOps,
+                                  total == kUnbounded ? std::string("more than 2^64") : std::to_string(total)));
   }
 
   program::ThreadProgram thread(const YAML::Node& node, std::size_t index) {
@@ -198,7 +200,8 @@ class ProgramLoader {
     if (most > kMaxProgramOps)
       src_.fail(body, fmt::format("thread '{}' can run more than {} ops (its loops' bounds multiply: {}); lower "
                                   "a `times` or a `max`",
-                                  t.name, kMaxProgramOps, most == kUnbounded ? std::string("more than 2^64") : std::to_string(most)));
+                                  t.name, kMaxProgramOps,
+                                  most == kUnbounded ? std::string("more than 2^64") : std::to_string(most)));
     return t;
   }
 
@@ -207,7 +210,9 @@ class ProgramLoader {
   // One execution's ops, every thread's together: about a second of the engine's time for
   // ops that are not steps (`set`, `if`), ten for memory operations.
   static constexpr std::uint64_t kMaxProgramOps = 100'000'000;
-  static std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > kUnbounded - b ? kUnbounded : a + b; }
+  static std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+    return a > kUnbounded - b ? kUnbounded : a + b;
+  }
   static std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
     return a != 0 && b > kUnbounded / a ? kUnbounded : a * b;
   }
@@ -216,12 +221,17 @@ class ProgramLoader {
     for (const Op& op : block) {
       std::uint64_t here = 1;
       switch (op.kind) {
-        case program::OpKind::if_: here = saturating_add(1, std::max(most_ops(op.body), most_ops(op.else_body))); break;
-        case program::OpKind::loop: here = saturating_add(1, saturating_mul(op.count, most_ops(op.body))); break;
+        case program::OpKind::if_:
+          here = saturating_add(1, std::max(most_ops(op.body), most_ops(op.else_body)));
+          break;
+        case program::OpKind::loop:
+          here = saturating_add(1, saturating_mul(op.count, most_ops(op.body)));
+          break;
         case program::OpKind::while_:
           here = saturating_add(1, saturating_mul(op.count, saturating_add(1, most_ops(op.body))));
           break;
-        default: break;
+        default:
+          break;
       }
       total = saturating_add(total, here);
     }
@@ -510,7 +520,7 @@ class ProgramLoader {
   const yaml::Source& src_;
   const MachineSpec& machine_;
   program::Program prog_;
-  std::uint64_t all_threads_ops_ = 0;  // the most ops the threads loaded so far can run, together
+  std::uint64_t all_threads_ops_ = 0;               // the most ops the threads loaded so far can run, together
   const program::ThreadProgram* thread_ = nullptr;  // the thread whose ops are being read
 };
 

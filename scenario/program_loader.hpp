@@ -7,9 +7,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/workloads/program.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/yaml_fields.hpp"
-#include "core/workloads/program.hpp"
 
 namespace lockstep::scenario {
 

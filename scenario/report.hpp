@@ -21,10 +21,10 @@ struct MachineMeasurements {
     std::uint64_t hi_ns = 0;
     std::uint64_t count = 0;
   };
-  std::vector<Bin> histogram;     // latency-probe: per-access latencies
-  std::vector<double> peaks_ns;   // latency-probe: peak centres, tallest first
-  double mean_ns = 0;             // latency-probe: the mean latency per access
-  std::vector<int> c2c_cpus;      // c2c: the CPUs measured
+  std::vector<Bin> histogram;               // latency-probe: per-access latencies
+  std::vector<double> peaks_ns;             // latency-probe: peak centres, tallest first
+  double mean_ns = 0;                       // latency-probe: the mean latency per access
+  std::vector<int> c2c_cpus;                // c2c: the CPUs measured
   std::vector<std::vector<double>> c2c_ns;  // c2c: one-way latency between c2c_cpus[i] and [j]
   // ccbench: the operation's latency from each measuring CPU, and how far it is from the
   // line's first holder ("same core", "same package", "1 hop", ...).
@@ -39,7 +39,7 @@ struct MachineMeasurements {
   std::string ccbench_test;  // e.g. "cas on modified"
   std::vector<CcbenchRow> ccbench;
   std::vector<std::pair<std::string, std::uint64_t>> sources;  // which level answered how many accesses
-  std::uint64_t writebacks = 0;  // dirty lines written back to memory (with sources only)
+  std::uint64_t writebacks = 0;                                // dirty lines written back to memory (with sources only)
   // DRAM bank balance (with sources, when DRAM was accessed): the banks that served an
   // access, of the nodes that served any, and the busiest bank's accesses over their mean.
   std::uint64_t dram_banks_touched = 0;
@@ -61,34 +61,34 @@ struct MachineProvenance {
 
 struct RowReport {
   std::vector<std::pair<std::string, std::string>> params;  // sweep values of this row
-  std::string result;      // "pass", "violation", "reachable" or "unreachable" (scenario/outcome.hpp)
-  std::string property;    // the violated property, the exists condition reached, or those not reached
-  std::string message;     // what the violation, the witness or the search says
-  std::string expected;    // "pass", or "violation: P", "reachable: N", "unreachable: N"
-  bool matched = false;    // result agrees with expected
-  std::string strategy;    // timed, random, replay
+  std::string result;    // "pass", "violation", "reachable" or "unreachable" (scenario/outcome.hpp)
+  std::string property;  // the violated property, the exists condition reached, or those not reached
+  std::string message;   // what the violation, the witness or the search says
+  std::string expected;  // "pass", or "violation: P", "reachable: N", "unreachable: N"
+  bool matched = false;  // result agrees with expected
+  std::string strategy;  // timed, random, replay
   std::uint64_t seed = 0;
   std::uint64_t executions = 0;
-  bool exhaustive = false;  // true only when every execution within the bounds was covered
-  std::uint64_t sim_ops = 0;  // visible operations simulated, over all executions
-  std::uint64_t steps = 0;    // visible operations of the reported execution
+  bool exhaustive = false;            // true only when every execution within the bounds was covered
+  std::uint64_t sim_ops = 0;          // visible operations simulated, over all executions
+  std::uint64_t steps = 0;            // visible operations of the reported execution
   std::uint64_t virtual_time_ns = 0;  // of the reported execution
-  double elapsed_s = 0;       // host time (never part of a trace)
-  std::string trace_sha256;   // of the reported execution's trace bytes
-  std::string trace_path;         // where the trace was written, if it was
-  std::string chrome_trace_path;  // likewise for the Chrome trace-event JSON
-  std::string schedule_path;      // on violation: the schedule file that replays it
-  std::string replay_command;     // on violation: the exact command that replays it
-  double sim_ops_per_host_s = 0;  // simulated operations per host second (all executions)
+  double elapsed_s = 0;               // host time (never part of a trace)
+  std::string trace_sha256;           // of the reported execution's trace bytes
+  std::string trace_path;             // where the trace was written, if it was
+  std::string chrome_trace_path;      // likewise for the Chrome trace-event JSON
+  std::string schedule_path;          // on violation: the schedule file that replays it
+  std::string replay_command;         // on violation: the exact command that replays it
+  double sim_ops_per_host_s = 0;      // simulated operations per host second (all executions)
   // Exploration (check): the search's statistics.
-  std::uint64_t pruned = 0;       // executions abandoned as redundant (dfs sleep sets)
-  std::uint64_t max_depth = 0;    // most steps in one execution
-  std::string bounds;             // what the search stayed within ("preemptions <= 2")
-  std::string guarantee;          // pct: its probability bound
-  double executions_per_s = 0;    // executions (pruned included) per host second
+  std::uint64_t pruned = 0;     // executions abandoned as redundant (dfs sleep sets)
+  std::uint64_t max_depth = 0;  // most steps in one execution
+  std::string bounds;           // what the search stayed within ("preemptions <= 2")
+  std::string guarantee;        // pct: its probability bound
+  double executions_per_s = 0;  // executions (pruned included) per host second
   unsigned workers = 1;
-  unsigned ranks = 1;              // MPI ranks the search ran on (docs/distributed.md)
-  std::uint64_t remote_units = 0;  // work units the other ranks ran
+  unsigned ranks = 1;                         // MPI ranks the search ran on (docs/distributed.md)
+  std::uint64_t remote_units = 0;             // work units the other ranks ran
   std::uint64_t remote_progress_reports = 0;  // what running remote units reported (checkpoints)
   std::uint64_t remote_units_lent_back = 0;   // subtrees of remote dfs units run here instead
   // A parallel dfs's own costs on this process (model::SearchOutcome::Parallel): tasks,
@@ -119,10 +119,10 @@ struct RowReport {
     bool present = false;
     unsigned preemptions = 0;
     std::uint64_t steps = 0;
-    bool minimized = false;                   // minimization ran
+    bool minimized = false;  // minimization ran
     bool fewest_preemptions_proven = false;
     bool fewest_steps_proven = false;
-    unsigned found_preemptions = 0;           // before minimization
+    unsigned found_preemptions = 0;  // before minimization
     std::uint64_t found_steps = 0;
     std::uint64_t minimize_executions = 0;
     std::uint64_t minimize_steps = 0;
@@ -145,12 +145,12 @@ struct RowReport {
   struct Smt {
     bool present = false;
     std::string memory_model;
-    unsigned unroll = 0;           // 0: every while loop's own bound
-    bool complete = true;          // no while loop was cut by the unrolling
-    std::uint64_t events = 0;      // in the encoding
-    std::uint64_t queries = 0;     // satisfiability checks
+    unsigned unroll = 0;        // 0: every while loop's own bound
+    bool complete = true;       // no while loop was cut by the unrolling
+    std::uint64_t events = 0;   // in the encoding
+    std::uint64_t queries = 0;  // satisfiability checks
     double solver_s = 0;
-    bool witness_replayed = false;  // the engine followed the witness to the same outcome
+    bool witness_replayed = false;      // the engine followed the witness to the same outcome
     std::vector<std::string> outcomes;  // --all-outcomes: every reachable final state
     bool outcomes_complete = true;
   } smt;
@@ -162,7 +162,7 @@ struct RowReport {
 struct ScenarioReport {
   std::string scenario;  // path of the scenario file
   std::string name;
-  std::string command;   // run, check, replay or native
+  std::string command;           // run, check, replay or native
   std::string platform = "sim";  // where the rows ran: sim or native
   bool swept = false;
   std::vector<RowReport> rows;

@@ -2,8 +2,8 @@
 // A file with a `sweep` gives one Scenario per combination of the swept values.
 #pragma once
 
-#include <any>
 #include <algorithm>
+#include <any>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -14,23 +14,23 @@
 #include <utility>
 #include <vector>
 
+#include "core/fileio/fileio_config.hpp"
 #include "core/futex/futex_config.hpp"
-#include "sim/exec/placement.hpp"
-#include "model/strategy_spec.hpp"
 #include "core/sync/spinlock.hpp"
 #include "core/usync/any_mutex.hpp"
-#include "core/fileio/fileio_config.hpp"
 #include "core/workloads/fileio_spec.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
 #include "core/workloads/futex_ring.hpp"
-#include "core/workloads/header_scan.hpp"
 #include "core/workloads/futex_wake.hpp"
+#include "core/workloads/header_scan.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program.hpp"
+#include "model/strategy_spec.hpp"
 #include "sim/exec/cost_model.hpp"
-#include "sim/machine/machine_config.hpp"
+#include "sim/exec/placement.hpp"
 #include "sim/machine/ccbench.hpp"
+#include "sim/machine/machine_config.hpp"
 #include "sim/machine/probes.hpp"
 
 namespace lockstep::scenario {
@@ -44,12 +44,12 @@ class ScenarioError : public std::runtime_error {
 // What `lockstep calibrate` recorded beside a machine it measured (docs/machines.md,
 // "Machine files"): which host, when, and what each fitted number came from.
 struct CalibrationInfo {
-  std::string file;  // the machine file it was read from
-  std::string host;  // host name
-  std::string cpu;   // CPU model, as /proc/cpuinfo names it
-  int cpus = 0;      // CPUs online
-  std::string when;  // ISO 8601, UTC
-  std::string clock; // what timed the probes
+  std::string file;                                          // the machine file it was read from
+  std::string host;                                          // host name
+  std::string cpu;                                           // CPU model, as /proc/cpuinfo names it
+  int cpus = 0;                                              // CPUs online
+  std::string when;                                          // ISO 8601, UTC
+  std::string clock;                                         // what timed the probes
   std::vector<std::pair<std::string, std::string>> sources;  // field -> what it was fitted from
   std::vector<std::string> notes;
 };
@@ -62,9 +62,9 @@ struct MachineSpec {
   // scenario's overrides applied. node_of_cpu and costs mirror it.
   std::optional<sim::machine::MachineConfig> model;
   sim::MemoryPolicy memory_policy = sim::MemoryPolicy::as_requested;
-  std::string machine_file;                  // `machine: {file: ...}`: the file it came from
+  std::string machine_file;                    // `machine: {file: ...}`: the file it came from
   std::optional<CalibrationInfo> calibration;  // set when a calibration's numbers are used
-  std::string calibration_note;              // `preset: host` without a usable calibration: why
+  std::string calibration_note;                // `preset: host` without a usable calibration: why
   int cpus() const { return static_cast<int>(node_of_cpu.size()); }
   int nodes() const {  // at least one
     return node_of_cpu.empty() ? 1 : *std::max_element(node_of_cpu.begin(), node_of_cpu.end()) + 1;
@@ -134,7 +134,7 @@ using model::StrategySpec;
 struct FidelityTolerance {
   std::string metric;  // a compared metric, or `ratios` for the design ratios of a sweep
   double percent = 0;
-  std::string where;   // "file:line:col", for a metric the workload does not report
+  std::string where;  // "file:line:col", for a metric the workload does not report
 };
 
 struct Expectation {

@@ -22,10 +22,10 @@
 #include "scenario/fileio_loader.hpp"
 #include "scenario/futex_loader.hpp"
 #include "scenario/machine_loader.hpp"
-#include "scenario/program_loader.hpp"
-#include "scenario/scenario.hpp"
 #include "scenario/machine_workloads_loader.hpp"
 #include "scenario/platform_loader.hpp"
+#include "scenario/program_loader.hpp"
+#include "scenario/scenario.hpp"
 #include "scenario/workload_registry.hpp"
 #include "scenario/yaml_document.hpp"
 #include "scenario/yaml_fields.hpp"
@@ -144,7 +144,8 @@ std::string builtin_property(const yaml::Source& src, const YAML::Node& node, co
                                "or {{name: ..., exists: ...}})",
                                name, yaml::join(builtin_properties())));
   }
-  if (checked_anywhere(name) || std::find(kind.properties.begin(), kind.properties.end(), name) != kind.properties.end())
+  if (checked_anywhere(name) ||
+      std::find(kind.properties.begin(), kind.properties.end(), name) != kind.properties.end())
     return name;
   std::vector<std::string> owners;
   for (const WorkloadKindInfo& row : workload_registry())
@@ -178,7 +179,6 @@ std::string final_condition(const yaml::Source& src, const YAML::Node& node, pro
   }
   return name;
 }
-
 
 // `prog` is null for built-in workloads; final conditions are added to it.
 std::vector<std::string> load_properties(const yaml::Map& root, const WorkloadKindInfo& kind, program::Program* prog) {
@@ -233,17 +233,19 @@ StrategySpec load_strategy(const yaml::Map& root) {
     std::vector<std::string> takers;
     for (const model::StrategyInfo& i : model::kStrategies)
       if ((i.keys & bit) != 0) takers.emplace_back(i.name);
-    const std::string which = takers.size() == 1 ? takers[0] + " strategy"
-                                                 : fmt::format("{} and {} strategies",
-                                                               fmt::join(takers.begin(), takers.end() - 1, ", "),
-                                                               takers.back());
+    const std::string which =
+        takers.size() == 1
+            ? takers[0] + " strategy"
+            : fmt::format("{} and {} strategies", fmt::join(takers.begin(), takers.end() - 1, ", "), takers.back());
     src.fail(*m.key_node(std::string(key)), fmt::format("{} applies to the {} only", key, which));
   }
   s.seed = m.unsigned_or("seed", 0, kNoLimit, s.seed);
-  const bool exhaustive = s.kind == StrategyKind::dfs || s.kind == StrategyKind::bounded || s.kind == StrategyKind::naive;
+  const bool exhaustive =
+      s.kind == StrategyKind::dfs || s.kind == StrategyKind::bounded || s.kind == StrategyKind::naive;
   s.executions = m.unsigned_or("executions", 1, kMaxExecutions, exhaustive ? kDefaultExhaustiveRuns : s.executions);
   s.max_steps = m.unsigned_or("max_steps", 1, kNoLimit, s.max_steps);
-  if (m.has("preemption_bound")) s.preemption_bound = static_cast<unsigned>(m.unsigned_or("preemption_bound", 0, 64, 0));
+  if (m.has("preemption_bound"))
+    s.preemption_bound = static_cast<unsigned>(m.unsigned_or("preemption_bound", 0, 64, 0));
   if (m.has("delay_bound")) s.delay_bound = static_cast<unsigned>(m.unsigned_or("delay_bound", 0, 64, 0));
   // ^ [0, 64]: a bound past a few is an exhaustive search in all but name.
   if (s.kind == StrategyKind::bounded && s.preemption_bound.has_value() == s.delay_bound.has_value())
@@ -313,7 +315,8 @@ Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& p
       if (outcome.size() == 0) {
         if (!exists.empty())
           src.fail(node, fmt::format("expect: a scenario with exists conditions ({}) needs its outcome beside "
-                                     "fidelity", yaml::join(exists)));
+                                     "fidelity",
+                                     yaml::join(exists)));
         return e;
       }
       node.reset(outcome);
@@ -341,8 +344,8 @@ Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& p
   if (key == "violation") {
     e.kind = Expectation::Kind::violation;
     if (!contains(properties, e.property)) {
-      src.fail(value, fmt::format("expect: '{}' is not among the checked properties ({})", e.property,
-                                  listed(properties)));
+      src.fail(value,
+               fmt::format("expect: '{}' is not among the checked properties ({})", e.property, listed(properties)));
     }
     if (contains(exists, e.property)) {
       src.fail(value, fmt::format("expect: '{}' is an exists condition, which is reached, not violated: expect "
@@ -362,8 +365,8 @@ Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& p
 // --- one scenario
 
 constexpr std::array<std::string_view, 15> kScenarioKeys{
-    "name",  "description", "machine",    "memory_model", "design", "workload", "variables",
-    "locks", "threads",     "properties", "strategy",     "expect", "sweep",    "platform", "scheduler"};
+    "name",    "description", "machine",  "memory_model", "design", "workload", "variables", "locks",
+    "threads", "properties",  "strategy", "expect",       "sweep",  "platform", "scheduler"};
 
 // `scheduler`: the simulated OS's choices about CPUs (docs/os.md): the idle loop, and where
 // threads run. A native run has the host kernel's and cannot choose them.
@@ -374,7 +377,8 @@ void load_scheduler(const yaml::Map& root, Scenario& s) {
   const yaml::Map m(src, *node, "scheduler", {"idle", "placement", "balance_interval_us"});
   const auto native_refuses = [&src, &s](const YAML::Node& at, std::string_view what) {
     if (s.platform == PlatformKind::native)
-      src.fail(at, fmt::format("scheduler.{}: the host's is its kernel's; a native run cannot choose it (docs/os.md)", what));
+      src.fail(at, fmt::format("scheduler.{}: the host's is its kernel's; a native run cannot choose it (docs/os.md)",
+                               what));
   };
   if (const auto idle = m.get("idle")) {
     native_refuses(*idle, "idle");
@@ -382,8 +386,8 @@ void load_scheduler(const yaml::Map& root, Scenario& s) {
   }
   if (const auto placement = m.get("placement")) {
     native_refuses(*placement, "placement");
-    s.placement = static_cast<sim::ThreadPlacement>(
-        yaml::choice(src, *placement, "scheduler.placement", sim::kPlacementNames));
+    s.placement =
+        static_cast<sim::ThreadPlacement>(yaml::choice(src, *placement, "scheduler.placement", sim::kPlacementNames));
   }
   if (const auto interval = m.get("balance_interval_us")) {
     native_refuses(*interval, "balance_interval_us");
@@ -578,7 +582,8 @@ ScenarioFile load(const std::string& path, const RowFilter& keep, const std::opt
         const std::string swept = axis.first.IsScalar() ? axis.first.Scalar() : std::string();
         if (swept.starts_with("machine") || swept.starts_with("platform"))
           src.fail(axis.first, fmt::format("sweep: '{}' varies the machine; comparing runs the workload on this "
-                                           "host and on its model only", swept));
+                                           "host and on its model only",
+                                           swept));
       }
     }
     file.swept = sweep.has_value();

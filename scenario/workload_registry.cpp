@@ -7,26 +7,26 @@
 
 #include <fmt/format.h>
 
-#include "scenario/fileio_loader.hpp"
-#include "scenario/outcome.hpp"
-#include "scenario/futex_loader.hpp"
-#include "scenario/machine_workloads_loader.hpp"
 #include "core/fileio/history_checks.hpp"
-#include "core/properties.hpp"
 #include "core/futex/futex_table.hpp"
+#include "core/properties.hpp"
 #include "core/workloads/counter_sharing.hpp"
 #include "core/workloads/fileio_workload.hpp"
 #include "core/workloads/futex_hash.hpp"
 #include "core/workloads/futex_pingpong.hpp"
 #include "core/workloads/futex_ring.hpp"
-#include "core/workloads/header_scan.hpp"
 #include "core/workloads/futex_wake.hpp"
+#include "core/workloads/header_scan.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program_workload.hpp"
 #include "native/atomic_wait_futex.hpp"
 #include "native/kernel_futex.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
+#include "scenario/fileio_loader.hpp"
+#include "scenario/futex_loader.hpp"
+#include "scenario/machine_workloads_loader.hpp"
+#include "scenario/outcome.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/machine/probes.hpp"
@@ -52,7 +52,8 @@ constexpr std::int64_t kMaxLargePages = 1 << 16;
 HeaderScanParams load_header_scan(const yaml::Map& m, const MachineSpec& machine) {
   HeaderScanParams p;
   p.buffers = static_cast<int>(m.integer_or("buffers", 1, kMaxScanBuffers, p.buffers));
-  p.item_bytes = static_cast<std::size_t>(m.integer_or("item_bytes", 8, kMaxItemBytes, static_cast<std::int64_t>(p.item_bytes)));
+  p.item_bytes =
+      static_cast<std::size_t>(m.integer_or("item_bytes", 8, kMaxItemBytes, static_cast<std::int64_t>(p.item_bytes)));
   p.colour = m.boolean_or("colour", p.colour);
   if (const auto keg = m.get("keg")) p.keg = static_cast<KegKind>(yaml::choice(m.source(), *keg, "keg", kKegKindNames));
   p.large_pages = static_cast<std::size_t>(m.integer_or("large_pages", 1, kMaxLargePages, 1));
@@ -90,8 +91,7 @@ std::unique_ptr<sim::SimWorkload> simulate(const WorkloadSpec& spec) {
 // --- natively: one execution on real threads
 
 template <class W, class Params>
-  requires Workload<W, NativePlatform::Thread>
-RowReport run_native(const Scenario& s, const Params& params) {
+requires Workload<W, NativePlatform::Thread> RowReport run_native(const Scenario& s, const Params& params) {
   W workload(params);
   native::NativeRunner runner;
   workload.setup([&runner](std::string name, CpuId cpu, std::function<void()> body) {
@@ -129,9 +129,12 @@ FutexBackendKind backend_of(const Scenario& s) {
 template <class F>
 RowReport with_backend(const Scenario& s, F&& f) {
   switch (backend_of(s)) {
-    case FutexBackendKind::table: return f(std::type_identity<futex::FutexTable<NativePlatform>>{});
-    case FutexBackendKind::kernel: return f(std::type_identity<native::KernelFutex>{});
-    case FutexBackendKind::std_atomic_wait: return f(std::type_identity<native::AtomicWaitFutex>{});
+    case FutexBackendKind::table:
+      return f(std::type_identity<futex::FutexTable<NativePlatform>>{});
+    case FutexBackendKind::kernel:
+      return f(std::type_identity<native::KernelFutex>{});
+    case FutexBackendKind::std_atomic_wait:
+      return f(std::type_identity<native::AtomicWaitFutex>{});
   }
   throw std::logic_error("unknown futex backend");
 }
@@ -155,17 +158,19 @@ void table_backend_only(const Scenario& s) {
 // A critical section's `cs_work` is simulated compute; natively it would cost nothing.
 void lock_counter_native_check(const Scenario& s) {
   if (s.workload.get<LockCounterParams>().cs_work == 0) return;
-  throw ScenarioError(fmt::format("{}: lock-counter's cs_work is simulated compute (Work::compute); natively it would "
-                                  "cost nothing: leave it out of a native run",
-                                  s.path));
+  throw ScenarioError(
+      fmt::format("{}: lock-counter's cs_work is simulated compute (Work::compute); natively it would "
+                  "cost nothing: leave it out of a native run",
+                  s.path));
 }
 
 // A ring's `work` is charged to the simulated CPU; the host's CPUs do no such work.
 void ring_native_check(const Scenario& s) {
   if (s.workload.get<FutexRingParams>().work == 0) return;
-  throw ScenarioError(fmt::format("{}: ring's work is simulated compute (Work::compute); natively it would cost nothing: "
-                                  "leave it out of a native ring",
-                                  s.path));
+  throw ScenarioError(
+      fmt::format("{}: ring's work is simulated compute (Work::compute); natively it would cost nothing: "
+                  "leave it out of a native ring",
+                  s.path));
 }
 
 // A row's properties, by the names core/properties.hpp declares (a test holds each to the table).
@@ -216,7 +221,8 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .simulate = simulate<LockCounter<SimPlatform>, LockCounterParams>,
        .check_native = lock_counter_native_check,
        .native = native_of<LockCounter<NativePlatform>, LockCounterParams>,
-       .properties = names({property::mutual_exclusion, property::deadlock, property::lost_wakeup, property::bound_exceeded})},
+       .properties =
+           names({property::mutual_exclusion, property::deadlock, property::lost_wakeup, property::bound_exceeded})},
       {.name = "header-scan",
        .keys = {"buffers", "item_bytes", "colour", "keg", "large_pages", "numa", "threads", "cpus", "passes"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
@@ -255,7 +261,9 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "c2c",
        .keys = {"rounds", "warmup_rounds", "smt", "cpus", "home"},
-       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any { return load_c2c(m, machine); },
+       .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
+         return load_c2c(m, machine);
+       },
        .simulate = nullptr,  // one execution per pair of CPUs: the runner's own loop (RowRunner::c2c)
        .check_native = nullptr,
        .native = nullptr,
@@ -316,7 +324,7 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .check_native = nullptr,
        .native = nullptr,
        .properties = names({property::assertion, property::condvar_mutex, property::deadlock, property::lost_wakeup,
-                             property::bound_exceeded})},
+                            property::bound_exceeded})},
   };
   return rows;
 }

@@ -72,7 +72,8 @@ void require_utf8(const std::string& path, const std::string& text) {
     throw ScenarioError(fmt::format("{}: the file name is not valid UTF-8 (byte {} of it)", path, *bad + 1));
   const auto bad = first_bad_utf8(text);
   if (!bad) return;
-  const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n'));
+  const std::size_t line =
+      1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n'));
   const std::size_t line_start = text.rfind('\n', *bad == 0 ? 0 : *bad - 1);
   const std::size_t col = line_start == std::string::npos || *bad == 0 ? *bad + 1 : *bad - line_start;
   throw ScenarioError(fmt::format("{}:{}:{}: the file is not valid UTF-8 (byte {:#04x})", path, line, col,
@@ -111,8 +112,10 @@ YAML::Node parse_document_text(const Source& src, const std::string& text, std::
   } catch (const YAML::ParserException& e) {
     src.fail_at(src.where(e.mark), e.msg);
   }
-  if (starts.marks.empty() || doc.IsNull()) src.fail_at(src.file() + ":1:1", fmt::format("the file holds no {} (expected a map)", what));
-  if (starts.marks.size() > 1) src.fail_at(src.where(starts.marks[1]), fmt::format("a {} file holds one YAML document", what));
+  if (starts.marks.empty() || doc.IsNull())
+    src.fail_at(src.file() + ":1:1", fmt::format("the file holds no {} (expected a map)", what));
+  if (starts.marks.size() > 1)
+    src.fail_at(src.where(starts.marks[1]), fmt::format("a {} file holds one YAML document", what));
   std::size_t seen = 0;
   require_bounded(src, doc, what, seen);
   return doc;

@@ -45,8 +45,8 @@ struct PendingOp {
   OpKind kind = OpKind::start;
   std::uint8_t size = 0;
   std::memory_order order : 8 = std::memory_order_seq_cst;
-  ThreadId target = kNoThread;   // unpark's target
-  std::uint64_t addr = 0;        // simulated address, 0 when none
+  ThreadId target = kNoThread;  // unpark's target
+  std::uint64_t addr = 0;       // simulated address, 0 when none
 };
 static_assert(sizeof(PendingOp) == 16);
 

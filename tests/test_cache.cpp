@@ -22,9 +22,7 @@ class ReferenceCache {
       : sets_(sets), ways_(ways), replacement_(replacement), line_(sets * ways), stamp_(sets * ways), plru_(sets) {
     clear();
   }
-  void clear() {
-    std::fill(line_.begin(), line_.end(), std::nullopt);
-  }
+  void clear() { std::fill(line_.begin(), line_.end(), std::nullopt); }
   std::optional<std::size_t> way_of(std::uint64_t line) const {
     const std::size_t set = line % sets_;
     for (std::size_t w = 0; w < ways_; ++w)
@@ -105,7 +103,8 @@ void check_against_reference(std::uint32_t ways, Replacement replacement, int ex
   ReferenceCache reference(kSets, ways, replacement);
   std::mt19937_64 rng(ways * 7 + static_cast<unsigned>(replacement));
   // Lines far apart too, so tags differ in high bits (and some share a fingerprint).
-  const std::uint64_t spread[] = {0, 1, std::uint64_t{1} << 20, std::uint64_t{1} << 40, Cache::kMaxLine - 3 * kSets * ways};
+  const std::uint64_t spread[] = {0, 1, std::uint64_t{1} << 20, std::uint64_t{1} << 40,
+                                  Cache::kMaxLine - 3 * kSets * ways};
   for (int e = 0; e < executions; ++e) {
     cache.clear();
     reference.clear();

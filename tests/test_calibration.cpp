@@ -52,11 +52,11 @@ driver::RowReport run_scenario_text(const fs::path& path, const std::string& tex
 }
 
 double simulated_mean(const fs::path& machine, std::uint64_t bytes) {
-  const auto r = run_scenario_text(
-      machine.parent_path() / "peak.yaml",
-      "name: p\nmachine: {file: " + machine.filename().string() + "}\nworkload: {kind: latency-probe, bytes: " +
-          std::to_string(bytes) + ", cpu: 0, samples: 4000, seed: 1}\nstrategy: {kind: timed, seed: 1, max_steps: "
-          "20000000}\nexpect: pass\n");
+  const auto r = run_scenario_text(machine.parent_path() / "peak.yaml",
+                                   "name: p\nmachine: {file: " + machine.filename().string() +
+                                       "}\nworkload: {kind: latency-probe, bytes: " + std::to_string(bytes) +
+                                       ", cpu: 0, samples: 4000, seed: 1}\nstrategy: {kind: timed, seed: 1, max_steps: "
+                                       "20000000}\nexpect: pass\n");
   REQUIRE(r.machine.mean_ns > 0);
   return r.machine.mean_ns;
 }
@@ -135,9 +135,11 @@ TEST_CASE("calibration: --transfer-from ccbench fits the in-package transfer to 
   const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
   const driver::Calibration by_c2c =
       driver::fit_calibration(host, xeon_measurements(), {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w1").string());
-  const driver::Calibration c = driver::fit_calibration(host, xeon_measurements(), {"h", "c", 16}, "2026-12-02T10:00:00Z",
-                                                        (dir / "w2").string(), driver::TransferFit::ccbench);
-  CHECK_THAT(source_of(by_c2c, "c2c_same_package_ns"), Catch::Contains("ccbench probe's load of a modified line, 52.0"));
+  const driver::Calibration c =
+      driver::fit_calibration(host, xeon_measurements(), {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w2").string(),
+                              driver::TransferFit::ccbench);
+  CHECK_THAT(source_of(by_c2c, "c2c_same_package_ns"),
+             Catch::Contains("ccbench probe's load of a modified line, 52.0"));
   const std::string source = source_of(c, "c2c_same_package_ns");
   CHECK_THAT(source, Catch::Contains("--transfer-from ccbench") && Catch::Contains("ping-pong, one way 33.0"));
   CHECK(c.config.c2c_same_package_ns == Approx(52).margin(0.5));
@@ -168,7 +170,6 @@ TEST_CASE("calibration: what was not measured keeps the base preset's number and
   CHECK_THAT(source_of(c, "caches.L3.hit_ns"), Catch::Contains("[guess]"));
   CHECK_THAT(source_of(c, "dram.latency_ns"), Catch::Contains("[guess]"));
   CHECK_THAT(source_of(c, "c2c_same_package_ns"), Catch::Contains("[guess]"));
-  CHECK(c.config.dram.latency_ns == sim::machine::host_machine(std::string(LOCKSTEP_SOURCE_DIR) +
-                                                               "/tests/data/sysfs/xeon-2s")
-                                        .dram.latency_ns);
+  CHECK(c.config.dram.latency_ns ==
+        sim::machine::host_machine(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s").dram.latency_ns);
 }

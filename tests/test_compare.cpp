@@ -64,7 +64,7 @@ TEST_CASE("compare: tolerances by name, by family and for ratios decide the verd
   driver::judge_fidelity(report, {ops, per_thread, ratios});
   CHECK(report.rows[0].metrics[0].within);
   CHECK(report.rows[1].metrics[0].within);
-  CHECK(report.rows[0].metrics[1].tolerance_pct == 70);  // NAME[i] takes NAME's tolerance
+  CHECK(report.rows[0].metrics[1].tolerance_pct == 70);      // NAME[i] takes NAME's tolerance
   CHECK(report.rows[0].metrics[1].error_pct == Approx(65));  // 82.5 against 50
   CHECK(report.rows[0].metrics[1].within);
   REQUIRE(report.ratios.size() == 1);

@@ -14,8 +14,8 @@
 using namespace lockstep;
 
 TEST_CASE("false sharing costs like true sharing, padding removes it (nehalem-2s)", "[workload][counter-sharing]") {
-  const scenario::ScenarioFile file = scenario::load_scenario_file(std::string(LOCKSTEP_SOURCE_DIR) +
-                                                                   "/scenarios/machine/nehalem-2s-counter-sharing.yaml");
+  const scenario::ScenarioFile file = scenario::load_scenario_file(
+      std::string(LOCKSTEP_SOURCE_DIR) + "/scenarios/machine/nehalem-2s-counter-sharing.yaml");
   driver::RunOptions options;
   options.command = driver::Command::run;
   options.out_dir = (lockstep::testing::scratch_dir() / "counter-sharing").string();

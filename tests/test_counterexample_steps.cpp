@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "trace/interleaving.hpp"
 #include "tests/traced_run.hpp"
 #include "trace/address_names.hpp"
+#include "trace/interleaving.hpp"
 
 using namespace lockstep;
 
@@ -137,5 +137,6 @@ TEST_CASE("a trace whose protocol steps do not nest is an error naming the line"
 {"t":0,"ev":"thread","th":0,"name":"a","cpu":0}
 {"t":1,"ev":"step","th":0,"act":"end"}
 )";
-  CHECK_THROWS_WITH(trace::read_interleaving(bad), Catch::Contains("trace, line 3: a protocol step ends that did not begin"));
+  CHECK_THROWS_WITH(trace::read_interleaving(bad),
+                    Catch::Contains("trace, line 3: a protocol step ends that did not begin"));
 }

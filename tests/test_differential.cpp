@@ -9,8 +9,8 @@
 #include <string>
 
 #include "driver/runner.hpp"
-#include "scenario/scenario.hpp"
 #include "model/dpor_strategy.hpp"
+#include "scenario/scenario.hpp"
 #include "tests/differential/engine_outcomes.hpp"
 #include "tests/differential/reference_machine.hpp"
 #include "tests/scratch_dir.hpp"

@@ -202,7 +202,7 @@ TEST_CASE_METHOD(Fixture, "timed: a fast-forwarded spinner resumes when the writ
   REQUIRE_FALSE(r.violation);
   CHECK(seen_at >= 5000);
   CHECK(seen_at < 5000 + 200);  // the store, then one load that misses
-  CHECK(r.memory_ops < 20);      // the 5 us of spinning were not simulated load by load
+  CHECK(r.memory_ops < 20);     // the 5 us of spinning were not simulated load by load
 }
 
 TEST_CASE_METHOD(Fixture, "timed: spinners on a shared CPU still let the lock holder run", "[engine]") {

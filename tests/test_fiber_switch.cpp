@@ -54,7 +54,7 @@ TEST_CASE("fiber switch: a chain of fibers passes control along and back", "[eng
     }};
     fiber back_from_b = switch_fiber(std::move(b));
     order.push_back('A');
-    CHECK(back_from_b);  // b switched back while suspended in its return: a live fiber
+    CHECK(back_from_b);                                  // b switched back while suspended in its return: a live fiber
     back_from_b = switch_fiber(std::move(back_from_b));  // b finishes, control returns here
     CHECK_FALSE(back_from_b);
     return std::move(host);

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "driver/runner.hpp"
-#include "scenario/scenario.hpp"
 #include "core/fileio/history_checks.hpp"
 #include "core/workloads/fileio_workload.hpp"
+#include "driver/runner.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
+#include "scenario/scenario.hpp"
 #include "scenario_fixtures.hpp"
 #include "tests/scratch_dir.hpp"
 
@@ -103,9 +103,12 @@ TEST_CASE("offset_not_torn accepts every serial offset and rejects a half update
 TEST_CASE("the bundled fileio scenarios give docs/sources.md's verdicts", "[fileio][scenario]") {
   // A few of scenarios/fileio/, one per kind of anomaly and one that passes; the end-to-end
   // test runs them all.
-  const char* names[] = {"offset-none-reads-unique.yaml", "offset-vnode-rwlock-reads-unique.yaml",
-                         "offset-none-torn-32.yaml", "offset-f-pos-lock-torn-32.yaml",
-                         "data-lockless-reads-reads-atomic.yaml", "data-page-locks-writes-interleaved.yaml",
+  const char* names[] = {"offset-none-reads-unique.yaml",
+                         "offset-vnode-rwlock-reads-unique.yaml",
+                         "offset-none-torn-32.yaml",
+                         "offset-f-pos-lock-torn-32.yaml",
+                         "data-lockless-reads-reads-atomic.yaml",
+                         "data-page-locks-writes-interleaved.yaml",
                          "data-range-locks-writes-interleaved.yaml"};
   for (const char* name : names) {
     const std::string path = std::string(LOCKSTEP_SOURCE_DIR) + "/scenarios/fileio/" + name;

@@ -14,6 +14,7 @@
 #include "core/futex/futex_designs.hpp"
 #include "core/futex/futex_table.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/workload.hpp"
 #include "model/random_strategy.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
@@ -21,7 +22,6 @@
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
 #include "tests/lambda_workload.hpp"
-#include "core/workloads/workload.hpp"
 
 using namespace lockstep;
 using namespace lockstep::futex;
@@ -33,9 +33,9 @@ TEST_CASE("futex table sizes follow the kernel's rules", "[futex]") {
   const TableShape numa = table_shape(Sizing::per_node, {512, 16, 1});
   CHECK(numa.tables == 16);
   CHECK(numa.buckets_per_table == 8192);
-  CHECK(table_shape(Sizing::per_node, {1, 4, 1}).buckets_per_table == 64);  // max(4, 64)
-  CHECK(table_shape(Sizing::process_private, {64, 1, 1}).buckets_per_table == 16);   // clamped up to 16
-  CHECK(table_shape(Sizing::process_private, {64, 1, 10}).buckets_per_table == 64);  // 4 * 10 -> 64
+  CHECK(table_shape(Sizing::per_node, {1, 4, 1}).buckets_per_table == 64);            // max(4, 64)
+  CHECK(table_shape(Sizing::process_private, {64, 1, 1}).buckets_per_table == 16);    // clamped up to 16
+  CHECK(table_shape(Sizing::process_private, {64, 1, 10}).buckets_per_table == 64);   // 4 * 10 -> 64
   CHECK(table_shape(Sizing::process_private, {2, 1, 1000}).buckets_per_table == 16);  // min(threads, cpus) = 2
 }
 
@@ -193,7 +193,7 @@ TEST_CASE("6.16's and 6.17's tables lose no wake, and drop every reference they 
   CAPTURE(describe(config));
   CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 2, 0}, 8, 150) == 0);
   CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 2, 64}, 8, 150) == 0);  // the table grows meanwhile
-  config.private_buckets = 16;  // fixed: it does not grow
+  config.private_buckets = 16;                                             // fixed: it does not grow
   CHECK(lost_wakeups_in_sim(WaitWakeParams{config, 2, 64}, 8, 150) == 0);
 }
 
@@ -377,8 +377,8 @@ struct OrderRun<native::NativePlatform> {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("wake order: most urgent priority first, FIFO within a priority", "[futex][dual]",
-                   sim::SimPlatform, native::NativePlatform) {
+TEMPLATE_TEST_CASE("wake order: most urgent priority first, FIFO within a priority", "[futex][dual]", sim::SimPlatform,
+                   native::NativePlatform) {
   FutexConfig config;
   config.lock = GENERATE(SpinlockKind::ticket, SpinlockKind::mcs);
   OrderParams p{config, {120, 10, 120, 50, 10}, false};

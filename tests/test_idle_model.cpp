@@ -14,10 +14,10 @@
 #include "sim/exec/idle_model.hpp"
 
 using namespace lockstep;  // NOLINT(google-build-using-namespace)
+using sim::idle_wake;
 using sim::IdleCosts;
 using sim::IdlePolicy;
 using sim::IdleState;
-using sim::idle_wake;
 
 TEST_CASE("idle: each policy's wake-up, by hand", "[idle]") {
   IdleCosts c;
@@ -61,9 +61,10 @@ TEST_CASE("idle: each policy's wake-up, by hand", "[idle]") {
   using Spent = std::array<std::uint64_t, 3>;
   CHECK(sim::idle_residency(IdlePolicy::hlt, c, 100, false, 1000, pause) == Spent{0, 0, 1000});
   CHECK(sim::idle_residency(IdlePolicy::mwait, c, 0, false, 1000, pause) == Spent{0, 1000, 0});
-  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 5, false, 300, pause) == Spent{300, 0, 0});    // woken spinning
-  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 5, false, 1000, pause) == Spent{400, 600, 0}); // the window, then mwait
-  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 5, true, 1000, pause) == Spent{0, 1000, 0});   // SMT: no spin
+  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 5, false, 300, pause) == Spent{300, 0, 0});  // woken spinning
+  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 5, false, 1000, pause) ==
+        Spent{400, 600, 0});  // the window, then mwait
+  CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 5, true, 1000, pause) == Spent{0, 1000, 0});  // SMT: no spin
   CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 2, false, 1000, pause) == Spent{0, 1000, 0});
   CHECK(sim::idle_residency(IdlePolicy::adaptive, c, 1, false, 1000, pause) == Spent{0, 0, 1000});
 }
@@ -180,14 +181,15 @@ TEST_CASE("idle: a scenario overrides the machine's idle costs", "[idle]") {
   // The flat ring under hlt: every hop wakes a halted CPU on the token's critical path, so a
   // hlt exit 3 us shorter shortens the run by 3 us per halted wake-up.
   const testing::ScratchDir scratch("lockstep-idle-costs");
-  const scenario::ScenarioReport report = run_scenario(scratch,
-                                                       "name: ring\n"
-                                                       "machine: {preset: flat, cpus: 4, idle_costs: {hlt_exit_ns: 4000}}\n"
-                                                       "design: {futex: linux-3.14}\n"
-                                                       "scheduler: {idle: hlt}\n"
-                                                       "workload: {kind: ring, threads: 4, laps: 100}\n"
-                                                       "sweep: {machine.idle_costs.hlt_exit_ns: [4000, 1000]}\n"
-                                                       "expect: pass\n");
+  const scenario::ScenarioReport report =
+      run_scenario(scratch,
+                   "name: ring\n"
+                   "machine: {preset: flat, cpus: 4, idle_costs: {hlt_exit_ns: 4000}}\n"
+                   "design: {futex: linux-3.14}\n"
+                   "scheduler: {idle: hlt}\n"
+                   "workload: {kind: ring, threads: 4, laps: 100}\n"
+                   "sweep: {machine.idle_costs.hlt_exit_ns: [4000, 1000]}\n"
+                   "expect: pass\n");
   REQUIRE(report.rows.size() == 2);
   const double halts = report.rows[0].workload.value("idle_wakes_hlt");
   CHECK(halts > 400);

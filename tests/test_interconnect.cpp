@@ -42,19 +42,19 @@ TEST_CASE_METHOD(Fixture, "a link carries one message at a time, first come firs
   links.set_now(100);
   CHECK(links.message(0, 0, Message::request, 100) == 0);  // same package: no link
   CHECK(request_waits(100) == 0);
-  CHECK(request_waits(100) == 8);   // behind the first
-  CHECK(request_waits(100) == 16);  // behind both
+  CHECK(request_waits(100) == 8);                                   // behind the first
+  CHECK(request_waits(100) == 16);                                  // behind both
   CHECK(links.message(1, 0, Message::request, 100) == kRequestNs);  // the other direction is free
 }
 
 TEST_CASE_METHOD(Fixture, "a message takes the first gap it fits, before bookings made earlier", "[machine][links]") {
   links.set_now(100);
   CHECK(links.message(0, 1, Message::data, 200) == 10 + 64);  // holds [200, 264)
-  CHECK(request_waits(150) == 0);   // [150, 158): fits before the data
-  CHECK(request_waits(192) == 0);   // [192, 200): fits exactly, up to the data
-  CHECK(request_waits(190) == 74);  // [190, 198) would overlap: after the data, at 264
-  CHECK(request_waits(155) == 3);   // behind [150, 158), at 158
-  CHECK(request_waits(300) == 0);   // after everything
+  CHECK(request_waits(150) == 0);                             // [150, 158): fits before the data
+  CHECK(request_waits(192) == 0);                             // [192, 200): fits exactly, up to the data
+  CHECK(request_waits(190) == 74);                            // [190, 198) would overlap: after the data, at 264
+  CHECK(request_waits(155) == 3);                             // behind [150, 158), at 158
+  CHECK(request_waits(300) == 0);                             // after everything
 }
 
 TEST_CASE_METHOD(Fixture, "a message steps over every booking whose gap is too short for it", "[machine][links]") {
@@ -83,8 +83,8 @@ TEST_CASE_METHOD(Fixture, "bookings that ended are history, however many pile up
   const double t = 1'000'000;
   links.set_now(t);
   for (int i = 0; i < 100; ++i) REQUIRE(request_waits(t + 100) == 8 * i);  // [t+100, t+900)
-  CHECK(request_waits(t) == 0);        // [t, t+8)
-  CHECK(request_waits(t + 95) == 805); // [t+95, t+103) overlaps the burst: after it, at t+900
+  CHECK(request_waits(t) == 0);                                            // [t, t+8)
+  CHECK(request_waits(t + 95) == 805);  // [t+95, t+103) overlaps the burst: after it, at t+900
   // Many separate bookings still ahead (gaps of 12 ns between 8 ns ones) all keep holding
   // their time while the link drops its past now and then.
   const double u = 2'000'000;
@@ -165,9 +165,9 @@ struct Chain {
 TEST_CASE_METHOD(Chain, "a broadcast crosses each link of its tree once", "[machine][links]") {
   links.set_now(100);
   links.broadcast(0, 0b110, Message::request, 100, arrival);
-  CHECK(arrival[1] == 100 + 18);       // [100, 108) on 0->1, head at 110, tail at 118
-  CHECK(arrival[2] == 110 + 18);       // forwarded by 1: [110, 118) on 1->2
-  CHECK(arrival[0] == -1);             // not a target: left alone
+  CHECK(arrival[1] == 100 + 18);  // [100, 108) on 0->1, head at 110, tail at 118
+  CHECK(arrival[2] == 110 + 18);  // forwarded by 1: [110, 118) on 1->2
+  CHECK(arrival[0] == -1);        // not a target: left alone
   // Two unicast requests would have held 0->1 for 16 ns; the broadcast held it for 8.
   CHECK(links.message(0, 1, Message::request, 100) == 8 + 18);
   CHECK(links.message(1, 2, Message::request, 110) == 8 + 18);
@@ -178,12 +178,12 @@ TEST_CASE_METHOD(Chain, "a broadcast books only the links on the way to its targ
   links.broadcast(0, 0b010, Message::request, 0, arrival);  // to 1 only
   CHECK(arrival[1] == 18);
   CHECK(arrival[2] == -1);
-  CHECK(links.message(1, 2, Message::request, 10) == 18);  // 1->2 was not booked
+  CHECK(links.message(1, 2, Message::request, 10) == 18);     // 1->2 was not booked
   links.broadcast(2, 0b001, Message::request, 100, arrival);  // to 0, through 1
   CHECK(arrival[0] == 100 + 10 + 10 + 8);
   CHECK(links.message(2, 1, Message::request, 100) == 8 + 18);  // 2->1 held [100, 108)
   CHECK(links.message(1, 0, Message::request, 110) == 8 + 18);  // 1->0 held [110, 118)
-  links.broadcast(1, 0b010, Message::request, 200, arrival);  // the source alone: no link
+  links.broadcast(1, 0b010, Message::request, 200, arrival);    // the source alone: no link
   CHECK(arrival[1] == 200);
 }
 

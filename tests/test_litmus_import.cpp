@@ -80,16 +80,16 @@ TEST_CASE("litmus import: Intel syntax (X86)", "[litmus_import]") {
 }
 
 TEST_CASE("litmus import: AT&T syntax (X86_64), typed init, locked instructions", "[litmus_import]") {
-  const litmus::Imported t = litmus::import_litmus(
-      "dir/t.litmus",
-      "X86_64 LOCKS\n{\nuint64_t x; uint64_t y = 2; uint64_t 0:rax; int64_t 1:rbx = -1;\n}\n"
-      " P0                 | P1                      ;\n"
-      " xchgl %eax,(x)     | lock cmpxchgq %rbx,(y)  ;\n"
-      " lock xaddq %rax,(y)| lock incl (x)           ;\n"
-      " lock addl $3,(x)   | lock decq (y)           ;\n"
-      " movq $1,%rcx       | movq %rbx,%rdx          ;\n"
-      "~exists (0:rax=1 /\\ [y]=2)\n",
-      {{"LOCKS", "Forbid"}});
+  const litmus::Imported t =
+      litmus::import_litmus("dir/t.litmus",
+                            "X86_64 LOCKS\n{\nuint64_t x; uint64_t y = 2; uint64_t 0:rax; int64_t 1:rbx = -1;\n}\n"
+                            " P0                 | P1                      ;\n"
+                            " xchgl %eax,(x)     | lock cmpxchgq %rbx,(y)  ;\n"
+                            " lock xaddq %rax,(y)| lock incl (x)           ;\n"
+                            " lock addl $3,(x)   | lock decq (y)           ;\n"
+                            " movq $1,%rcx       | movq %rbx,%rdx          ;\n"
+                            "~exists (0:rax=1 /\\ [y]=2)\n",
+                            {{"LOCKS", "Forbid"}});
   const std::string& y = t.yaml;
   CHECK(t.quantifier == "~exists");
   CHECK(t.kind == "Forbid");
@@ -115,8 +115,7 @@ TEST_CASE("litmus import: AT&T syntax (X86_64), typed init, locked instructions"
 }
 
 TEST_CASE("litmus import: forall, and an empty cell", "[litmus_import]") {
-  const litmus::Imported t = import_text(
-      "X86 F\n{ }\n P0 | P1 ;\n MOV [x],$1 | ;\nforall (x=1)\n");
+  const litmus::Imported t = import_text("X86 F\n{ }\n P0 | P1 ;\n MOV [x],$1 | ;\nforall (x=1)\n");
   CHECK_THAT(t.yaml, Catch::Contains("forall: \"(x == 1)\""));
   CHECK_THAT(t.yaml, Catch::Contains("expect: pass"));
   CHECK_THAT(t.yaml, Catch::Contains("set: {reg: unused, value: 0}"));  // P1 has no instruction
@@ -153,8 +152,8 @@ TEST_CASE("litmus import: each refusal names its file, line and column", "[litmu
       {head + " MOV [x],$1 | ;\nfilter (x=1)\nexists (x=1)\n", "t.litmus:5:1: ", "`filter` clause"},
       {head + " MOV [x],$1 | MOV [x],$2 | MOV [x],$3 ;\nexists (x=1)\n", "t.litmus:4:27: ", "3 cells, the table 2"},
       {head + " MOV [x],$1 | MOV [x],$2 \nexists (x=1)\n", "t.litmus:4:26: ", "must end with ';'"},
-      {"X86_64 T\n{ }\n P0 | P1 ;\n movb $1,(x) | movq (x),%rax ;\nexists (x=1)\n", "t.litmus:4:16: ",
-       "mixed-size access"},
+      {"X86_64 T\n{ }\n P0 | P1 ;\n movb $1,(x) | movq (x),%rax ;\nexists (x=1)\n",
+       "t.litmus:4:16: ", "mixed-size access"},
       {"X86_64 T\n{ }\n P0 | P1 ;\n movq $1,8(%rdi) | ;\nexists (x=1)\n", "t.litmus:4:10: ", "not supported"},
   };
   for (const Case& c : cases) {
@@ -180,9 +179,15 @@ TEST_CASE("litmus import: the kinds file", "[litmus_import]") {
 TEST_CASE("litmus import: round trip of tests/litmus under tso and sc", "[litmus_import]") {
   const litmus::Kinds kinds = litmus::parse_kinds("kinds.txt", io::read_file(litmus_dir() + "/kinds.txt"));
   const std::map<std::string, std::string> tso = {
-      {"SB", "reachable"},           {"MP", "unreachable"},          {"LB", "unreachable"},
-      {"2+2W", "unreachable"},       {"SB+mfences", "unreachable"},  {"SB+rfi-pos", "reachable"},
-      {"R+mfence+rfi-po", "reachable"}, {"IRIW", "unreachable"},    {"SB+locked", "unreachable"},
+      {"SB", "reachable"},
+      {"MP", "unreachable"},
+      {"LB", "unreachable"},
+      {"2+2W", "unreachable"},
+      {"SB+mfences", "unreachable"},
+      {"SB+rfi-pos", "reachable"},
+      {"R+mfence+rfi-po", "reachable"},
+      {"IRIW", "unreachable"},
+      {"SB+locked", "unreachable"},
   };
   std::size_t seen = 0;
   for (const auto& entry : fs::directory_iterator(litmus_dir())) {

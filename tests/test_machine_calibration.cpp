@@ -17,7 +17,8 @@ using namespace lockstep::sim::machine;
 namespace {
 
 struct Model {
-  explicit Model(MachineConfig config) : memory(config), engine(MachineShape{memory.topology().node_of_cpu()}, memory) {}
+  explicit Model(MachineConfig config)
+      : memory(config), engine(MachineShape{memory.topology().node_of_cpu()}, memory) {}
   MemorySystem memory;
   Engine engine;
 
@@ -103,8 +104,8 @@ TEST_CASE("barcelona-8s: slow across the boards, local slowed by broadcast probe
     by_node.push_back(broadcast.probe(256ULL << 20, Placement{false, n}, 2000)[0].centre_ns);
     filtered_by_node.push_back(filtered.probe(256ULL << 20, Placement{false, n}, 2000)[0].centre_ns);
   }
-  CHECK(by_node[0] >= 100);                     // even local memory waits for every socket
-  CHECK(filtered_by_node[0] < by_node[0]);      // the probe filter spares it
+  CHECK(by_node[0] >= 100);                 // even local memory waits for every socket
+  CHECK(filtered_by_node[0] < by_node[0]);  // the probe filter spares it
   for (NodeId n = 0; n < t.packages(); ++n) {
     CAPTURE(n);
     if (t.board_of(n) != t.board_of(0)) {
@@ -285,7 +286,8 @@ TEST_CASE("two-socket Xeons: MLC's memory and HITM latencies within 10%", "[mach
 // core-to-core-latency's CAS ping-pong on two EPYC 7R13 (docs/machines.md, "EPYC Milan"),
 // run as the tool runs it: the token is the main thread's, homed in socket 0's memory, so two
 // core complexes of socket 1 talk through socket 0's home agent.
-TEST_CASE("epyc-7r13-2s: core-to-core-latency's ping-pong within 10%, by where the line's home is", "[machine][calibration]") {
+TEST_CASE("epyc-7r13-2s: core-to-core-latency's ping-pong within 10%, by where the line's home is",
+          "[machine][calibration]") {
   Model m(make_preset("epyc-7r13-2s"));
   C2cParams params;
   // CPU 96 is CPU 0's SMT sibling, 1 shares its CCX, 8 is another CCX of socket 0; 48 and 56

@@ -109,16 +109,16 @@ TEST_CASE("machine file mistakes are errors at their place", "[scenario][machine
   CHECK_THAT(error_of(write("s-nested.yaml", scenario_on("{file: nested.yaml}"))),
              Catch::Contains("cannot name another machine file"));
   write("host-based.yaml", "machine: {preset: host}\n");
-  CHECK_THAT(error_of(write("s-host.yaml", scenario_on("{file: host-based.yaml}"))),
-             Catch::Contains("not from host"));
+  CHECK_THAT(error_of(write("s-host.yaml", scenario_on("{file: host-based.yaml}"))), Catch::Contains("not from host"));
   write("shared-l1.yaml",
         "machine:\n  preset: nehalem-2s\n  caches:\n    - {name: L1, size_bytes: 32768, ways: 8, hit_ns: 1, scope: "
         "package}\n");
   const std::string shared = error_of(write("s-shared.yaml", scenario_on("{file: shared-l1.yaml}")));
   CHECK_THAT(shared, Catch::StartsWith((testing::scratch_dir() / "machine_files/shared-l1.yaml").string() + ":4:"));
   CHECK_THAT(shared, Catch::Contains("private L1"));
-  write("no-ways.yaml", "machine:\n  preset: nehalem-2s\n  caches:\n    - {name: L1, size_bytes: 32768, hit_ns: 1, "
-                        "scope: core}\n");
+  write("no-ways.yaml",
+        "machine:\n  preset: nehalem-2s\n  caches:\n    - {name: L1, size_bytes: 32768, hit_ns: 1, "
+        "scope: core}\n");
   CHECK_THAT(error_of(write("s-no-ways.yaml", scenario_on("{file: no-ways.yaml}"))), Catch::Contains("ways"));
   write("flat.yaml", "machine: {preset: flat, cpus: 4}\n");
   CHECK_THAT(error_of(write("s-flat.yaml", scenario_on("{file: flat.yaml}"))), Catch::Contains("modelled machine"));
@@ -138,7 +138,8 @@ TEST_CASE("preset host uses this host's calibration only when it measured this h
   fs::remove(stored);
   scenario::MachineSpec m = scenario::load_scenario_file(s.string()).rows.front().machine;
   CHECK_FALSE(m.calibration);
-  CHECK_THAT(m.calibration_note, Catch::Contains("no calibration of this host") && Catch::Contains("lockstep calibrate"));
+  CHECK_THAT(m.calibration_note,
+             Catch::Contains("no calibration of this host") && Catch::Contains("lockstep calibrate"));
 
   std::ofstream(stored) << machine_file(host.host, host.cpu, host.cpus);
   m = scenario::load_scenario_file(s.string()).rows.front().machine;
@@ -161,7 +162,8 @@ TEST_CASE("expect.fidelity takes a tolerance per figure", "[scenario][fidelity]"
   const auto on = [](const std::string& expect) {
     return "name: fidelity\nmachine: {preset: nehalem-2s}\ndesign: {futex: baseline}\n"
            "workload: {kind: futex-hash, runtime_us: 10}\n"
-           "expect: " + expect + "\n";
+           "expect: " +
+           expect + "\n";
   };
   const scenario::ScenarioFile file =
       scenario::load_scenario_file(write("f.yaml", on("{fidelity: {ops_per_s: 15, ratios: 20}}")).string());

@@ -23,10 +23,10 @@
 #include "model/dpor_strategy.hpp"
 #include "model/minimize.hpp"
 #include "model/pct_strategy.hpp"
-#include "model/run_groups.hpp"
 #include "model/random_strategy.hpp"
-#include "model/search_estimate.hpp"
+#include "model/run_groups.hpp"
 #include "model/search.hpp"
+#include "model/search_estimate.hpp"
 #include "model/unit_cache.hpp"
 #include "model/work_units.hpp"
 #include "sim/exec/sim_platform.hpp"
@@ -282,7 +282,8 @@ TEST_CASE("dfs reaches every final state a full enumeration reaches", "[model]")
 // the values read are counted exactly when the strata are not bounded (two probes agree and
 // stop); a program that spins until a value appears is sampled, and its interval must hold
 // dfs's count. The difference test compares it on every generated program as well.
-TEST_CASE("the estimate of a dfs is its count where values do not steer the program, and near it where they do", "[model]") {
+TEST_CASE("the estimate of a dfs is its count where values do not steer the program, and near it where they do",
+          "[model]") {
   const auto both = [](Program& p, std::uint32_t store_buffer, std::size_t strata) {
     model::DporStrategy dpor;
     const Explored e = explore(p, dpor, store_buffer);
@@ -571,19 +572,23 @@ TEST_CASE("a capped parallel bounded search runs about as many executions as its
   Fleet fleet([](Program& p) { racy_increments(p, 4); }, 4, 3);
   model::SearchLimits whole;
   whole.max_runs = 10'000'000;
-  const model::SearchOutcome all = model::search_bounded(model::BoundKind::preemption, 3, {fleet.runners[0].get()}, verdict, whole);
+  const model::SearchOutcome all =
+      model::search_bounded(model::BoundKind::preemption, 3, {fleet.runners[0].get()}, verdict, whole);
   model::SearchLimits capped;
   capped.max_runs = 500;
   REQUIRE(all.executions > 20 * capped.max_runs);
-  const model::SearchOutcome one = model::search_bounded(model::BoundKind::preemption, 3, {fleet.runners[0].get()}, verdict, capped);
+  const model::SearchOutcome one =
+      model::search_bounded(model::BoundKind::preemption, 3, {fleet.runners[0].get()}, verdict, capped);
   CountingExecutor c0(*fleet.runners[0]);
   CountingExecutor c1(*fleet.runners[1]);
   CountingExecutor c2(*fleet.runners[2]);
-  const model::SearchOutcome three = model::search_bounded(model::BoundKind::preemption, 3, {&c0, &c1, &c2}, verdict, capped);
+  const model::SearchOutcome three =
+      model::search_bounded(model::BoundKind::preemption, 3, {&c0, &c1, &c2}, verdict, capped);
   require_same(three, one);
   CHECK(one.executions == capped.max_runs);
   const std::uint64_t ran = c0.runs + c1.runs + c2.runs;
-  INFO("executions run by 3 workers: " << ran << " for a cap of " << capped.max_runs << " (the whole tree: " << all.executions << ")");
+  INFO("executions run by 3 workers: " << ran << " for a cap of " << capped.max_runs
+                                       << " (the whole tree: " << all.executions << ")");
   CHECK(ran <= 4 * capped.max_runs);
 }
 
@@ -607,8 +612,8 @@ TEST_CASE("a capped parallel dfs runs about as many executions as its cap", "[mo
   const model::SearchOutcome three = model::search_dfs({&c0, &c1, &c2}, verdict, capped);
   require_same(three, one);
   const std::uint64_t ran = c0.runs + c1.runs + c2.runs;
-  INFO("executions run by 3 workers: " << ran << " for a cap of " << capped.max_runs << " (the whole search: "
-                                        << all.executions + all.pruned << ")");
+  INFO("executions run by 3 workers: " << ran << " for a cap of " << capped.max_runs
+                                       << " (the whole search: " << all.executions + all.pruned << ")");
   CHECK(ran <= 6 * capped.max_runs);
   for (const auto& [build, store_buffer] : parallel_cases()) {
     Fleet small(build, store_buffer, 3);
@@ -779,11 +784,14 @@ class LoopbackLanes final : public model::RemoteLanes {
   LoopbackLanes(std::size_t lanes, const std::function<void(Program&)>& build, std::uint32_t store_buffer,
                 std::function<std::optional<sim::Violation>(const ExecutionResult&)> verdict,
                 std::chrono::microseconds run_delay = std::chrono::microseconds(0), bool lend = false)
-      : fleet_(build, store_buffer, lanes), lend_fleet_(build, store_buffer, lend ? lanes : 0), verdict_(std::move(verdict)) {
+      : fleet_(build, store_buffer, lanes),
+        lend_fleet_(build, store_buffer, lend ? lanes : 0),
+        verdict_(std::move(verdict)) {
     for (const auto& r : fleet_.runners) slow_.push_back(std::make_unique<SlowExecutor>(*r, run_delay));
   }
   std::size_t size() const override { return fleet_.runners.size(); }
-  std::string call(std::size_t lane, const std::string& unit, const Progress* progress, const Lending* lending) override {
+  std::string call(std::size_t lane, const std::string& unit, const Progress* progress,
+                   const Lending* lending) override {
     ++sent;
     if (progress != nullptr) ++reporting;
     if (model::from_bytes(unit).value("kind", "") == "dfs-resumed") ++resumed;
@@ -866,7 +874,8 @@ TEST_CASE("searches with remote lanes report what the sequential ones do", "[mod
         require_same(model::search_dfs(executors, verdict, limits, &dfs_lanes, probes.executors()), one);
         dfs_units += dfs_lanes.units();
         // bounded
-        const model::SearchOutcome b1 = model::search_bounded(model::BoundKind::preemption, 2, {runners[0].get()}, verdict, limits);
+        const model::SearchOutcome b1 =
+            model::search_bounded(model::BoundKind::preemption, 2, {runners[0].get()}, verdict, limits);
         require_same(model::search_bounded(model::BoundKind::preemption, 2, executors, verdict, limits, &remote), b1);
         bounded_units += remote.units();
       }
@@ -884,12 +893,16 @@ TEST_CASE("searches with remote lanes report what the sequential ones do", "[mod
   auto make = [] { return std::make_unique<model::RandomStrategy>(3); };
   const model::SearchOutcome one = model::search_sampling(make, {&runner}, verdict, sample);
   REQUIRE(one.violation);
-  LoopbackLanes lanes(2, [](Program& q) {
-    racy_increments(q, 3);
-    q.bad = [](const Outcome& o) { return o.back() == 1; };
-  }, 0, verdict);
+  LoopbackLanes lanes(
+      2,
+      [](Program& q) {
+        racy_increments(q, 3);
+        q.bad = [](const Outcome& o) { return o.back() == 1; };
+      },
+      0, verdict);
   const model::RemoteSampling chunk = [](model::RemoteLanes& l, std::size_t lane, std::uint64_t lo, std::uint64_t hi) {
-    const nlohmann::json unit = {{"kind", "sampling"}, {"strategy", {{"kind", "random"}, {"seed", 3}}}, {"lo", lo}, {"hi", hi}};
+    const nlohmann::json unit = {
+        {"kind", "sampling"}, {"strategy", {{"kind", "random"}, {"seed", 3}}}, {"lo", lo}, {"hi", hi}};
     return model::decode_chunk(model::from_bytes(l.call(lane, model::to_bytes(unit), nullptr, nullptr)));
   };
   // Slow enough that the lanes' threads, started with the search, take chunks before the
@@ -935,7 +948,8 @@ struct Recorder {
   }
 };
 
-using Search = std::function<model::SearchOutcome(const std::vector<model::Executor*>&, const model::CheckpointPolicy*)>;
+using Search =
+    std::function<model::SearchOutcome(const std::vector<model::Executor*>&, const model::CheckpointPolicy*)>;
 
 // How many running units' states (UnitCache::put_running) a checkpoint holds.
 std::size_t running_units(const model::SearchCheckpoint& c) {
@@ -947,8 +961,8 @@ std::size_t running_units(const model::SearchCheckpoint& c) {
 // Executions `search` runs on `workers` workers (splitting passes included, first-step probes
 // not: a parallel dfs splits on demand, as many times as threads happen to be idle, and each
 // split probes once), requiring the uninterrupted outcome `one`.
-std::uint64_t runs_to_finish(const Fleet& fleet, std::size_t workers, const Search& search, const model::CheckpointPolicy* c,
-                             const model::SearchOutcome& one) {
+std::uint64_t runs_to_finish(const Fleet& fleet, std::size_t workers, const Search& search,
+                             const model::CheckpointPolicy* c, const model::SearchOutcome& one) {
   std::vector<std::unique_ptr<CountingExecutor>> counting;
   std::vector<model::Executor*> executors;
   for (std::size_t w = 0; w < workers; ++w) {
@@ -985,9 +999,10 @@ void check_resumes(const Fleet& fleet, const Search& search, const model::Search
   const model::SearchCheckpoint* first = &recorder.saved.front();
   // The last checkpoint with running units: the one whose states hold the most work done (a
   // state saved after a run or two saves less than resuming it costs: its spawn node's replay).
-  const auto last_running = std::find_if(recorder.saved.rbegin(), recorder.saved.rend(),
-                                         [](const auto& c) { return running_units(c) > 0; });
-  const model::SearchCheckpoint running = reread(last_running != recorder.saved.rend() ? *last_running : recorder.saved.back());
+  const auto last_running =
+      std::find_if(recorder.saved.rbegin(), recorder.saved.rend(), [](const auto& c) { return running_units(c) > 0; });
+  const model::SearchCheckpoint running =
+      reread(last_running != recorder.saved.rend() ? *last_running : recorder.saved.back());
   std::vector<const model::SearchCheckpoint*> resumes{&full, first};
   if (running_units(running) > 0) resumes.push_back(&running);  // bounded searches leave none
   for (const model::SearchCheckpoint* from : resumes) {
@@ -996,7 +1011,9 @@ void check_resumes(const Fleet& fleet, const Search& search, const model::Search
     for (std::size_t workers : {1U, 2U, 3U}) {
       INFO("resumed on " << workers << " workers from a checkpoint of " << (from->units ? from->units->size() : 0)
                          << " units, " << running_units(*from) << " of them running");
-      auto count_runs = [&](const model::CheckpointPolicy* c) { return runs_to_finish(fleet, workers, search, c, one); };
+      auto count_runs = [&](const model::CheckpointPolicy* c) {
+        return runs_to_finish(fleet, workers, search, c, one);
+      };
       model::CheckpointPolicy fresh;  // split as the checkpoint's, with no unit answered
       fresh.resume.emplace();
       fresh.resume->units = nlohmann::json::array();
@@ -1054,7 +1071,8 @@ TEST_CASE("a parallel search resumed from its checkpoint reports what the uninte
 // asks, mpi/mpi_session.cpp). The lanes here are slow, so the local worker runs out of work
 // while a lane still runs a unit, and takes that unit's subtrees: they merge on the lane, as
 // its own would, and the outcome must be the sequential search's.
-TEST_CASE("a distributed dfs whose lanes lend subtrees back reports what the sequential one does", "[model][distributed]") {
+TEST_CASE("a distributed dfs whose lanes lend subtrees back reports what the sequential one does",
+          "[model][distributed]") {
   auto verdict = [](const ExecutionResult& r) { return r.violation; };
   model::SearchLimits limits;
   limits.max_runs = 1'000'000;
@@ -1160,7 +1178,8 @@ TEST_CASE("a checkpoint of a distributed dfs holds the progress of units running
 TEST_CASE("a checkpoint's units that are not a search's are refused", "[model][checkpoint]") {
   model::UnitCache cache;
   CHECK_THROWS_WITH(model::UnitCache::load(nlohmann::json::object(), cache), Catch::Contains("not a list"));
-  CHECK_THROWS_WITH(model::UnitCache::load(nlohmann::json::parse(R"([["a", "b", null]])"), cache), Catch::Contains("base64"));
+  CHECK_THROWS_WITH(model::UnitCache::load(nlohmann::json::parse(R"([["a", "b", null]])"), cache),
+                    Catch::Contains("base64"));
   CHECK_THROWS_WITH(model::UnitCache::load(nlohmann::json::parse(R"([["AAAA", "AAAA", null]])"), cache),
                     Catch::Contains("MessagePack"));
   // A split of 0 is a dfs's default (every split on demand); past 64, no search's.
@@ -1184,8 +1203,7 @@ TEST_CASE("a sampling search resumed from its checkpoint reports what the uninte
     // enough under random that searches checkpoint before finding it.
     const Build build = [with_violation](Program& p) {
       racy_increments(p, 5);
-      if (with_violation)
-        p.bad = [](const Outcome& o) { return o == Outcome{0, 1, 2, 3, 4, 5}; };
+      if (with_violation) p.bad = [](const Outcome& o) { return o == Outcome{0, 1, 2, 3, 4, 5}; };
     };
     Fleet fleet(build, 0, 3);
     for (const auto& [name, make] : strategies) {
@@ -1240,9 +1258,9 @@ TEST_CASE("a sampling search resumed from its checkpoint reports what the uninte
   c.strategy = *model::RandomStrategy(3).save_state();
   model::CheckpointPolicy other;
   other.resume = c;
-  for (const model::StrategyFactory& make : std::vector<model::StrategyFactory>{
-           [] { return std::make_unique<model::RandomStrategy>(4); },
-           [] { return std::make_unique<model::PctStrategy>(3, 2, 12); }}) {
+  for (const model::StrategyFactory& make :
+       std::vector<model::StrategyFactory>{[] { return std::make_unique<model::RandomStrategy>(4); },
+                                           [] { return std::make_unique<model::PctStrategy>(3, 2, 12); }}) {
     CHECK_THROWS_WITH(model::search_sampling(make, {fleet.runners[0].get()}, verdict, limits, nullptr, {}, &other),
                       Catch::Contains("not this one"));
   }

@@ -131,7 +131,8 @@ TEMPLATE_TEST_CASE("futex-hash runs natively on every backend", "[futex][native]
 // `keys: colliding` on the user-space table natively (the kernel's keys cannot be
 // computed from user space). The finder is Z3's; the workload checks its answer with the
 // table it will use, and a finder whose addresses the table spreads is refused.
-TEST_CASE("futex-hash with colliding keys natively: every word in one bucket of the process's table", "[futex][native][keys]") {
+TEST_CASE("futex-hash with colliding keys natively: every word in one bucket of the process's table",
+          "[futex][native][keys]") {
   FutexHashParams p;
   p.config = futex::named_design("linux-6.16-private")->config;
   p.threads = 2;
@@ -163,4 +164,3 @@ TEST_CASE("futex-hash with colliding keys natively: every word in one bucket of 
   FutexHash<NativePlatform, Table> spread(p);
   CHECK_THROWS_WITH(run_natively(spread), Catch::Contains("different buckets"));
 }
-

@@ -79,7 +79,8 @@ LitmusReport judged(const char* kind, std::uint64_t observed, const LitmusVerdic
 
 }  // namespace
 
-TEST_CASE("the native litmus harness runs every thread once per run, prepared, and after_run between runs", "[native]") {
+TEST_CASE("the native litmus harness runs every thread once per run, prepared, and after_run between runs",
+          "[native]") {
   std::atomic<int> in_run{0};
   std::atomic<int> prepared{0};
   std::atomic<bool> overlapped{false};
@@ -112,8 +113,8 @@ TEST_CASE("the native litmus harness's time budget ends the runs", "[native]") {
   native::LitmusLimits limits;
   limits.seconds = 0.2;
   const auto start = std::chrono::steady_clock::now();
-  const native::LitmusRunStats stats =
-      native::run_litmus({{"only", 0, [] {}, {}}}, [] {}, limits);
+  const native::LitmusRunStats stats = native::run_litmus(
+      {{"only", 0, [] {}, {}}}, [] {}, limits);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(stats.runs > 0);
   CHECK(stats.elapsed_s >= 0.2);
@@ -126,7 +127,9 @@ TEST_CASE("the native litmus watchdog reports a stuck run and does not hang", "[
   static std::atomic<int> runs_of_waiter{0};
   std::vector<native::LitmusThread> threads;
   threads.push_back({"quick", 0, [] {}, {}});
-  threads.push_back({"waiter", 1, [] {
+  threads.push_back({"waiter",
+                     1,
+                     [] {
                        // Its third run waits until the test lets it go, long after the watchdog.
                        if (runs_of_waiter.fetch_add(1) == 2)
                          while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -136,7 +139,8 @@ TEST_CASE("the native litmus watchdog reports a stuck run and does not hang", "[
   limits.seconds = 30;
   limits.watchdog_s = 0.2;
   const auto start = std::chrono::steady_clock::now();
-  const native::LitmusRunStats stats = native::run_litmus(std::move(threads), [] {}, limits);
+  const native::LitmusRunStats stats = native::run_litmus(
+      std::move(threads), [] {}, limits);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   release = true;  // the abandoned thread finishes its body and leaves
   CHECK(stats.runs == 2);

@@ -240,8 +240,8 @@ TEST_CASE("native probes: memory latency grows from a 4 KiB buffer to one far pa
     CHECK(binned == s.latency.samples);
     CHECK_FALSE(s.peaks_ns.empty());
   }
-  INFO("4 KiB median " << r.sizes[0].latency.median_ns << " ns, " << big << " B median "
-                       << r.sizes[1].latency.median_ns << " ns");
+  INFO("4 KiB median " << r.sizes[0].latency.median_ns << " ns, " << big << " B median " << r.sizes[1].latency.median_ns
+                       << " ns");
   CHECK(r.sizes[0].latency.median_ns * 4 < r.sizes[1].latency.median_ns);
   REQUIRE(r.buffers.size() == static_cast<std::size_t>(r.numa_nodes));
   CHECK(r.buffers[0].bytes >= big);
@@ -347,7 +347,8 @@ TEST_CASE("native probes: futex figures are positive and a syscall is cheaper th
   CHECK(r.elapsed_s < 2);
 }
 
-TEST_CASE("native probes: a thread blocked in a futex wait shows as asleep, a running one does not", "[native][probes]") {
+TEST_CASE("native probes: a thread blocked in a futex wait shows as asleep, a running one does not",
+          "[native][probes]") {
   using lockstep::native::probes::this_thread_tid;
   using lockstep::native::probes::thread_state;
   CHECK(thread_state(this_thread_tid()) == 'R');  // reading its own state, it runs

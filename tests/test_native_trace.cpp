@@ -78,8 +78,10 @@ ReadBack read_back(const std::string& text) {
       }
       case trace::EventKind::label:
       case trace::EventKind::violation:
-      case trace::EventKind::end: break;
-      default: r.events_of_thread[e.index(trace::field::th, false)]++;
+      case trace::EventKind::end:
+        break;
+      default:
+        r.events_of_thread[e.index(trace::field::th, false)]++;
     }
   }
   r.ended = reader.ended();
@@ -94,9 +96,10 @@ scenario::ScenarioFile scenario_file(const std::string& stem, const std::string&
 
 TEST_CASE("a native ping-pong's trace reads back: platform native, times in order, every thread, futex waiters named",
           "[native]") {
-  const scenario::ScenarioFile file = scenario_file(
-      "pingpong", "name: traced ping-pong\nplatform: native\ndesign: {futex: baseline}\n"
-                  "workload: {kind: futex-pingpong, words: 16, runtime_us: 20000}\nexpect: pass\n");
+  const scenario::ScenarioFile file =
+      scenario_file("pingpong",
+                    "name: traced ping-pong\nplatform: native\ndesign: {futex: baseline}\n"
+                    "workload: {kind: futex-pingpong, words: 16, runtime_us: 20000}\nexpect: pass\n");
   driver::NativeOptions options;
   options.trace_path = (scratch() / "pingpong.trace.jsonl").string();
   const scenario::ScenarioReport report = driver::run_native_file(file, options);
@@ -139,7 +142,8 @@ TEST_CASE("a full trace buffer drops the rest of its thread's events and the tra
   int lock_word = 0;
   for (int i = 0; i < 2; ++i)
     runner.spawn("t" + std::to_string(i), i, [&lock_word] {
-      for (int k = 0; k < kNotes; ++k) NativePlatform::note_lock(&lock_word, k % 2 == 0 ? LockNote::acquire : LockNote::release, false, {});
+      for (int k = 0; k < kNotes; ++k)
+        NativePlatform::note_lock(&lock_word, k % 2 == 0 ? LockNote::acquire : LockNote::release, false, {});
     });
   runner.run();
   // The main thread is no runner thread: its notes are not recorded anywhere.

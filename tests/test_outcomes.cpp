@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/files.hpp"
 #include "cli/result_json.hpp"
-#include "driver/runner.hpp"
 #include "cli/summary_table.hpp"
+#include "driver/runner.hpp"
+#include "io/files.hpp"
 #include "model/schedule_file.hpp"
 #include "tests/scenario_fixtures.hpp"
 #include "tests/scratch_dir.hpp"

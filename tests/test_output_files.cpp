@@ -51,7 +51,8 @@ TEST_CASE("an output replaces a regular file whole, keeping its mode, and leaves
   ::chmod(p.c_str(), 0640);
   write_file_atomically(p.string(), "new");
   CHECK(slurp(p) == "new");
-  CHECK((fs::status(p).permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+  CHECK((fs::status(p).permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
   CHECK(count_prefixed(scratch().path(), ".a.json.tmp.") == 0);
 }
 

@@ -6,7 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "trace/chrome_trace.hpp"
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
 #include "cli/result_json.hpp"
@@ -14,6 +13,7 @@
 #include "cli/sweep_csv.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/timed_strategy.hpp"
+#include "trace/chrome_trace.hpp"
 
 using namespace lockstep;
 using namespace lockstep::cli;
@@ -87,9 +87,18 @@ TEST_CASE("result JSON of a passing scenario has the documented fields in order"
   RowReport r = passing_row();
   r.trace_path = "out/racy.trace";
   const Json j = to_json(single(r));
-  CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "platform", "result", "expected", "matched",
-                                               "strategy", "seed", "executions", "exhaustive", "sim_ops", "steps",
-                                               "virtual_time_ns", "elapsed_s", "sim_ops_per_host_s", "pruned", "max_depth", "bounds", "executions_per_s", "workers", "internal_errors", "trace_sha256", "trace"});
+  CHECK(keys_of(j) == std::vector<std::string>{"scenario",     "name",
+                                               "command",      "platform",
+                                               "result",       "expected",
+                                               "matched",      "strategy",
+                                               "seed",         "executions",
+                                               "exhaustive",   "sim_ops",
+                                               "steps",        "virtual_time_ns",
+                                               "elapsed_s",    "sim_ops_per_host_s",
+                                               "pruned",       "max_depth",
+                                               "bounds",       "executions_per_s",
+                                               "workers",      "internal_errors",
+                                               "trace_sha256", "trace"});
   CHECK(j["result"] == "pass");
   CHECK(j["seed"] == 7);
   CHECK(j["elapsed_s"] == 0.25);
@@ -97,10 +106,13 @@ TEST_CASE("result JSON of a passing scenario has the documented fields in order"
 
 TEST_CASE("result JSON of a violation names the property, schedule and replay command", "[outputs]") {
   const Json j = to_json(single(violating_row()));
-  CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "platform", "result", "property", "message",
-                                               "expected", "matched", "strategy", "seed", "executions", "exhaustive",
-                                               "sim_ops", "steps", "virtual_time_ns", "elapsed_s", "sim_ops_per_host_s", "pruned", "max_depth", "bounds", "executions_per_s", "workers", "internal_errors", "trace_sha256",
-                                               "schedule", "replay_command"});
+  CHECK(keys_of(j) ==
+        std::vector<std::string>{
+            "scenario",     "name",      "command",       "platform",         "result",    "property",
+            "message",      "expected",  "matched",       "strategy",         "seed",      "executions",
+            "exhaustive",   "sim_ops",   "steps",         "virtual_time_ns",  "elapsed_s", "sim_ops_per_host_s",
+            "pruned",       "max_depth", "bounds",        "executions_per_s", "workers",   "internal_errors",
+            "trace_sha256", "schedule",  "replay_command"});
   CHECK(j["property"] == "lost_update");
   CHECK(j["replay_command"] == "lockstep replay out/racy.schedule");
 }
@@ -118,7 +130,8 @@ TEST_CASE("result JSON of a replayed sweep row names the row's params", "[output
 
 TEST_CASE("result JSON of a sweep aggregates and lists rows with their params", "[outputs]") {
   const Json j = to_json(swept());
-  CHECK(keys_of(j) == std::vector<std::string>{"scenario", "name", "command", "platform", "swept", "result", "matched", "rows"});
+  CHECK(keys_of(j) ==
+        std::vector<std::string>{"scenario", "name", "command", "platform", "swept", "result", "matched", "rows"});
   CHECK(j["result"] == "violation");
   CHECK(j["matched"] == false);
   REQUIRE(j["rows"].size() == 2);
@@ -161,7 +174,8 @@ TEST_CASE("JUnit XML has one testcase per row and a failure per mismatch", "[out
   r.message = "a <b> & \x02 c";
   const std::string xml = junit_xml({single(r), swept()});
   CHECK(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites"));
-  CHECK_THAT(xml, Catch::Contains("<testsuite name=\"lockstep\" tests=\"3\" failures=\"1\" errors=\"0\" time=\"0.750\""));
+  CHECK_THAT(xml,
+             Catch::Contains("<testsuite name=\"lockstep\" tests=\"3\" failures=\"1\" errors=\"0\" time=\"0.750\""));
   CHECK_THAT(xml, Catch::Contains("<testcase classname=\"scenarios/racy.yaml\" name=\"racy counter\" time=\"0.250\">"));
   CHECK_THAT(xml, Catch::Contains("name=\"lock sweep [design.lock=tas, &quot;fast&quot;, threads=4]\""));
   CHECK_THAT(xml, Catch::Contains("<failure message=\"expected pass, got violation: lost_update\" type=\"mismatch\">"));
@@ -187,9 +201,11 @@ TEST_CASE("summary table aligns columns and counts matches", "[outputs]") {
   const std::string expected =
       "scenario                              expected                result                  executions    time\n"
       "scenarios/racy.yaml                   violation: lost_update  violation: lost_update          12  0.250s  ok\n"
-      "scenarios/sweep.yaml                  pass                    violation: lost_update        1012  0.500s  MISMATCH\n"
+      "scenarios/sweep.yaml                  pass                    violation: lost_update        1012  0.500s  "
+      "MISMATCH\n"
       "  design.lock=ticket, threads=2       pass                    pass                          1000  0.250s  ok\n"
-      "  design.lock=tas, \"fast\", threads=4  pass                    violation: lost_update          12  0.250s  MISMATCH\n"
+      "  design.lock=tas, \"fast\", threads=4  pass                    violation: lost_update          12  0.250s  "
+      "MISMATCH\n"
       "2 scenarios, 1 matched, 1 mismatched\n";
   CHECK(table == expected);
   CHECK(table.find('\x1b') == std::string::npos);
@@ -203,27 +219,48 @@ namespace {
 // A waiter that parks and a waker that unparks it, as the engine writes them: the target's
 // state event comes before the unpark line, at the time the target runs again.
 constexpr std::string_view kTrace =
-    R"({"format":"lockstep-trace","version":1,"scenario":"s.yaml","seed":7})" "\n"
-    R"({"t":0,"ev":"thread","th":0,"name":"waiter","cpu":0})" "\n"
-    R"({"t":0,"ev":"thread","th":1,"name":"waker","cpu":1})" "\n"
-    R"({"t":0,"ev":"label","addr":"0x1000","size":8,"name":"lock"})" "\n"
-    R"({"t":0,"ev":"cpu","cpu":0,"th":0})" "\n"
-    R"({"t":0,"ev":"cpu","cpu":1,"th":1})" "\n"
-    R"({"t":0,"ev":"state","th":0,"state":"running"})" "\n"
-    R"({"t":0,"ev":"state","th":1,"state":"running"})" "\n"
-    R"({"t":0,"ev":"op","th":0,"cpu":0,"op":"load","addr":"0x1004","size":4,"val":0,"lat":40})" "\n"
-    R"({"t":40,"ev":"op","th":0,"cpu":0,"op":"park","lat":0})" "\n"
-    R"({"t":40,"ev":"state","th":0,"state":"parked"})" "\n"
-    R"({"t":40,"ev":"cpu","cpu":0,"th":-1})" "\n"
-    R"({"t":100,"ev":"op","th":1,"cpu":1,"op":"rmw","rmw":"cas","addr":"0x1000","size":8,"old":0,"val":1,"ok":true,"lat":60})" "\n"
-    R"({"t":1500,"ev":"state","th":0,"state":"running"})" "\n"
-    R"({"t":1500,"ev":"cpu","cpu":0,"th":0})" "\n"
-    R"({"t":160,"ev":"op","th":1,"cpu":1,"op":"unpark","target":0,"woke":true})" "\n"
-    R"({"t":200,"ev":"op","th":1,"cpu":1,"op":"store","addr":"0x2000","size":8,"val":3,"lat":50})" "\n"
-    R"({"t":250,"ev":"state","th":1,"state":"finished"})" "\n"
-    R"({"t":250,"ev":"cpu","cpu":1,"th":-1})" "\n"
-    R"({"t":1601,"ev":"violation","th":0,"property":"lost_update","msg":"x != 2"})" "\n"
-    R"({"t":1601,"ev":"end","steps":6,"outcome":"violation"})" "\n";
+    R"({"format":"lockstep-trace","version":1,"scenario":"s.yaml","seed":7})"
+    "\n"
+    R"({"t":0,"ev":"thread","th":0,"name":"waiter","cpu":0})"
+    "\n"
+    R"({"t":0,"ev":"thread","th":1,"name":"waker","cpu":1})"
+    "\n"
+    R"({"t":0,"ev":"label","addr":"0x1000","size":8,"name":"lock"})"
+    "\n"
+    R"({"t":0,"ev":"cpu","cpu":0,"th":0})"
+    "\n"
+    R"({"t":0,"ev":"cpu","cpu":1,"th":1})"
+    "\n"
+    R"({"t":0,"ev":"state","th":0,"state":"running"})"
+    "\n"
+    R"({"t":0,"ev":"state","th":1,"state":"running"})"
+    "\n"
+    R"({"t":0,"ev":"op","th":0,"cpu":0,"op":"load","addr":"0x1004","size":4,"val":0,"lat":40})"
+    "\n"
+    R"({"t":40,"ev":"op","th":0,"cpu":0,"op":"park","lat":0})"
+    "\n"
+    R"({"t":40,"ev":"state","th":0,"state":"parked"})"
+    "\n"
+    R"({"t":40,"ev":"cpu","cpu":0,"th":-1})"
+    "\n"
+    R"({"t":100,"ev":"op","th":1,"cpu":1,"op":"rmw","rmw":"cas","addr":"0x1000","size":8,"old":0,"val":1,"ok":true,"lat":60})"
+    "\n"
+    R"({"t":1500,"ev":"state","th":0,"state":"running"})"
+    "\n"
+    R"({"t":1500,"ev":"cpu","cpu":0,"th":0})"
+    "\n"
+    R"({"t":160,"ev":"op","th":1,"cpu":1,"op":"unpark","target":0,"woke":true})"
+    "\n"
+    R"({"t":200,"ev":"op","th":1,"cpu":1,"op":"store","addr":"0x2000","size":8,"val":3,"lat":50})"
+    "\n"
+    R"({"t":250,"ev":"state","th":1,"state":"finished"})"
+    "\n"
+    R"({"t":250,"ev":"cpu","cpu":1,"th":-1})"
+    "\n"
+    R"({"t":1601,"ev":"violation","th":0,"property":"lost_update","msg":"x != 2"})"
+    "\n"
+    R"({"t":1601,"ev":"end","steps":6,"outcome":"violation"})"
+    "\n";
 
 const Json* find_event(const Json& events, std::string_view ph, std::string_view name, double ts) {
   for (const Json& e : events)
@@ -282,23 +319,40 @@ namespace {
 // Two threads hand a lock over, a reader holds it shared, a waiter queues on a futex bucket
 // and is woken; the machine model's members ride on an operation.
 constexpr std::string_view kLockTrace =
-    R"({"format":"lockstep-trace","version":1})" "\n"
-    R"({"t":0,"ev":"thread","th":0,"name":"a","cpu":0})" "\n"
-    R"({"t":0,"ev":"thread","th":1,"name":"b","cpu":1})" "\n"
-    R"({"t":0,"ev":"label","addr":"0x40","size":8,"name":"L"})" "\n"
-    R"({"t":0,"ev":"state","th":0,"state":"running"})" "\n"
-    R"({"t":0,"ev":"state","th":1,"state":"running"})" "\n"
-    R"({"t":10,"ev":"op","th":0,"cpu":0,"op":"rmw","rmw":"exchange","addr":"0x40","size":4,"old":0,"val":1,"ok":true,"lat":90,"src":"remote_cache","peer":1})" "\n"
-    R"({"t":100,"ev":"lock","th":0,"addr":"0x40","act":"acquire","mode":"exclusive"})" "\n"
-    R"({"t":110,"ev":"lock","th":1,"addr":"0x40","act":"wait","mode":"exclusive"})" "\n"
-    R"({"t":120,"ev":"futex","th":1,"act":"enqueue","bucket":3,"key":"0x80","waiter":1})" "\n"
-    R"({"t":300,"ev":"lock","th":0,"addr":"0x40","act":"release","mode":"exclusive"})" "\n"
-    R"({"t":310,"ev":"futex","th":0,"act":"dequeue","bucket":3,"key":"0x80","waiter":1})" "\n"
-    R"({"t":400,"ev":"lock","th":1,"addr":"0x40","act":"acquire","mode":"exclusive"})" "\n"
-    R"({"t":500,"ev":"lock","th":1,"addr":"0x40","act":"release","mode":"exclusive"})" "\n"
-    R"({"t":550,"ev":"lock","th":1,"addr":"0x40","act":"acquire","mode":"shared"})" "\n"
-    R"({"t":600,"ev":"lock","th":0,"addr":"0x40","act":"acquire","mode":"shared"})" "\n"
-    R"({"t":700,"ev":"end","steps":3,"outcome":"pass"})" "\n";
+    R"({"format":"lockstep-trace","version":1})"
+    "\n"
+    R"({"t":0,"ev":"thread","th":0,"name":"a","cpu":0})"
+    "\n"
+    R"({"t":0,"ev":"thread","th":1,"name":"b","cpu":1})"
+    "\n"
+    R"({"t":0,"ev":"label","addr":"0x40","size":8,"name":"L"})"
+    "\n"
+    R"({"t":0,"ev":"state","th":0,"state":"running"})"
+    "\n"
+    R"({"t":0,"ev":"state","th":1,"state":"running"})"
+    "\n"
+    R"({"t":10,"ev":"op","th":0,"cpu":0,"op":"rmw","rmw":"exchange","addr":"0x40","size":4,"old":0,"val":1,"ok":true,"lat":90,"src":"remote_cache","peer":1})"
+    "\n"
+    R"({"t":100,"ev":"lock","th":0,"addr":"0x40","act":"acquire","mode":"exclusive"})"
+    "\n"
+    R"({"t":110,"ev":"lock","th":1,"addr":"0x40","act":"wait","mode":"exclusive"})"
+    "\n"
+    R"({"t":120,"ev":"futex","th":1,"act":"enqueue","bucket":3,"key":"0x80","waiter":1})"
+    "\n"
+    R"({"t":300,"ev":"lock","th":0,"addr":"0x40","act":"release","mode":"exclusive"})"
+    "\n"
+    R"({"t":310,"ev":"futex","th":0,"act":"dequeue","bucket":3,"key":"0x80","waiter":1})"
+    "\n"
+    R"({"t":400,"ev":"lock","th":1,"addr":"0x40","act":"acquire","mode":"exclusive"})"
+    "\n"
+    R"({"t":500,"ev":"lock","th":1,"addr":"0x40","act":"release","mode":"exclusive"})"
+    "\n"
+    R"({"t":550,"ev":"lock","th":1,"addr":"0x40","act":"acquire","mode":"shared"})"
+    "\n"
+    R"({"t":600,"ev":"lock","th":0,"addr":"0x40","act":"acquire","mode":"shared"})"
+    "\n"
+    R"({"t":700,"ev":"end","steps":3,"outcome":"pass"})"
+    "\n";
 
 }  // namespace
 
@@ -318,7 +372,7 @@ TEST_CASE("Chrome export shows lock holds, hand-offs and futex queue lengths", "
   CHECK((*reader)["args"]["mode"] == "shared");
   CHECK((*reader)["args"]["thread"] == "a");
   REQUIRE(find_event(ev, "b", "L", 0.55) != nullptr);  // b reads too, at the same time
-  CHECK(find_event(ev, "e", "L", 0.7) != nullptr);      // still held at the end
+  CHECK(find_event(ev, "e", "L", 0.7) != nullptr);     // still held at the end
 
   // One hand-off, a to b. b takes the lock again itself (no arrow), then a joins b as a reader
   // (no arrow either: the last release was b's, and b took it back).
@@ -372,7 +426,8 @@ TEST_CASE("Chrome export rejects what is not a lockstep trace, naming the line",
   std::string corrupt(kTrace);
   corrupt.insert(corrupt.find("{\"t\":40,"), "{\"t\":5,\"ev\":\n");
   CHECK_THROWS_WITH(trace::chrome_trace_json(corrupt), Catch::Contains("line 10") && Catch::Contains("not valid JSON"));
-  CHECK_THROWS_WITH(trace::chrome_trace_json("{\"format\":\"other\"}\n"), Catch::Contains("line 1: not a lockstep trace"));
+  CHECK_THROWS_WITH(trace::chrome_trace_json("{\"format\":\"other\"}\n"),
+                    Catch::Contains("line 1: not a lockstep trace"));
   CHECK_THROWS_WITH(trace::chrome_trace_json("{\"format\":\"lockstep-trace\",\"version\":2}\n"),
                     Catch::Contains("unsupported trace version 2"));
   CHECK_THROWS_WITH(trace::chrome_trace_json(""), Catch::Contains("line 1"));
@@ -380,7 +435,8 @@ TEST_CASE("Chrome export rejects what is not a lockstep trace, naming the line",
   missing.insert(missing.find("{\"t\":40,"), "{\"t\":1,\"ev\":\"state\",\"th\":0}\n");
   CHECK_THROWS_WITH(trace::chrome_trace_json(missing), Catch::Contains("line 10: the event has no 'state'"));
   std::string bad_addr(kTrace);
-  bad_addr.insert(bad_addr.find("{\"t\":40,"), R"({"t":1,"ev":"op","th":0,"cpu":0,"op":"load","addr":"12","lat":1})" "\n");
+  bad_addr.insert(bad_addr.find("{\"t\":40,"), R"({"t":1,"ev":"op","th":0,"cpu":0,"op":"load","addr":"12","lat":1})"
+                                               "\n");
   CHECK_THROWS_WITH(trace::chrome_trace_json(bad_addr), Catch::Contains("line 10: 'addr' must be a hex address"));
 }
 
@@ -401,8 +457,7 @@ struct ParkingCounter final : sim::SimWorkload {
     done = make_on<P, P::Atomic<std::uint64_t>>(0, 8);
     P::label(counter, 8, "counter");
     P::label(done, 8, "done");
-    for (int i = 0; i < kThreads; ++i)
-      e.spawn("t" + std::to_string(i), i % 2, [this, i] { body(i); });
+    for (int i = 0; i < kThreads; ++i) e.spawn("t" + std::to_string(i), i % 2, [this, i] { body(i); });
   }
   void body(int i) {
     for (int k = 0; k < kIncrements; ++k) counter->fetch_add(1);

@@ -106,8 +106,7 @@ TEST_CASE("placement: the periodic balancer evens out the machine, then each pac
   CHECK(balance_moves(tree, {1, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}).empty());
   // CPU 2 (package 1) runs one and has one queued, package 0 is idle: at the machine level the
   // most loaded path's CPU (2) gives one to the least loaded path's (package 0, CPU 0).
-  CHECK(balance_moves(tree, {0, 0, 2, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0}) ==
-        std::vector<BalanceMove>{{2, 0}});
+  CHECK(balance_moves(tree, {0, 0, 2, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0}) == std::vector<BalanceMove>{{2, 0}});
   // A difference of one moves nothing (it would only move the extra thread).
   CHECK(balance_moves(tree, {1, 1, 2, 1, 1, 1, 1, 1}, {0, 0, 1, 0, 0, 0, 0, 0}).empty());
   // Four on CPU 0 (three queued), the rest idle: half the difference, rounded up, goes to the

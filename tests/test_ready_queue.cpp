@@ -54,10 +54,10 @@ TEST_CASE("ready queue: pop and exchange_top agree with a linear-scan reference"
 
 TEST_CASE("ready queue entries order by clock, then the tie draw's high bits, then the thread", "[engine]") {
   constexpr std::uint64_t kUnit = std::uint64_t{1} << ReadyEntry::kThreadBits;
-  CHECK(ReadyEntry(5, ~std::uint64_t{0}, 900) < ReadyEntry(6, 0, 0));          // clock first
-  CHECK(ReadyEntry(7, 2 * kUnit, 900) < ReadyEntry(7, 3 * kUnit, 1));          // then the draw
-  CHECK(ReadyEntry(7, 3 * kUnit + 5, 2) < ReadyEntry(7, 3 * kUnit + 1, 3));    // draw's low bits ignored
-  CHECK_FALSE(ReadyEntry(7, 3 * kUnit, 3) < ReadyEntry(7, 3 * kUnit, 2));      // then the thread
+  CHECK(ReadyEntry(5, ~std::uint64_t{0}, 900) < ReadyEntry(6, 0, 0));        // clock first
+  CHECK(ReadyEntry(7, 2 * kUnit, 900) < ReadyEntry(7, 3 * kUnit, 1));        // then the draw
+  CHECK(ReadyEntry(7, 3 * kUnit + 5, 2) < ReadyEntry(7, 3 * kUnit + 1, 3));  // draw's low bits ignored
+  CHECK_FALSE(ReadyEntry(7, 3 * kUnit, 3) < ReadyEntry(7, 3 * kUnit, 2));    // then the thread
   CHECK(ReadyEntry(7, 3 * kUnit, 1023).thread() == 1023);
   CHECK(ReadyEntry(7, 3 * kUnit, 1023).clock_ns() == 7);
 }

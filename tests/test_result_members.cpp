@@ -29,17 +29,20 @@ using namespace lockstep;
 // with a violation (a counterexample), a machine probe, and a sweep.
 const char* const kScenarios[] = {
     "workload: {kind: counter-sharing, layout: shared, threads: 2, iterations: 50}\nstrategy: {kind: timed, seed: 1}",
-    "design: {spinlock: ticket}\nworkload: {kind: lock-counter, threads: 2, iterations: 20}\nstrategy: {kind: timed, seed: 1}",
+    "design: {spinlock: ticket}\nworkload: {kind: lock-counter, threads: 2, iterations: 20}\nstrategy: {kind: timed, "
+    "seed: 1}",
     "design: {futex: baseline}\nworkload: {kind: futex-hash, threads: 2, futexes: 16, runtime_us: 50, processes: 2}\n"
     "strategy: {kind: timed, seed: 1}",
-    "design: {futex: baseline}\nworkload: {kind: futex-pingpong, threads: 2, runtime_us: 200}\nstrategy: {kind: timed, seed: 1}",
+    "design: {futex: baseline}\nworkload: {kind: futex-pingpong, threads: 2, runtime_us: 200}\nstrategy: {kind: timed, "
+    "seed: 1}",
     "design: {futex: baseline}\nworkload: {kind: futex-wake, threads: 2, rounds: 3}\nstrategy: {kind: timed, seed: 1}",
     "design: {futex: baseline}\nworkload: {kind: ring, threads: 2, runtime_us: 200}\nstrategy: {kind: timed, seed: 1}\n"
     "scheduler: {idle: adaptive, placement: topology}",
     "workload: {kind: header-scan, buffers: 16, threads: 1}\nstrategy: {kind: timed, seed: 1}",
     "machine: {preset: nehalem-2s}\nworkload: {kind: ccbench, state: modified, op: cas, holders: [0], cpus: [1], "
     "repetitions: 4}\nstrategy: {kind: timed, seed: 1}",
-    "machine: {preset: nehalem-2s}\nworkload: {kind: latency-probe, bytes: 65536, samples: 200}\nstrategy: {kind: timed, seed: 1}",
+    "machine: {preset: nehalem-2s}\nworkload: {kind: latency-probe, bytes: 65536, samples: 200}\nstrategy: {kind: "
+    "timed, seed: 1}",
     "workload: {kind: counter-sharing, layout: shared, threads: 2, iterations: 1}\nstrategy: {kind: dfs}\n"
     "properties: [lost_update]",
 };
@@ -56,7 +59,8 @@ TEST_CASE("every member a result row holds is declared in report/", "[report]") 
     driver::RunOptions options;
     options.command = driver::Command::check;
     options.out_dir = (dir / "out").string();
-    const scenario::ScenarioReport report = driver::run_scenario_file(scenario::load_scenario_file(file.string()), options);
+    const scenario::ScenarioReport report =
+        driver::run_scenario_file(scenario::load_scenario_file(file.string()), options);
     const nlohmann::ordered_json j = cli::to_json(report);
     INFO(body);
     for (const auto& [key, value] : j.items()) {

@@ -12,14 +12,14 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "scenario/expr_parser.hpp"
-#include "io/files.hpp"
-#include "scenario/scenario.hpp"
-#include "scenario_fixtures.hpp"
-#include "scenario/yaml_fields.hpp"
-#include "core/workloads/expr_eval.hpp"
 #include "core/properties.hpp"
+#include "core/workloads/expr_eval.hpp"
+#include "io/files.hpp"
+#include "scenario/expr_parser.hpp"
+#include "scenario/scenario.hpp"
 #include "scenario/workload_registry.hpp"
+#include "scenario/yaml_fields.hpp"
+#include "scenario_fixtures.hpp"
 
 using namespace lockstep;
 using namespace lockstep::scenario;
@@ -220,7 +220,8 @@ TEST_CASE("defaults of a thread program", "[scenario]") {
   CHECK(p.threads[0].registers.empty());
   CHECK(p.threads[0].body[0].reg == -1);
   CHECK(p.threads[0].body[0].order == std::memory_order_seq_cst);
-  CHECK(s.properties == std::vector<std::string>{"assertion", "condvar_mutex", "deadlock", "lost_wakeup", "bound_exceeded"});
+  CHECK(s.properties ==
+        std::vector<std::string>{"assertion", "condvar_mutex", "deadlock", "lost_wakeup", "bound_exceeded"});
 }
 
 TEST_CASE("a sweep expands to the cartesian product, first key outermost", "[scenario]") {
@@ -281,13 +282,15 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"no_workload.yaml", 1, 1, "missing the workload"},
       {"duplicate_thread.yaml", 4, 12, "duplicate thread name 't0'"},
       {"duplicate_key.yaml", 2, 44, "duplicate key 'threads' in workload"},
-      {"program_work_cap.yaml", 4, 3, "the threads can run more than 100000000 ops in one execution, all together (122000002)"},
+      {"program_work_cap.yaml", 4, 3,
+       "the threads can run more than 100000000 ops in one execution, all together (122000002)"},
       {"machine_cost_too_large.yaml", 2, 42, "rmw_ns: 18446744073709551615 is out of range (0..1000000000)"},
       {"strategy_seed_on_dfs.yaml", 3, 23, "seed applies to the timed, random and pct strategies only"},
       {"strategy_preemption_bound_on_dfs.yaml", 3, 23, "preemption_bound applies to the bounded strategy only"},
       {"expr_syntax.yaml", 7, 29, "expected an operand, got ')'"},
       {"forall_unknown.yaml", 8, 34, "unknown thread 't1'"},
-      {"mutex_on_program.yaml", 4, 24, "mutual_exclusion is a property of the lock-counter workload only, not of thread programs"},
+      {"mutex_on_program.yaml", 4, 24,
+       "mutual_exclusion is a property of the lock-counter workload only, not of thread programs"},
       {"deep_expr.yaml", 5, 352, "more than 64 operands"},
       {"exists_and_forall.yaml", 6, 36, "property 'both': give forall or exists, not both"},
       {"exists_expect_pass.yaml", 7, 9, "exists conditions (seen) reaches them or not, so it never passes"},

@@ -4,9 +4,9 @@
 
 #include <limits>
 
+#include "cli/sweep_table.hpp"
 #include "report/headline_figures.hpp"
 #include "report/si_units.hpp"
-#include "cli/sweep_table.hpp"
 
 using namespace lockstep;
 using namespace lockstep::cli;
@@ -64,12 +64,14 @@ TEST_CASE("report::format_si styles: the micro symbol, digits, trimmed zeros", "
 }
 
 TEST_CASE("headline figures: the known ones, most telling first, with their units", "[si]") {
-  const auto hash = report::headline_figures({"threads", "futexes", "ops_per_s_per_thread", "release_skew_ns", "ops_per_s"});
+  const auto hash =
+      report::headline_figures({"threads", "futexes", "ops_per_s_per_thread", "release_skew_ns", "ops_per_s"});
   REQUIRE(hash.size() == 2);
   CHECK(hash[0].name == "ops_per_s");
   CHECK(hash[1].name == "ops_per_s_per_thread");
   CHECK(report::format_figure(hash[0], 1002666666.667) == "1.00 G ops/s");
-  const auto wake = report::headline_figures({"sleepers", "batch", "wake_ns_per_round", "calls_per_round", "wakeup_latency_ns"});
+  const auto wake =
+      report::headline_figures({"sleepers", "batch", "wake_ns_per_round", "calls_per_round", "wakeup_latency_ns"});
   REQUIRE(wake.size() == 3);
   CHECK(wake[0].name == "wake_ns_per_round");
   CHECK(report::format_figure(wake[0], 850.4) == "850 ns");
@@ -86,7 +88,8 @@ RowReport hash_row(std::string futexes, std::string design, double ops_per_s) {
   r.result = r.expected = "pass";
   r.matched = true;
   r.workload.labels = {{"design", "x"}};
-  r.workload.values = {{"threads", 8}, {"futexes", 1}, {"ops_per_s", ops_per_s}, {"ops_per_s_per_thread", ops_per_s / 8}};
+  r.workload.values = {
+      {"threads", 8}, {"futexes", 1}, {"ops_per_s", ops_per_s}, {"ops_per_s_per_thread", ops_per_s / 8}};
   return r;
 }
 
@@ -107,7 +110,8 @@ TEST_CASE("sweep table: a column per varying parameter, headline figures with pr
       "  workload.futexes  design.futex     ops_per_s  ops_per_s_per_thread  result\n"
       "                 1  baseline      2.50 M ops/s           313 k ops/s  pass\n"
       "              4096  baseline      1.00 G ops/s           125 M ops/s  pass\n"
-      "                 1  both             123 ops/s            15.4 ops/s  violation: lost_wakeup  MISMATCH (expected pass)\n";
+      "                 1  both             123 ops/s            15.4 ops/s  violation: lost_wakeup  MISMATCH "
+      "(expected pass)\n";
   CHECK(sweep_table(s) == expected);
 }
 

@@ -15,12 +15,12 @@
 #include "core/sync/sleep_mutex.hpp"
 #include "core/sync/sleep_rwlock.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/workload.hpp"
 #include "model/random_strategy.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
-#include "core/workloads/workload.hpp"
 
 using namespace lockstep;
 

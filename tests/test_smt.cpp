@@ -42,8 +42,10 @@ struct Litmus {
 // multi-copy atomic).
 const Litmus kLitmus[] = {
     {"SB",
-     "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {load: {var: y, into: r0, order: relaxed}}]}\n"
-     "  - {name: t1, program: [{store: {var: y, value: 1, order: relaxed}}, {load: {var: x, into: r1, order: relaxed}}]}\n",
+     "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {load: {var: y, into: r0, order: "
+     "relaxed}}]}\n"
+     "  - {name: t1, program: [{store: {var: y, value: 1, order: relaxed}}, {load: {var: x, into: r1, order: "
+     "relaxed}}]}\n",
      "t0.r0 == 0 && t1.r1 == 0", false, true},
     {"SB+mfences",
      "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {fence: {order: seq_cst}}, "
@@ -58,38 +60,50 @@ const Litmus kLitmus[] = {
      "{load: {var: x, into: r1, order: relaxed}}]}\n",
      "t0.r0 == 0 && t1.r1 == 0", false, true},
     {"SB+xchg (seq_cst stores)",
-     "  - {name: t0, program: [{store: {var: x, value: 1, order: seq_cst}}, {load: {var: y, into: r0, order: relaxed}}]}\n"
-     "  - {name: t1, program: [{store: {var: y, value: 1, order: seq_cst}}, {load: {var: x, into: r1, order: relaxed}}]}\n",
+     "  - {name: t0, program: [{store: {var: x, value: 1, order: seq_cst}}, {load: {var: y, into: r0, order: "
+     "relaxed}}]}\n"
+     "  - {name: t1, program: [{store: {var: y, value: 1, order: seq_cst}}, {load: {var: x, into: r1, order: "
+     "relaxed}}]}\n",
      "t0.r0 == 0 && t1.r1 == 0", false, false},
     {"SB+fetch_add (locked)",
      "  - {name: t0, program: [{fetch_add: {var: x, value: 1}}, {load: {var: y, into: r0, order: relaxed}}]}\n"
      "  - {name: t1, program: [{fetch_add: {var: y, value: 1}}, {load: {var: x, into: r1, order: relaxed}}]}\n",
      "t0.r0 == 0 && t1.r1 == 0", false, false},
     {"MP",
-     "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {store: {var: y, value: 1, order: relaxed}}]}\n"
-     "  - {name: t1, program: [{load: {var: y, into: r0, order: relaxed}}, {load: {var: x, into: r1, order: relaxed}}]}\n",
+     "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {store: {var: y, value: 1, order: "
+     "relaxed}}]}\n"
+     "  - {name: t1, program: [{load: {var: y, into: r0, order: relaxed}}, {load: {var: x, into: r1, order: "
+     "relaxed}}]}\n",
      "t1.r0 == 1 && t1.r1 == 0", false, false},
     {"LB",
-     "  - {name: t0, program: [{load: {var: x, into: r0, order: relaxed}}, {store: {var: y, value: 1, order: relaxed}}]}\n"
-     "  - {name: t1, program: [{load: {var: y, into: r1, order: relaxed}}, {store: {var: x, value: 1, order: relaxed}}]}\n",
+     "  - {name: t0, program: [{load: {var: x, into: r0, order: relaxed}}, {store: {var: y, value: 1, order: "
+     "relaxed}}]}\n"
+     "  - {name: t1, program: [{load: {var: y, into: r1, order: relaxed}}, {store: {var: x, value: 1, order: "
+     "relaxed}}]}\n",
      "t0.r0 == 1 && t1.r1 == 1", false, false},
     {"CoRR",
      "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}]}\n"
-     "  - {name: t1, program: [{load: {var: x, into: r0, order: relaxed}}, {load: {var: x, into: r1, order: relaxed}}]}\n",
+     "  - {name: t1, program: [{load: {var: x, into: r0, order: relaxed}}, {load: {var: x, into: r1, order: "
+     "relaxed}}]}\n",
      "t1.r0 == 1 && t1.r1 == 0", false, false},
     {"CoWR",
-     "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {load: {var: x, into: r0, order: relaxed}}]}\n"
+     "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {load: {var: x, into: r0, order: "
+     "relaxed}}]}\n"
      "  - {name: t1, program: [{store: {var: x, value: 2, order: relaxed}}]}\n",
      "t0.r0 == 2 && x == 2", true, true},
     {"IRIW",
      "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}]}\n"
      "  - {name: t1, program: [{store: {var: y, value: 1, order: relaxed}}]}\n"
-     "  - {name: t2, program: [{load: {var: x, into: r0, order: relaxed}}, {load: {var: y, into: r1, order: relaxed}}]}\n"
-     "  - {name: t3, program: [{load: {var: y, into: r2, order: relaxed}}, {load: {var: x, into: r3, order: relaxed}}]}\n",
+     "  - {name: t2, program: [{load: {var: x, into: r0, order: relaxed}}, {load: {var: y, into: r1, order: "
+     "relaxed}}]}\n"
+     "  - {name: t3, program: [{load: {var: y, into: r2, order: relaxed}}, {load: {var: x, into: r3, order: "
+     "relaxed}}]}\n",
      "t2.r0 == 1 && t2.r1 == 0 && t3.r2 == 1 && t3.r3 == 0", false, false},
     {"2+2W",
-     "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {store: {var: y, value: 2, order: relaxed}}]}\n"
-     "  - {name: t1, program: [{store: {var: y, value: 1, order: relaxed}}, {store: {var: x, value: 2, order: relaxed}}]}\n",
+     "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {store: {var: y, value: 2, order: "
+     "relaxed}}]}\n"
+     "  - {name: t1, program: [{store: {var: y, value: 1, order: relaxed}}, {store: {var: x, value: 2, order: "
+     "relaxed}}]}\n",
      "x == 1 && y == 1", false, false},
     {"2+2W+mfences",
      "  - {name: t0, program: [{store: {var: x, value: 1, order: relaxed}}, {fence: {order: seq_cst}}, "
@@ -144,8 +158,7 @@ TEST_CASE("smt: the litmus shapes get the literature's verdicts under SC and x86
         // The engine followed the solver's witness; the schedule it wrote replays it.
         CHECK(smt.smt.witness_replayed);
         REQUIRE_FALSE(smt.schedule_path.empty());
-        const model::ScheduleFile schedule =
-            model::parse_schedule(io::read_file(smt.schedule_path), smt.schedule_path);
+        const model::ScheduleFile schedule = model::parse_schedule(io::read_file(smt.schedule_path), smt.schedule_path);
         CHECK(schedule.strategy == "smt");
         const ScenarioReport replayed = replay_schedule(schedule, smt.schedule_path, RunOptions{});
         REQUIRE(replayed.rows.size() == 1);
@@ -183,7 +196,8 @@ TEST_CASE("smt: --all-outcomes lists SB's four final states under TSO and three 
   const RowReport sc = check_file(write_litmus(kLitmus[0], "sc", "smt"), options);
   CHECK(tso.smt.outcomes.size() == 4);
   CHECK(sc.smt.outcomes.size() == 3);
-  CHECK(std::find(tso.smt.outcomes.begin(), tso.smt.outcomes.end(), "x=1 y=1 t0.r0=0 t1.r1=0") != tso.smt.outcomes.end());
+  CHECK(std::find(tso.smt.outcomes.begin(), tso.smt.outcomes.end(), "x=1 y=1 t0.r0=0 t1.r1=0") !=
+        tso.smt.outcomes.end());
   CHECK(std::find(sc.smt.outcomes.begin(), sc.smt.outcomes.end(), "x=1 y=1 t0.r0=0 t1.r1=0") == sc.smt.outcomes.end());
 }
 

@@ -11,18 +11,18 @@
 
 #include <fmt/format.h>
 
-#include "driver/runner.hpp"
-#include "scenario/scenario.hpp"
 #include "core/sync/mcs_lock.hpp"
 #include "core/sync/spin_guard.hpp"
 #include "core/workloads/lock_counter.hpp"
+#include "core/workloads/workload.hpp"
+#include "driver/runner.hpp"
 #include "model/random_strategy.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
+#include "scenario/scenario.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
 #include "tests/scratch_dir.hpp"
-#include "core/workloads/workload.hpp"
 
 using namespace lockstep;
 
@@ -63,7 +63,8 @@ struct CounterRun<sim::SimPlatform> {
 }  // namespace
 
 TEMPLATE_TEST_CASE("counter under a spinlock is exact", "[sync][dual]", native::NativePlatform, sim::SimPlatform) {
-  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas, SpinlockKind::clh);
+  const auto kind =
+      GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas, SpinlockKind::clh);
   CAPTURE(name_of(kind));
   LockCounterParams params{kind, 4, 200, 4};
   std::string violation;
@@ -97,33 +98,36 @@ TEST_CASE("the TAS and CLH locks keep the count exact in every interleaving", "[
     int threads, iterations;
   };
   for (const Case c : {Case{"tas", 2, 2}, Case{"clh", 2, 3}, Case{"clh", 3, 1}})
-  for (const char* model : {"sc", "tso"}) {
-    CAPTURE(c.lock, c.threads, model);
-    const std::string text = fmt::format(R"(name: {0}
+    for (const char* model : {"sc", "tso"}) {
+      CAPTURE(c.lock, c.threads, model);
+      const std::string text = fmt::format(R"(name: {0}
 machine: {{preset: flat, cpus: 3}}
 memory_model: {1}
 design: {{spinlock: {0}}}
 workload: {{kind: lock-counter, threads: {2}, iterations: {3}}}
 strategy: {{kind: dfs}}
 expect: pass
-)", c.lock, model, c.threads, c.iterations);
-    const std::filesystem::path dir = lockstep::testing::scratch_dir() / fmt::format("{}-{}-{}", c.lock, c.threads, model);
-    std::filesystem::create_directories(dir);
-    const std::string path = (dir / "lock.yaml").string();
-    std::ofstream(path) << text;
-    driver::RunOptions options;
-    options.out_dir = (dir / "out").string();
-    const scenario::RowReport r = driver::run_scenario_row(scenario::load_scenario_file(path), 0, options);
-    CHECK(r.result == "pass");
-    CHECK(r.exhaustive);
-    CHECK(r.executions > 10);
-  }
+)",
+                                           c.lock, model, c.threads, c.iterations);
+      const std::filesystem::path dir =
+          lockstep::testing::scratch_dir() / fmt::format("{}-{}-{}", c.lock, c.threads, model);
+      std::filesystem::create_directories(dir);
+      const std::string path = (dir / "lock.yaml").string();
+      std::ofstream(path) << text;
+      driver::RunOptions options;
+      options.out_dir = (dir / "out").string();
+      const scenario::RowReport r = driver::run_scenario_row(scenario::load_scenario_file(path), 0, options);
+      CHECK(r.result == "pass");
+      CHECK(r.exhaustive);
+      CHECK(r.executions > 10);
+    }
 }
 
 TEST_CASE("every spinlock is exact under x86-TSO", "[sync]") {
   // Store buffers let a thread's own loads pass its earlier stores; a lock that relied on
   // that order without a locked instruction or a fence would lose increments here.
-  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas, SpinlockKind::clh);
+  const auto kind =
+      GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas, SpinlockKind::clh);
   CAPTURE(name_of(kind));
   sim::EngineLimits tso;
   tso.store_buffer_entries = 4;
@@ -174,7 +178,8 @@ TEST_CASE("CLH: a releaser enqueues its predecessor's node next time", "[sync]")
 }
 
 TEST_CASE("AnySpinlock takes a node for every kind", "[sync]") {
-  const auto kind = GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas, SpinlockKind::clh);
+  const auto kind =
+      GENERATE(SpinlockKind::ticket, SpinlockKind::ttas, SpinlockKind::mcs, SpinlockKind::tas, SpinlockKind::clh);
   CAPTURE(name_of(kind));
   CHECK(spinlock_from_name(name_of(kind)) == kind);
   AnySpinlock<native::NativePlatform> lock(kind);

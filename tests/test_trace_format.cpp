@@ -179,14 +179,17 @@ TEST_CASE("trace: every event kind the writer writes reads back", "[trace]") {
         CHECK(e.u64(field::steps) == 42);
         CHECK(e.text(field::outcome) == "violation");
         break;
-      case trace::EventKind::other: FAIL("an unknown kind"); break;
+      case trace::EventKind::other:
+        FAIL("an unknown kind");
+        break;
     }
   }
   CHECK(reader.ended());
   CHECK_NOTHROW(reader.require_end());
   using K = trace::EventKind;
   CHECK(kinds == std::vector<K>{K::label, K::label, K::thread, K::cpu, K::cpu, K::state, K::step, K::op, K::op, K::op,
-                                K::op, K::op, K::step, K::lock, K::syscall, K::futex, K::violation, K::witness, K::end});
+                                K::op, K::op, K::step, K::lock, K::syscall, K::futex, K::violation, K::witness,
+                                K::end});
   CHECK(reader.events() == kinds.size());
 }
 
@@ -224,8 +227,11 @@ TEST_CASE("trace: a streamed read sees every event, across buffer refills", "[tr
 
 TEST_CASE("trace: blank lines are skipped but counted, unknown kinds are read, nothing after end", "[trace]") {
   const std::string text = "\n" + std::string(R"({"format":"lockstep-trace","version":1})") + "\n\n" +
-                           R"({"t":1,"ev":"cache_miss","th":0,"extra":[1,{"a":null}]})" "\n  \n" +
-                           R"({"t":2,"ev":"end","steps":0,"outcome":"pass"})" "\n" + "not even json\n";
+                           R"({"t":1,"ev":"cache_miss","th":0,"extra":[1,{"a":null}]})"
+                           "\n  \n" +
+                           R"({"t":2,"ev":"end","steps":0,"outcome":"pass"})"
+                           "\n" +
+                           "not even json\n";
   trace::Reader reader(std::string_view(text), "b.jsonl");
   CHECK(reader.header_line() == 2);
   REQUIRE(reader.next());
@@ -256,18 +262,24 @@ TEST_CASE("trace: a truncated trace is an error at its last line", "[trace]") {
 }
 
 TEST_CASE("trace: another format or version is refused at the header", "[trace]") {
-  CHECK(error_of(R"({"format":"lockstep-trace","version":2})" "\n")[0] ==
-        "t.jsonl, line 1: unsupported trace version 2 (this build reads version 1)");
-  CHECK(error_of(R"({"format":"lockstep-trace"})" "\n")[2].starts_with("unsupported trace version (none)"));
-  CHECK(error_of(R"({"format":"other","version":1})" "\n")[2].starts_with("not a lockstep trace"));
+  CHECK(error_of(R"({"format":"lockstep-trace","version":2})"
+                 "\n")[0] == "t.jsonl, line 1: unsupported trace version 2 (this build reads version 1)");
+  CHECK(error_of(R"({"format":"lockstep-trace"})"
+                 "\n")[2]
+            .starts_with("unsupported trace version (none)"));
+  CHECK(error_of(R"({"format":"other","version":1})"
+                 "\n")[2]
+            .starts_with("not a lockstep trace"));
   CHECK(error_of("[1,2]\n")[2] == "the header must be a JSON object");
   CHECK(error_of("")[0] == "t.jsonl, line 1: empty input, not a lockstep trace");
   CHECK(error_of("\n\n")[1] == "1");
 }
 
 TEST_CASE("trace: an over-long line and too many events are refused, not read", "[trace]") {
-  const std::string header = R"({"format":"lockstep-trace","version":1})" "\n";
-  const std::string event = R"({"t":0,"ev":"state","th":0,"state":"running"})" "\n";
+  const std::string header = R"({"format":"lockstep-trace","version":1})"
+                             "\n";
+  const std::string event = R"({"t":0,"ev":"state","th":0,"state":"running"})"
+                            "\n";
   const std::string long_line = R"({"t":0,"ev":"label","name":")" + std::string(5000, 'a') + "\"}\n";
   const auto too_long = error_of(header + event + long_line + event, trace::ReaderLimits{1000, 100});
   REQUIRE(!too_long[0].empty());
@@ -277,7 +289,9 @@ TEST_CASE("trace: an over-long line and too many events are refused, not read", 
   // The limit itself is allowed.
   const std::string exact = R"({"t":0,"ev":"x","p":")" + std::string(77, 'b') + "\"}";
   REQUIRE(exact.size() == 100);
-  CHECK(error_of(header + exact + "\n" + R"({"t":0,"ev":"end","steps":0,"outcome":"pass"})" "\n",
+  CHECK(error_of(header + exact + "\n" +
+                     R"({"t":0,"ev":"end","steps":0,"outcome":"pass"})"
+                     "\n",
                  trace::ReaderLimits{100, 100})[0]
             .empty());
   std::string many = header;
@@ -286,22 +300,31 @@ TEST_CASE("trace: an over-long line and too many events are refused, not read", 
 }
 
 TEST_CASE("trace: errors name the file and the line, and the member", "[trace]") {
-  const std::string header = R"({"format":"lockstep-trace","version":1})" "\n";
-  const auto bad = error_of(header + "\n" + R"({"t":0,"ev":"state","th":0})" "\n");
+  const std::string header = R"({"format":"lockstep-trace","version":1})"
+                             "\n";
+  const auto bad = error_of(header + "\n" +
+                            R"({"t":0,"ev":"state","th":0})"
+                            "\n");
   REQUIRE(!bad[0].empty());
   CHECK(bad[3] == "t.jsonl");
   CHECK(bad[1] == "3");  // the blank line counts
-  CHECK(error_of(header + "{not json\n" + R"({"t":0,"ev":"end","steps":0,"outcome":"pass"})" "\n")[0] ==
-        "t.jsonl, line 2: not valid JSON");
-  CHECK(error_of(header + R"({"ev":"end"})" "\n")[2] == "the event has no 't'");
-  CHECK(error_of(header + R"({"t":-1,"ev":"end"})" "\n")[2] == "'t' must be an unsigned integer");
-  CHECK(error_of(header + R"({"t":1,"ev":7})" "\n")[2] == "'ev' must be a string");
+  CHECK(error_of(header + "{not json\n" +
+                 R"({"t":0,"ev":"end","steps":0,"outcome":"pass"})"
+                 "\n")[0] == "t.jsonl, line 2: not valid JSON");
+  CHECK(error_of(header + R"({"ev":"end"})"
+                          "\n")[2] == "the event has no 't'");
+  CHECK(error_of(header + R"({"t":-1,"ev":"end"})"
+                          "\n")[2] == "'t' must be an unsigned integer");
+  CHECK(error_of(header + R"({"t":1,"ev":7})"
+                          "\n")[2] == "'ev' must be a string");
   // Typed access after reading names the line too; without a file name, only the line.
-  const std::string text = header + R"({"t":0,"ev":"op","th":100000000,"addr":"12"})" "\n";
+  const std::string text = header + R"({"t":0,"ev":"op","th":100000000,"addr":"12"})"
+                                    "\n";
   trace::Reader reader{std::string_view(text)};
   REQUIRE(reader.next());
   CHECK_THROWS_WITH(reader.event().index(field::th, false), "line 2: 'th' is 100000000, out of range");
   CHECK_THROWS_WITH(reader.event().address(field::addr), "line 2: 'addr' must be a hex address like \"0x1f0\"");
   CHECK_THROWS_WITH(reader.event().u64(field::val), "line 2: the event has no 'val'");
-  CHECK(trace::FormatError("f.jsonl", 0, "cannot open the file").what() == std::string("f.jsonl: cannot open the file"));
+  CHECK(trace::FormatError("f.jsonl", 0, "cannot open the file").what() ==
+        std::string("f.jsonl: cannot open the file"));
 }

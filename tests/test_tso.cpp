@@ -64,9 +64,9 @@ int relaxed_outcomes(std::uint32_t store_buffer_entries, bool fence, Schedule* w
 }  // namespace
 
 TEST_CASE("store buffering: the relaxed outcome is reachable under TSO only", "[tso]") {
-  CHECK(relaxed_outcomes(0, false) == 0);   // SC
-  CHECK(relaxed_outcomes(8, false) > 0);    // TSO
-  CHECK(relaxed_outcomes(8, true) == 0);    // TSO with mfence
+  CHECK(relaxed_outcomes(0, false) == 0);  // SC
+  CHECK(relaxed_outcomes(8, false) > 0);   // TSO
+  CHECK(relaxed_outcomes(8, true) == 0);   // TSO with mfence
 }
 
 TEST_CASE("a TSO counterexample replays, drains included", "[tso]") {

@@ -10,9 +10,9 @@
 
 using namespace lockstep;  // NOLINT(google-build-using-namespace)
 using alloc::KegSpec;
-using native::NativePlatform;
 using alloc::kLargePage;
 using alloc::kSmallPage;
+using native::NativePlatform;
 using Keg = alloc::Keg<NativePlatform>;
 using Zone = alloc::Zone<NativePlatform>;
 

@@ -22,12 +22,12 @@
 #include "core/usync/drepper_mutex.hpp"
 #include "core/usync/forgetful_mutex.hpp"
 #include "core/workloads/spawn.hpp"
+#include "core/workloads/workload.hpp"
 #include "model/random_strategy.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
-#include "core/workloads/workload.hpp"
 
 using namespace lockstep;
 using namespace lockstep::usync;

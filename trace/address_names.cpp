@@ -16,13 +16,14 @@ std::string offset_suffix(std::uint64_t offset) { return offset == 0 ? std::stri
 void AddressNames::add(NamedRegion region) {
   if (region.bytes == 0) region.bytes = 1;  // a zero-sized label still names its first byte
   if (region.addr + region.bytes < region.addr)
-    throw std::invalid_argument(fmt::format("label '{}' at {:#x} wraps around the address space", region.name, region.addr));
+    throw std::invalid_argument(
+        fmt::format("label '{}' at {:#x} wraps around the address space", region.name, region.addr));
   const std::uint64_t element = region.stride > 0 ? region.stride : region.bytes;
   for (const FieldName& f : region.fields)
     if (f.bytes == 0 || f.offset + f.bytes > element || f.offset + f.bytes < f.offset)
-      throw std::invalid_argument(fmt::format("label '{}': field '{}' ({} bytes at offset {}) is not inside its {}-byte {}",
-                                              region.name, f.name, f.bytes, f.offset, element,
-                                              region.stride > 0 ? "element" : "object"));
+      throw std::invalid_argument(
+          fmt::format("label '{}': field '{}' ({} bytes at offset {}) is not inside its {}-byte {}", region.name,
+                      f.name, f.bytes, f.offset, element, region.stride > 0 ? "element" : "object"));
   const std::uint64_t start = region.addr;
   regions_.insert_or_assign(start, std::move(region));
 }
@@ -48,7 +49,8 @@ std::string AddressNames::name_of(std::uint64_t addr) const {
     offset %= r->stride;
   }
   for (const FieldName& f : r->fields)
-    if (offset >= f.offset && offset - f.offset < f.bytes) return fmt::format("{}.{}{}", name, f.name, offset_suffix(offset - f.offset));
+    if (offset >= f.offset && offset - f.offset < f.bytes)
+      return fmt::format("{}.{}{}", name, f.name, offset_suffix(offset - f.offset));
   return name + offset_suffix(offset);
 }
 

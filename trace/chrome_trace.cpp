@@ -73,11 +73,9 @@ class Names {
   std::set<std::int64_t> cpus_;
 };
 
-Json complete(std::string name, const char* cat, int pid, std::uint64_t tid, std::uint64_t t_ns,
-              std::uint64_t dur_ns) {
-  return Json{{"name", std::move(name)}, {"cat", cat},       {"ph", "X"},
-              {"pid", pid},              {"tid", tid},       {"ts", micros(t_ns)},
-              {"dur", micros(dur_ns)}};
+Json complete(std::string name, const char* cat, int pid, std::uint64_t tid, std::uint64_t t_ns, std::uint64_t dur_ns) {
+  return Json{{"name", std::move(name)}, {"cat", cat},           {"ph", "X"}, {"pid", pid}, {"tid", tid},
+              {"ts", micros(t_ns)},      {"dur", micros(dur_ns)}};
 }
 
 Json metadata(const char* what, int pid, std::optional<std::uint64_t> tid, const std::string& key, Json value) {
@@ -98,16 +96,33 @@ class Converter {
   void add(const Event& f) {
     last_ns_ = std::max(last_ns_, f.time());
     switch (f.kind()) {
-      case EventKind::state: on_state(f); break;
-      case EventKind::cpu: on_cpu(f); break;
-      case EventKind::op: on_op(f); break;
-      case EventKind::lock: on_lock(f); break;
-      case EventKind::futex: on_futex(f); break;
-      case EventKind::violation: on_violation(f); break;
-      case EventKind::witness: on_witness(f); break;
-      case EventKind::end: on_end(f); break;
+      case EventKind::state:
+        on_state(f);
+        break;
+      case EventKind::cpu:
+        on_cpu(f);
+        break;
+      case EventKind::op:
+        on_op(f);
+        break;
+      case EventKind::lock:
+        on_lock(f);
+        break;
+      case EventKind::futex:
+        on_futex(f);
+        break;
+      case EventKind::violation:
+        on_violation(f);
+        break;
+      case EventKind::witness:
+        on_witness(f);
+        break;
+      case EventKind::end:
+        on_end(f);
+        break;
       // label and thread were read by Names; events a later minor revision adds are skipped.
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -193,9 +208,9 @@ class Converter {
   }
 
   static Json op_args(const Event& f) {
-    static constexpr std::string_view kKeys[] = {field::addr,   field::size, field::val, field::old,
-                                                 field::ok,     field::target, field::woke, field::cpu,
-                                                 field::src,    field::peer, field::st,  field::buf};
+    static constexpr std::string_view kKeys[] = {field::addr, field::size,   field::val,  field::old,
+                                                 field::ok,   field::target, field::woke, field::cpu,
+                                                 field::src,  field::peer,   field::st,   field::buf};
     Json args = Json::object();
     for (const std::string_view key : kKeys)
       if (f.has(key)) args[std::string(key)] = f.member_json<Json>(key);
@@ -278,8 +293,12 @@ class Converter {
 
   void on_violation(const Event& f) {
     const std::int64_t th = f.i64(field::th);
-    Json e{{"name", fmt::format("VIOLATION {}", f.text(field::property))}, {"cat", "violation"}, {"ph", "i"}, {"s", "g"},
-           {"pid", kThreadsPid}, {"tid", th >= 0 ? static_cast<std::uint64_t>(th) + kTidOffset : 0},
+    Json e{{"name", fmt::format("VIOLATION {}", f.text(field::property))},
+           {"cat", "violation"},
+           {"ph", "i"},
+           {"s", "g"},
+           {"pid", kThreadsPid},
+           {"tid", th >= 0 ? static_cast<std::uint64_t>(th) + kTidOffset : 0},
            {"ts", micros(f.time())}};
     e["args"] = Json{{"property", f.text(field::property)}, {"message", f.text(field::msg)}, {"thread", th}};
     events_.push_back(std::move(e));
@@ -287,8 +306,13 @@ class Converter {
 
   // A witness is found in the final state, by no thread: a global instant like a violation.
   void on_witness(const Event& f) {
-    Json e{{"name", fmt::format("WITNESS {}", f.text(field::property))}, {"cat", "witness"}, {"ph", "i"}, {"s", "g"},
-           {"pid", kThreadsPid}, {"tid", 0}, {"ts", micros(f.time())}};
+    Json e{{"name", fmt::format("WITNESS {}", f.text(field::property))},
+           {"cat", "witness"},
+           {"ph", "i"},
+           {"s", "g"},
+           {"pid", kThreadsPid},
+           {"tid", 0},
+           {"ts", micros(f.time())}};
     e["args"] = Json{{"property", f.text(field::property)}, {"message", f.text(field::msg)}};
     events_.push_back(std::move(e));
   }
@@ -297,8 +321,13 @@ class Converter {
     const std::uint64_t t = f.time();
     close_all(t);
     ended_ = true;
-    Json e{{"name", fmt::format("end: {}", f.text(field::outcome))}, {"cat", "end"}, {"ph", "i"}, {"s", "g"},
-           {"pid", kThreadsPid}, {"tid", 0}, {"ts", micros(t)}};
+    Json e{{"name", fmt::format("end: {}", f.text(field::outcome))},
+           {"cat", "end"},
+           {"ph", "i"},
+           {"s", "g"},
+           {"pid", kThreadsPid},
+           {"tid", 0},
+           {"ts", micros(t)}};
     e["args"] = Json{{"steps", f.u64(field::steps)}, {"outcome", f.text(field::outcome)}};
     events_.push_back(std::move(e));
   }

@@ -20,13 +20,15 @@ void Event::read(std::string_view line, std::size_t number, bool unterminated) {
   text_ = line;
   members_.clear();
   hint_ = 0;
-  const auto invalid = [&] { fail(unterminated ? "the last line is cut off (the file is truncated)" : "not valid JSON"); };
+  const auto invalid = [&] {
+    fail(unterminated ? "the last line is cut off (the file is truncated)" : "not valid JSON");
+  };
   // Text after the object (simdjson stops at its end): the line must end with its '}'.
   const std::size_t end = line.find_last_not_of(" \t\r");
   if (end != std::string_view::npos && line[0] == '{' && line[end] != '}') invalid();
   try {
-    od::document doc = parser_.iterate(simdjson::padded_string_view(line.data(), line.size(),
-                                                                    line.size() + simdjson::SIMDJSON_PADDING));
+    od::document doc = parser_.iterate(
+        simdjson::padded_string_view(line.data(), line.size(), line.size() + simdjson::SIMDJSON_PADDING));
     if (doc.type() != od::json_type::object) fail("an event must be a JSON object");
     od::object object = doc.get_object();
     for (od::field field : object) {

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include "trace/address_names.hpp"
 #include "trace/format.hpp"
@@ -28,7 +28,7 @@ class Event {
   std::size_t line() const { return line_; }
   std::string_view text() const { return text_; }  // the line itself, valid until the next read
   EventKind kind() const { return kind_; }
-  std::string_view kind_name() const;  // `ev`, also for a kind this build does not know
+  std::string_view kind_name() const;           // `ev`, also for a kind this build does not know
   std::uint64_t time() const { return time_; }  // `t`
 
   bool has(std::string_view key) const { return find(key) != nullptr; }
@@ -88,12 +88,18 @@ template <class Json>
 Json Event::member_json(std::string_view key) const {
   const Member& m = get(key);
   switch (m.kind) {
-    case Member::Kind::unsigned_integer: return Json(m.u);
-    case Member::Kind::signed_integer: return Json(m.i);
-    case Member::Kind::floating: return Json(m.d);
-    case Member::Kind::string: return Json(std::string(m.s));
-    case Member::Kind::boolean: return Json(m.b);
-    case Member::Kind::other: break;
+    case Member::Kind::unsigned_integer:
+      return Json(m.u);
+    case Member::Kind::signed_integer:
+      return Json(m.i);
+    case Member::Kind::floating:
+      return Json(m.d);
+    case Member::Kind::string:
+      return Json(std::string(m.s));
+    case Member::Kind::boolean:
+      return Json(m.b);
+    case Member::Kind::other:
+      break;
   }
   return Json::parse(m.s);
 }

@@ -36,7 +36,9 @@ std::string_view name_of(EventKind kind) { return word_of(kEventKinds, kind); }
 EventKind event_kind(std::string_view ev) { return value_of<EventKind>(kEventKinds, ev).value_or(EventKind::other); }
 
 std::string_view name_of(ThreadState state) { return word_of(kThreadStates, state); }
-std::optional<ThreadState> parse_thread_state(std::string_view word) { return value_of<ThreadState>(kThreadStates, word); }
+std::optional<ThreadState> parse_thread_state(std::string_view word) {
+  return value_of<ThreadState>(kThreadStates, word);
+}
 
 std::string_view name_of(LockAct act) { return word_of(kLockActs, act); }
 std::optional<LockAct> parse_lock_act(std::string_view word) { return value_of<LockAct>(kLockActs, word); }

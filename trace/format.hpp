@@ -83,7 +83,21 @@ inline constexpr std::string_view outcome = "outcome";
 }  // namespace field
 
 // Event kinds (`ev`). `other`: a kind a later revision of version 1 added; readers skip it.
-enum class EventKind : std::uint8_t { label, step, thread, cpu, state, op, lock, syscall, futex, violation, witness, end, other };
+enum class EventKind : std::uint8_t {
+  label,
+  step,
+  thread,
+  cpu,
+  state,
+  op,
+  lock,
+  syscall,
+  futex,
+  violation,
+  witness,
+  end,
+  other
+};
 std::string_view name_of(EventKind kind);  // "" for other
 EventKind event_kind(std::string_view ev);
 

@@ -28,9 +28,9 @@ enum class ItemKind : std::uint8_t { access, drain, note, step_begin };
 struct Item {
   ItemKind kind = ItemKind::access;
   std::int64_t th = -1;
-  std::string text;        // what the raw line says after the thread
-  std::string location;    // the access's location by name (empty when none); a drain's "x = 1"
-  long instance = -1;      // the protocol step it belongs to (access) or begins (step_begin)
+  std::string text;           // what the raw line says after the thread
+  std::string location;       // the access's location by name (empty when none); a drain's "x = 1"
+  long instance = -1;         // the protocol step it belongs to (access) or begins (step_begin)
   std::size_t raw_index = 0;  // 1-based into Interleaving::raw
   std::size_t number = 0;     // its step number in the schedule (0: a note, a step begin)
 };
@@ -97,15 +97,23 @@ class InterleavingBuilder {
   void event(const Event& e) {
     const std::int64_t th = e.has(field::th) ? e.i64(field::th) : -1;
     switch (e.kind()) {
-      case EventKind::label: names_.add(e.region()); break;
-      case EventKind::thread: threads_[th] = std::string(e.text(field::name)); break;
-      case EventKind::step: step_note(e, th); break;
+      case EventKind::label:
+        names_.add(e.region());
+        break;
+      case EventKind::thread:
+        threads_[th] = std::string(e.text(field::name));
+        break;
+      case EventKind::step:
+        step_note(e, th);
+        break;
       case EventKind::op: {
         const std::string_view op = e.text(field::op);
         if (op == trace::op::unpark) {
-          access(th, fmt::format("unpark {}{}", thread_or_number(e.i64(field::target)),
-                                 e.opt_flag(field::woke).value_or(false) ? " (wakes it)" : " (not parked: leaves a permit)"),
-                 {}, false);
+          access(
+              th,
+              fmt::format("unpark {}{}", thread_or_number(e.i64(field::target)),
+                          e.opt_flag(field::woke).value_or(false) ? " (wakes it)" : " (not parked: leaves a permit)"),
+              {}, false);
           break;
         }
         std::string location;
@@ -125,14 +133,23 @@ class InterleavingBuilder {
       // A lock's and a futex queue's notes: lines of the raw view, not steps of the schedule
       // (unnumbered), and not lines of their own in the protocol-step view, where the
       // accesses that took the lock or queued the waiter already stand.
-      case EventKind::lock: lock_note(e, th); break;
-      case EventKind::futex: futex_note(e, th); break;
+      case EventKind::lock:
+        lock_note(e, th);
+        break;
+      case EventKind::futex:
+        futex_note(e, th);
+        break;
       case EventKind::violation:
-        raw(Item{ItemKind::note, th, fmt::format("VIOLATION {}: {}", e.text(field::property), e.text(field::msg)), {},
-                 -1, 0},
+        raw(Item{ItemKind::note,
+                 th,
+                 fmt::format("VIOLATION {}: {}", e.text(field::property), e.text(field::msg)),
+                 {},
+                 -1,
+                 0},
             false);
         break;
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -140,9 +157,12 @@ class InterleavingBuilder {
   void lock_note(const Event& e, std::int64_t th) {
     const auto act = trace::parse_lock_act(e.text(field::act));
     if (!act) return;  // a later revision's act
-    const char* verb = *act == trace::LockAct::wait ? "waits for" : *act == trace::LockAct::acquire ? "acquires" : "releases";
+    const char* verb = *act == trace::LockAct::wait      ? "waits for"
+                       : *act == trace::LockAct::acquire ? "acquires"
+                                                         : "releases";
     const bool shared = e.has(field::mode) && e.text(field::mode) == trace::kShared;
-    raw_event_line(th, fmt::format("{} lock {}{}", verb, names_.name_of(e.address(field::addr)), shared ? " (shared)" : ""));
+    raw_event_line(
+        th, fmt::format("{} lock {}{}", verb, names_.name_of(e.address(field::addr)), shared ? " (shared)" : ""));
   }
 
   // "queues waiter on bucket 14 (futex f)", "takes waiter off bucket 14 (futex f)".
@@ -151,9 +171,10 @@ class InterleavingBuilder {
     if (!act) return;
     const std::int64_t waiter = e.i64(field::waiter);
     const std::string who = waiter == th ? std::string("itself") : thread_or_number(waiter);
-    raw_event_line(th, fmt::format("{} {} {} bucket {} (futex {})", *act == trace::FutexAct::enqueue ? "queues" : "takes",
-                                   who, *act == trace::FutexAct::enqueue ? "on" : "off", e.u64(field::bucket),
-                                   names_.name_of(e.address(field::key))));
+    raw_event_line(
+        th, fmt::format("{} {} {} bucket {} (futex {})", *act == trace::FutexAct::enqueue ? "queues" : "takes", who,
+                        *act == trace::FutexAct::enqueue ? "on" : "off", e.u64(field::bucket),
+                        names_.name_of(e.address(field::key))));
   }
 
   // A line of the raw view only (no item: the protocol-step view does not show it).
@@ -214,7 +235,8 @@ class InterleavingBuilder {
         continue;
       }
       if (item.kind == ItemKind::note) {
-        out_.steps.push_back(ProtocolStepLine{thread(item.th), item.text, {}, item.raw_index, item.raw_index, 0, 0, true});
+        out_.steps.push_back(
+            ProtocolStepLine{thread(item.th), item.text, {}, item.raw_index, item.raw_index, 0, 0, true});
         ++at;
         continue;
       }
@@ -236,10 +258,13 @@ class InterleavingBuilder {
       std::vector<const Item*> run;
       for (std::size_t k = at; k < end; ++k)
         if (items_[k].kind == item.kind) run.push_back(&items_[k]);
-      ProtocolStepLine line{thread(item.th),       {},
+      ProtocolStepLine line{thread(item.th),
+                            {},
                             summary(run, item.kind == ItemKind::drain),
-                            run.front()->raw_index, run.back()->raw_index,
-                            run.front()->number,    run.back()->number};
+                            run.front()->raw_index,
+                            run.back()->raw_index,
+                            run.front()->number,
+                            run.back()->number};
       if (item.kind == ItemKind::drain) {
         line.step = "store buffer drains";
       } else if (item.instance >= 0) {

@@ -21,9 +21,9 @@
 namespace lockstep::trace {
 
 struct ProtocolStepLine {
-  std::string thread;        // "-" for an event of no thread (the final check)
-  std::string step;          // "futex_wait: lock the bucket", or the raw step's text
-  std::string detail;        // what it did, in brief: the access when there is one
+  std::string thread;         // "-" for an event of no thread (the final check)
+  std::string step;           // "futex_wait: lock the bucket", or the raw step's text
+  std::string detail;         // what it did, in brief: the access when there is one
   std::size_t first_raw = 0;  // the raw lines folded, 1-based into Interleaving::raw (0: none)
   std::size_t last_raw = 0;
   std::size_t first_step = 0;  // their step numbers in the schedule (0: none, a note)
@@ -34,7 +34,7 @@ struct ProtocolStepLine {
 struct Interleaving {
   std::vector<std::string> raw;  // "  12  waiter     load bucket[14].waiters -> 0" and notes
   std::vector<ProtocolStepLine> steps;
-  std::size_t raw_steps = 0;     // numbered raw lines (schedule steps)
+  std::size_t raw_steps = 0;        // numbered raw lines (schedule steps)
   bool has_protocol_steps = false;  // some design marked a step (else `steps` only mirrors `raw`)
 };
 

@@ -23,7 +23,8 @@ std::uint64_t unsigned_member(const Json& object, std::string_view key, const ch
 
 std::string string_member(const Json& object, std::string_view key, const char* what) {
   const auto it = object.find(std::string(key));
-  if (it == object.end() || !it->is_string()) throw std::invalid_argument(fmt::format("{} needs '{}', a string", what, key));
+  if (it == object.end() || !it->is_string())
+    throw std::invalid_argument(fmt::format("{} needs '{}', a string", what, key));
   return it->get<std::string>();
 }
 

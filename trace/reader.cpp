@@ -44,7 +44,7 @@ constexpr std::size_t kFirstCapacity = std::size_t{64} << 10;
 }  // namespace
 
 FormatError::FormatError(std::string file, std::size_t line, std::string detail)
-    : std::runtime_error(line == 0   ? (file.empty() ? detail : fmt::format("{}: {}", file, detail))
+    : std::runtime_error(line == 0      ? (file.empty() ? detail : fmt::format("{}: {}", file, detail))
                          : file.empty() ? fmt::format("line {}: {}", line, detail)
                                         : fmt::format("{}, line {}: {}", file, line, detail)),
       file_(std::move(file)),
@@ -161,7 +161,8 @@ bool Reader::next() {
 }
 
 void Reader::require_end() const {
-  if (!ended_) fail(last_line_, fmt::format("the trace is truncated: it ends without an '{}' event", name_of(EventKind::end)));
+  if (!ended_)
+    fail(last_line_, fmt::format("the trace is truncated: it ends without an '{}' event", name_of(EventKind::end)));
 }
 
 }  // namespace lockstep::trace

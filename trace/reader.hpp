@@ -56,7 +56,7 @@ class Reader {
   bool next();
   const Event& event() const { return event_; }
 
-  bool ended() const { return ended_; }              // the `end` event was read
+  bool ended() const { return ended_; }                 // the `end` event was read
   std::size_t last_line() const { return last_line_; }  // the last non-blank line read (0: none)
   std::uint64_t events() const { return events_; }
   const std::string& name() const { return name_; }

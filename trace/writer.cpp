@@ -55,12 +55,18 @@ void Writer::label_tail(bool had_fields) {
 }
 
 void Writer::step_begin(std::uint64_t t_ns, std::uint64_t th, std::string_view what) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"step","th":{},"act":"begin","what":{}}})" "\n"), t_ns, th, quoted(what));
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"step","th":{},"act":"begin","what":{}}})"
+                   "\n"),
+       t_ns, th, quoted(what));
   appended();
 }
 
 void Writer::step_end(std::uint64_t t_ns, std::uint64_t th) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"step","th":{},"act":"end"}})" "\n"), t_ns, th);
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"step","th":{},"act":"end"}})"
+                   "\n"),
+       t_ns, th);
   appended();
 }
 
@@ -73,12 +79,18 @@ void Writer::thread(std::uint64_t t_ns, std::uint64_t th, std::string_view name,
 }
 
 void Writer::cpu(std::uint64_t t_ns, std::int64_t cpu, std::int64_t th) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"cpu","cpu":{},"th":{}}})" "\n"), t_ns, cpu, th);
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"cpu","cpu":{},"th":{}}})"
+                   "\n"),
+       t_ns, cpu, th);
   appended();
 }
 
 void Writer::state(std::uint64_t t_ns, std::uint64_t th, ThreadState state) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"state","th":{},"state":"{}"}})" "\n"), t_ns, th, name_of(state));
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"state","th":{},"state":"{}"}})"
+                   "\n"),
+       t_ns, th, name_of(state));
   appended();
 }
 
@@ -97,7 +109,9 @@ void Writer::close_op(const AccessSource* source, bool buffered) {
 void Writer::access(std::uint64_t t_ns, std::uint64_t th, std::int64_t cpu, std::string_view op, std::uint64_t addr,
                     std::uint64_t size, std::uint64_t value, std::uint64_t lat_ns, const AccessSource* source,
                     bool buffered) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","addr":"{:#x}","size":{},"val":{},"lat":{})"), t_ns, th, cpu, op, addr, size, value, lat_ns);
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","addr":"{:#x}","size":{},"val":{},"lat":{})"), t_ns,
+       th, cpu, op, addr, size, value, lat_ns);
   close_op(source, buffered);
   appended();
 }
@@ -105,54 +119,85 @@ void Writer::access(std::uint64_t t_ns, std::uint64_t th, std::int64_t cpu, std:
 void Writer::rmw(std::uint64_t t_ns, std::uint64_t th, std::int64_t cpu, std::string_view rmw, std::uint64_t addr,
                  std::uint64_t size, std::uint64_t old_value, std::uint64_t new_value, bool ok, std::uint64_t lat_ns,
                  const AccessSource* source) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"rmw","rmw":"{}","addr":"{:#x}","size":{},"old":{},"val":{},"ok":{},"lat":{})"), t_ns, th, cpu, rmw, addr, size, old_value, new_value, ok, lat_ns);
+  emit(
+      text_,
+      FMT_COMPILE(
+          R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"rmw","rmw":"{}","addr":"{:#x}","size":{},"old":{},"val":{},"ok":{},"lat":{})"),
+      t_ns, th, cpu, rmw, addr, size, old_value, new_value, ok, lat_ns);
   close_op(source, false);
   appended();
 }
 
 void Writer::simple(std::uint64_t t_ns, std::uint64_t th, std::int64_t cpu, std::string_view op, std::uint64_t lat_ns) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","lat":{}}})" "\n"), t_ns, th, cpu, op, lat_ns);
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"{}","lat":{}}})"
+                   "\n"),
+       t_ns, th, cpu, op, lat_ns);
   appended();
 }
 
 void Writer::unpark(std::uint64_t t_ns, std::uint64_t th, std::int64_t cpu, std::uint64_t target, bool woke) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"unpark","target":{},"woke":{}}})" "\n"), t_ns, th, cpu, target, woke);
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"op","th":{},"cpu":{},"op":"unpark","target":{},"woke":{}}})"
+                   "\n"),
+       t_ns, th, cpu, target, woke);
   appended();
 }
 
 void Writer::lock(std::uint64_t t_ns, std::uint64_t th, std::uint64_t addr, LockAct act, bool shared,
                   std::string_view site) {
   if (site.empty()) {
-    emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"lock","th":{},"addr":"{:#x}","act":"{}","mode":"{}"}})" "\n"), t_ns, th, addr, name_of(act), shared ? kShared : kExclusive);
+    emit(text_,
+         FMT_COMPILE(R"({{"t":{},"ev":"lock","th":{},"addr":"{:#x}","act":"{}","mode":"{}"}})"
+                     "\n"),
+         t_ns, th, addr, name_of(act), shared ? kShared : kExclusive);
   } else {
-    emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"lock","th":{},"addr":"{:#x}","act":"{}","mode":"{}","site":{}}})" "\n"), t_ns, th, addr, name_of(act), shared ? kShared : kExclusive, quoted(site));
+    emit(text_,
+         FMT_COMPILE(R"({{"t":{},"ev":"lock","th":{},"addr":"{:#x}","act":"{}","mode":"{}","site":{}}})"
+                     "\n"),
+         t_ns, th, addr, name_of(act), shared ? kShared : kExclusive, quoted(site));
   }
   appended();
 }
 
 void Writer::syscall(std::uint64_t t_ns, std::uint64_t th, SyscallAct act) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"syscall","th":{},"act":"{}"}})" "\n"), t_ns, th, name_of(act));
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"syscall","th":{},"act":"{}"}})"
+                   "\n"),
+       t_ns, th, name_of(act));
   appended();
 }
 
 void Writer::futex(std::uint64_t t_ns, std::uint64_t th, FutexAct act, std::uint64_t bucket, std::uint64_t key,
                    std::uint64_t waiter) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"futex","th":{},"act":"{}","bucket":{},"key":"{:#x}","waiter":{}}})" "\n"), t_ns, th, name_of(act), bucket, key, waiter);
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"futex","th":{},"act":"{}","bucket":{},"key":"{:#x}","waiter":{}}})"
+                   "\n"),
+       t_ns, th, name_of(act), bucket, key, waiter);
   appended();
 }
 
 void Writer::violation(std::uint64_t t_ns, std::int64_t th, std::string_view property, std::string_view message) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"violation","th":{},"property":{},"msg":{}}})" "\n"), t_ns, th, quoted(property), quoted(message));
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"violation","th":{},"property":{},"msg":{}}})"
+                   "\n"),
+       t_ns, th, quoted(property), quoted(message));
   appended();
 }
 
 void Writer::witness(std::uint64_t t_ns, std::string_view property, std::string_view message) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"witness","property":{},"msg":{}}})" "\n"), t_ns, quoted(property), quoted(message));
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"witness","property":{},"msg":{}}})"
+                   "\n"),
+       t_ns, quoted(property), quoted(message));
   appended();
 }
 
 void Writer::end(std::uint64_t t_ns, std::uint64_t steps, std::string_view outcome) {
-  emit(text_, FMT_COMPILE(R"({{"t":{},"ev":"end","steps":{},"outcome":{}}})" "\n"), t_ns, steps, quoted(outcome));
+  emit(text_,
+       FMT_COMPILE(R"({{"t":{},"ev":"end","steps":{},"outcome":{}}})"
+                   "\n"),
+       t_ns, steps, quoted(outcome));
   appended();
 }
 

@@ -70,7 +70,8 @@ class Writer {
   void syscall(std::uint64_t t_ns, std::uint64_t th, SyscallAct act);
   void futex(std::uint64_t t_ns, std::uint64_t th, FutexAct act, std::uint64_t bucket, std::uint64_t key,
              std::uint64_t waiter);
-  void violation(std::uint64_t t_ns, std::int64_t th, std::string_view property, std::string_view message);  // th -1: none
+  void violation(std::uint64_t t_ns, std::int64_t th, std::string_view property,
+                 std::string_view message);  // th -1: none
   void witness(std::uint64_t t_ns, std::string_view property, std::string_view message);
   void end(std::uint64_t t_ns, std::uint64_t steps, std::string_view outcome);
 

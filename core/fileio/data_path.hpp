@@ -29,17 +29,21 @@ class DataPath {
   // read, short at end of file. `inode_held`: the offset policy already holds the inode
   // rwlock (inode-lock, vnode-rwlock), which then stands for the data policy's.
   // `steps`: the calling system call's protocol steps, which this continues (P::note_step).
-  std::uint64_t read(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes, std::vector<std::uint64_t>& out,
-                     bool inode_held) {
+  std::uint64_t read(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes,
+                     std::vector<std::uint64_t>& out, bool inode_held) {
     switch (policy_) {
       case DataPolicy::exclusive:
-        return under_rwlock(steps, LockMode::exclusive, inode_held, [&] { return copy_out(steps, position, bytes, out, false); });
+        return under_rwlock(steps, LockMode::exclusive, inode_held,
+                            [&] { return copy_out(steps, position, bytes, out, false); });
       case DataPolicy::shared_read:
-        return under_rwlock(steps, LockMode::shared, inode_held, [&] { return copy_out(steps, position, bytes, out, false); });
+        return under_rwlock(steps, LockMode::shared, inode_held,
+                            [&] { return copy_out(steps, position, bytes, out, false); });
       // ext4/tmpfs buffered reads copy from the page cache holding only a reference on each
       // folio, no lock: what lets a read see part of a write, "even within one page".
-      case DataPolicy::lockless_reads: return copy_out(steps, position, bytes, out, false);
-      case DataPolicy::page_locks: return copy_out(steps, position, bytes, out, true);
+      case DataPolicy::lockless_reads:
+        return copy_out(steps, position, bytes, out, false);
+      case DataPolicy::page_locks:
+        return copy_out(steps, position, bytes, out, true);
       case DataPolicy::range_locks: {
         Local<P, typename RangeLock<P>::Node> node;  // on this thread's stack (P::Local)
         steps.next("lock the byte range shared");
@@ -55,8 +59,8 @@ class DataPath {
 
   // Writes `bytes` tagged as write `id` at `position`, or at the end of the file when
   // `append`; returns where the data went.
-  std::uint64_t write(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes, std::uint64_t id, bool append,
-                      bool inode_held) {
+  std::uint64_t write(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes, std::uint64_t id,
+                      bool append, bool inode_held) {
     switch (policy_) {
       case DataPolicy::exclusive:
       case DataPolicy::shared_read:
@@ -103,7 +107,8 @@ class DataPath {
   // Visits [position, position + bytes) page by page, holding each page's lock when asked;
   // `hole(at)` stands in for the words of a page the file does not have.
   template <class F, class H>
-  void by_page(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes, bool lock_pages, F&& word, H&& hole) {
+  void by_page(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes, bool lock_pages, F&& word,
+               H&& hole) {
     const std::uint64_t page_size = inode_.page_size();
     for (std::uint64_t at = position; at < position + bytes;) {
       typename Inode<P>::Page* page = inode_.page_at(at);
@@ -125,8 +130,8 @@ class DataPath {
     }
   }
 
-  std::uint64_t copy_out(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes, std::vector<std::uint64_t>& out,
-                         bool lock_pages) {
+  std::uint64_t copy_out(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes,
+                         std::vector<std::uint64_t>& out, bool lock_pages) {
     steps.next("read the file size");
     const std::uint64_t size = inode_.size();
     const std::uint64_t n = position >= size ? 0 : std::min(bytes, size - position);
@@ -138,8 +143,8 @@ class DataPath {
 
   // The workload gives the file a page wherever a serial execution can write, so a write to a
   // hole went where only a corrupted offset leads.
-  std::uint64_t copy_in(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes, std::uint64_t id, bool append,
-                        bool lock_pages) {
+  std::uint64_t copy_in(ProtocolSteps<P>& steps, std::uint64_t position, std::uint64_t bytes, std::uint64_t id,
+                        bool append, bool lock_pages) {
     if (append) {
       steps.next("read the end of file (append)");
       position = inode_.size();

@@ -95,10 +95,14 @@ class FileIo {
         body(r, false);
         break;
       // CSRG 1987: "the exclusive inode lock also protected offset" for every call.
-      case OffsetPolicy::inode_lock: under_inode(steps, LockMode::exclusive, file, r, body); break;
+      case OffsetPolicy::inode_lock:
+        under_inode(steps, LockMode::exclusive, file, r, body);
+        break;
       // Solaris: "manipulates the offset within a shared vnode lock for reads and an
       // exclusive lock for writes".
-      case OffsetPolicy::vnode_rwlock: under_inode(steps, mode, file, r, body); break;
+      case OffsetPolicy::vnode_rwlock:
+        under_inode(steps, mode, file, r, body);
+        break;
       // Linux 3.14 takes f_pos_lock only when the file is shared; FreeBSD always takes its
       // offset lock, over the whole I/O ("serializes reads done to the same fd").
       case OffsetPolicy::f_pos_lock:

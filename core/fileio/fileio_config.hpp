@@ -20,8 +20,8 @@ enum class OffsetPolicy : std::uint8_t {
   f_pos_lock,    // Linux 3.14+ (9c225f2655e3): a mutex, taken only when the file is shared
   foffset_lock,  // FreeBSD (c5c1199c83): a sleep lock over the whole I/O
 };
-inline constexpr std::array<std::string_view, 5> kOffsetPolicyNames{"none", "inode-lock", "vnode-rwlock",
-                                                                    "f-pos-lock", "foffset-lock"};
+inline constexpr std::array<std::string_view, 5> kOffsetPolicyNames{"none", "inode-lock", "vnode-rwlock", "f-pos-lock",
+                                                                    "foffset-lock"};
 
 // docs/sources.md section 3, in table order.
 enum class DataPolicy : std::uint8_t {
@@ -35,9 +35,9 @@ inline constexpr std::array<std::string_view, 5> kDataPolicyNames{"exclusive", "
                                                                   "page-locks", "range-locks"};
 
 // The properties a file workload checks (docs/fileio.md, "Properties").
-inline constexpr std::array<std::string_view, 5> kFileProperties{property::offset_not_torn, property::reads_unique,
-                                                                 property::no_lost_write, property::writes_not_interleaved,
-                                                                 property::reads_atomic};
+inline constexpr std::array<std::string_view, 5> kFileProperties{
+    property::offset_not_torn, property::reads_unique, property::no_lost_write, property::writes_not_interleaved,
+    property::reads_atomic};
 
 // The file's contents are 64-bit words: each is copied with one load and one store, so a
 // read racing a write can see any prefix of it, word by word, as memcpy gives on a 64-bit

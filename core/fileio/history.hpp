@@ -24,7 +24,7 @@ struct Call {
   std::uint64_t bytes = 0;      // bytes moved
   std::uint64_t position = 0;   // where; lseek: the offset it set
   std::uint64_t offset_seen = 0;
-  std::uint64_t begin = 0;      // real-time stamps: a call that ends before another begins precedes it
+  std::uint64_t begin = 0;  // real-time stamps: a call that ends before another begins precedes it
   std::uint64_t end = 0;
   std::vector<std::uint64_t> data;  // reads: the tags of the words returned
   std::string where;                // the op in the scenario, "file:line:col"
@@ -56,11 +56,16 @@ struct History {
 
 inline const char* name_of(CallKind kind) {
   switch (kind) {
-    case CallKind::read: return "read";
-    case CallKind::write: return "write";
-    case CallKind::pread: return "pread";
-    case CallKind::pwrite: return "pwrite";
-    case CallKind::lseek: return "lseek";
+    case CallKind::read:
+      return "read";
+    case CallKind::write:
+      return "write";
+    case CallKind::pread:
+      return "pread";
+    case CallKind::pwrite:
+      return "pwrite";
+    case CallKind::lseek:
+      return "lseek";
   }
   return "?";
 }

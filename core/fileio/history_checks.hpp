@@ -27,7 +27,9 @@ inline std::string who(const Call& c, const std::vector<std::string>& threads) {
   return fmt::format("{} by thread '{}' ({})", name_of(c.kind), threads[static_cast<std::size_t>(c.thread)], c.where);
 }
 
-inline bool overlap(std::uint64_t a0, std::uint64_t a1, std::uint64_t b0, std::uint64_t b1) { return a0 < b1 && b0 < a1; }
+inline bool overlap(std::uint64_t a0, std::uint64_t a1, std::uint64_t b0, std::uint64_t b1) {
+  return a0 < b1 && b0 < a1;
+}
 inline bool overlap(const Call& a, const Call& b) {
   return overlap(a.position, a.position + a.bytes, b.position, b.position + b.bytes);
 }
@@ -42,7 +44,8 @@ inline const Call* write_with_id(const History& h, std::uint64_t id) {
 }
 
 inline bool has_lseek(const History& h, int fd) {
-  return std::any_of(h.calls.begin(), h.calls.end(), [fd](const Call& c) { return c.fd == fd && c.kind == CallKind::lseek; });
+  return std::any_of(h.calls.begin(), h.calls.end(),
+                     [fd](const Call& c) { return c.fd == fd && c.kind == CallKind::lseek; });
 }
 
 // Where read `r` shows write `w` at some word and, at another word `w` covers, content from
@@ -130,7 +133,8 @@ inline std::optional<std::string> check_reads_unique(const History& h, const std
         calls.push_back(&c);
     for (std::size_t i = 0; i < calls.size(); ++i)
       for (std::size_t j = i + 1; j < calls.size(); ++j)
-        if (calls[i]->kind == CallKind::read && calls[j]->kind == CallKind::read && detail::overlap(*calls[i], *calls[j]))
+        if (calls[i]->kind == CallKind::read && calls[j]->kind == CallKind::read &&
+            detail::overlap(*calls[i], *calls[j]))
           return fmt::format("descriptor {}: {} and {} both returned the bytes at {}", fd,
                              detail::who(*calls[i], threads), detail::who(*calls[j], threads),
                              std::max(calls[i]->position, calls[j]->position));
@@ -159,9 +163,10 @@ inline std::optional<std::string> check_no_lost_write(const History& h, const st
       if (b.kind != CallKind::write || !detail::overlap(a, b)) continue;
       const bool same_fd = a.fd == b.fd && !detail::has_lseek(h, a.fd);
       if (same_fd || (a.append && b.append))
-        return fmt::format("{} and {} both wrote at {}: one overwrote the other, where a serial order puts them "
-                           "one after the other",
-                           detail::who(a, threads), detail::who(b, threads), std::max(a.position, b.position));
+        return fmt::format(
+            "{} and {} both wrote at {}: one overwrote the other, where a serial order puts them "
+            "one after the other",
+            detail::who(a, threads), detail::who(b, threads), std::max(a.position, b.position));
     }
   }
   for (const Call& w : h.calls) {
@@ -172,7 +177,8 @@ inline std::optional<std::string> check_no_lost_write(const History& h, const st
       const Call* other = id == 0 ? nullptr : detail::write_with_id(h, id);
       if (other != nullptr && !detail::precedes(*other, w)) continue;
       return fmt::format("{} stored the word at {}, but the file holds {} there", detail::who(w, threads), p,
-                         other == nullptr ? std::string("the initial content") : "what the earlier " + detail::who(*other, threads) + " stored");
+                         other == nullptr ? std::string("the initial content")
+                                          : "what the earlier " + detail::who(*other, threads) + " stored");
     }
   }
   return std::nullopt;
@@ -180,7 +186,8 @@ inline std::optional<std::string> check_no_lost_write(const History& h, const st
 
 // Each write's bytes land whole and together: where two writes overlap, the file holds the
 // bytes of one of them over the whole overlap, not some of each.
-inline std::optional<std::string> check_writes_not_interleaved(const History& h, const std::vector<std::string>& threads) {
+inline std::optional<std::string> check_writes_not_interleaved(const History& h,
+                                                               const std::vector<std::string>& threads) {
   for (std::size_t i = 0; i < h.calls.size(); ++i) {
     const Call& a = h.calls[i];
     if (!a.is_write()) continue;
@@ -213,7 +220,8 @@ inline std::optional<std::string> check_reads_atomic(const History& h, const std
     for (std::size_t i = 0; i < r.data.size(); ++i) {
       const std::uint64_t p = r.position + i * kWordBytes;
       if (position_of(r.data[i]) != p)
-        return fmt::format("{} returned at {} the word that belongs at {}", detail::who(r, threads), p, position_of(r.data[i]));
+        return fmt::format("{} returned at {} the word that belongs at {}", detail::who(r, threads), p,
+                           position_of(r.data[i]));
       if (writer_of(r.data[i]) != 0) seen.insert(writer_of(r.data[i]));
     }
     for (const std::uint64_t id : seen) {

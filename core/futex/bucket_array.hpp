@@ -36,8 +36,10 @@ class BucketArray {
   // and counterexamples: "bucket" reads bucket[14].waiters.
   BucketArray(std::uint32_t buckets, Layout layout, NodeId node, int nodes, std::string_view name = "bucket")
       : buckets_(buckets), stride_(stride(layout)) {
-    if (buckets == 0 || (buckets & (buckets - 1)) != 0) throw std::invalid_argument("futex table: bucket count must be a power of two");
-    if ((layout == Layout::split) != kChainApart) throw std::logic_error("futex table: a split layout's buckets keep their wait list apart");
+    if (buckets == 0 || (buckets & (buckets - 1)) != 0)
+      throw std::invalid_argument("futex table: bucket count must be a power of two");
+    if ((layout == Layout::split) != kChainApart)
+      throw std::logic_error("futex table: a split layout's buckets keep their wait list apart");
     const std::size_t total = std::size_t{buckets} * stride_;
     if (node >= 0 || nodes <= 1) {
       per_chunk_ = buckets;
@@ -48,7 +50,8 @@ class BucketArray {
       chunk_bytes_ = per_chunk_ * stride_;
       const std::size_t chunks = (buckets + per_chunk_ - 1) / per_chunk_;
       for (std::size_t c = 0; c < chunks; ++c)
-        chunks_.push_back(static_cast<std::byte*>(P::allocate(chunk_bytes_, kInterleaveChunkBytes, static_cast<NodeId>(c % static_cast<std::size_t>(nodes)))));
+        chunks_.push_back(static_cast<std::byte*>(P::allocate(
+            chunk_bytes_, kInterleaveChunkBytes, static_cast<NodeId>(c % static_cast<std::size_t>(nodes)))));
     }
     for (std::uint32_t i = 0; i < buckets_; ++i) new (address(i)) Bucket();
     const Bucket& b = bucket(0);
@@ -69,9 +72,7 @@ class BucketArray {
   Bucket& bucket(std::uint32_t i) { return *std::launder(reinterpret_cast<Bucket*>(address(i))); }
 
  private:
-  std::byte* address(std::uint32_t i) const {
-    return chunks_[i / per_chunk_] + (i % per_chunk_) * stride_;
-  }
+  std::byte* address(std::uint32_t i) const { return chunks_[i / per_chunk_] + (i % per_chunk_) * stride_; }
 
   std::uint32_t buckets_;
   std::size_t stride_;

@@ -16,9 +16,9 @@ namespace lockstep::futex {
 
 // How many buckets, and how many tables.
 enum class Sizing : std::uint8_t {
-  global_256,  // before 3.14: one table of 256 buckets for the whole machine (seed, REF)
-  per_cpu,     // 3.14 (a52b89ebb6d4): roundup_pow_of_two(256 * ncpus) buckets (seed, REF)
-  per_node,    // FUTEX2_NUMA (6.16+): one table per node, roundup_pow_of_two(max(4, 256 * ncpus / nnodes))
+  global_256,       // before 3.14: one table of 256 buckets for the whole machine (seed, REF)
+  per_cpu,          // 3.14 (a52b89ebb6d4): roundup_pow_of_two(256 * ncpus) buckets (seed, REF)
+  per_node,         // FUTEX2_NUMA (6.16+): one table per node, roundup_pow_of_two(max(4, 256 * ncpus / nnodes))
   process_private,  // 6.16: per-process private table, clamp(roundup_pow_of_two(4 * min(threads, cpus)), 16, global)
 };
 inline constexpr std::array<std::string_view, 4> kSizingNames{"global-256", "per-cpu", "per-node", "private"};
@@ -57,9 +57,9 @@ inline constexpr std::array<std::string_view, 2> kKeyNames{"private", "shared"};
 
 // When futex_wake may skip the bucket lock (REF section 1, "Wake fast path").
 enum class WakeFastpath : std::uint8_t {
-  none,        // before b0c29f79: always lock the bucket
-  empty_list,  // b0c29f79's first version: skip when the list is empty and the lock is free
-  counter,     // today: a waiter counter, smp_mb (A) after the increment, (B) before the read
+  none,               // before b0c29f79: always lock the bucket
+  empty_list,         // b0c29f79's first version: skip when the list is empty and the lock is free
+  counter,            // today: a waiter counter, smp_mb (A) after the increment, (B) before the read
   counter_missing_b,  // 76835b0ebf8a: private futexes lost (B) on the waker's side (lost wakeup)
   // The waiter's (A) removed instead: the increment of the counter is a plain atomic_inc with
   // no smp_mb__after_atomic. REF: on x86 the increment is a locked instruction, which drains
@@ -67,8 +67,8 @@ enum class WakeFastpath : std::uint8_t {
   // machines (arm64, POWER) would lose a wakeup.
   counter_missing_a,
 };
-inline constexpr std::array<std::string_view, 5> kFastpathNames{"none", "empty-list", "counter",
-                                                                "counter-missing-b", "counter-missing-a"};
+inline constexpr std::array<std::string_view, 5> kFastpathNames{"none", "empty-list", "counter", "counter-missing-b",
+                                                                "counter-missing-a"};
 
 // The per-process reference an operation on a private table takes and drops (Linux 6.16+:
 // the table can be replaced while the process runs, so each operation pins the one it uses).
@@ -106,7 +106,6 @@ template <std::size_t N>
 constexpr std::string_view enum_name(const std::array<std::string_view, N>& names, auto value) {
   return names[static_cast<std::size_t>(value)];
 }
-
 
 // "per-cpu/aligned/ticket/jhash2/private/counter", for result rows and traces.
 inline std::string describe(const FutexConfig& c) {

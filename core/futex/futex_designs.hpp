@@ -1,6 +1,6 @@
-// Named futex table designs: the seed's four (the futex-scaling article, docs/sources.md section 1: "The figure below ...
-// shows the throughput of uaddr hashing for the different optimizations") and the kernels
-// they became. A scenario names one (`design: {futex: both}`) and may override any field.
+// Named futex table designs: the seed's four (the futex-scaling article, docs/sources.md section 1: "The figure below
+// ... shows the throughput of uaddr hashing for the different optimizations") and the kernels they became. A scenario
+// names one (`design: {futex: both}`) and may override any field.
 #pragma once
 
 #include <array>
@@ -29,12 +29,12 @@ inline constexpr std::array<NamedDesign, 9> kNamedDesigns{{
       KeyKind::private_key, WakeFastpath::none},
      "the seed's 'cacheline aligning the hash bucket structure' alone"},
     {"numa",
-     {Sizing::per_node, Placement::node0, Layout::packed, SpinlockKind::ticket, HashKind::jhash2,
-      KeyKind::private_key, WakeFastpath::none},
+     {Sizing::per_node, Placement::node0, Layout::packed, SpinlockKind::ticket, HashKind::jhash2, KeyKind::private_key,
+      WakeFastpath::none},
      "the seed's larger, NUMA-aware table alone: 256 buckets per CPU split into per-node tables"},
     {"both",
-     {Sizing::per_node, Placement::node0, Layout::aligned, SpinlockKind::ticket, HashKind::jhash2,
-      KeyKind::private_key, WakeFastpath::none},
+     {Sizing::per_node, Placement::node0, Layout::aligned, SpinlockKind::ticket, HashKind::jhash2, KeyKind::private_key,
+      WakeFastpath::none},
      "the seed's combination of both"},
     {"linux-3.14",
      {Sizing::per_cpu, Placement::interleave, Layout::aligned, SpinlockKind::ticket, HashKind::jhash2,

@@ -44,22 +44,41 @@ namespace jhash_detail {
 constexpr std::uint32_t kInit = 0xdeadbeef;
 
 constexpr void mix(std::uint32_t& a, std::uint32_t& b, std::uint32_t& c) {
-  a -= c; a ^= std::rotl(c, 4);  c += b;
-  b -= a; b ^= std::rotl(a, 6);  a += c;
-  c -= b; c ^= std::rotl(b, 8);  b += a;
-  a -= c; a ^= std::rotl(c, 16); c += b;
-  b -= a; b ^= std::rotl(a, 19); a += c;
-  c -= b; c ^= std::rotl(b, 4);  b += a;
+  a -= c;
+  a ^= std::rotl(c, 4);
+  c += b;
+  b -= a;
+  b ^= std::rotl(a, 6);
+  a += c;
+  c -= b;
+  c ^= std::rotl(b, 8);
+  b += a;
+  a -= c;
+  a ^= std::rotl(c, 16);
+  c += b;
+  b -= a;
+  b ^= std::rotl(a, 19);
+  a += c;
+  c -= b;
+  c ^= std::rotl(b, 4);
+  b += a;
 }
 
 constexpr void final_mix(std::uint32_t& a, std::uint32_t& b, std::uint32_t& c) {
-  c ^= b; c -= std::rotl(b, 14);
-  a ^= c; a -= std::rotl(c, 11);
-  b ^= a; b -= std::rotl(a, 25);
-  c ^= b; c -= std::rotl(b, 16);
-  a ^= c; a -= std::rotl(c, 4);
-  b ^= a; b -= std::rotl(a, 14);
-  c ^= b; c -= std::rotl(b, 24);
+  c ^= b;
+  c -= std::rotl(b, 14);
+  a ^= c;
+  a -= std::rotl(c, 11);
+  b ^= a;
+  b -= std::rotl(a, 25);
+  c ^= b;
+  c -= std::rotl(b, 16);
+  a ^= c;
+  a -= std::rotl(c, 4);
+  b ^= a;
+  b -= std::rotl(a, 14);
+  c ^= b;
+  c -= std::rotl(b, 24);
 }
 }  // namespace jhash_detail
 

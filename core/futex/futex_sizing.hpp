@@ -31,10 +31,13 @@ struct TableShape {
 };
 
 inline TableShape table_shape(Sizing sizing, const FutexMachine& m) {
-  if (m.cpus < 1 || m.nodes < 1 || m.threads < 1) throw std::invalid_argument("futex table: cpus, nodes and threads must be positive");
+  if (m.cpus < 1 || m.nodes < 1 || m.threads < 1)
+    throw std::invalid_argument("futex table: cpus, nodes and threads must be positive");
   switch (sizing) {
-    case Sizing::global_256: return {256, 1};  // before 3.14
-    case Sizing::per_cpu: return {global_buckets(m), 1};
+    case Sizing::global_256:
+      return {256, 1};  // before 3.14
+    case Sizing::per_cpu:
+      return {global_buckets(m), 1};
     case Sizing::per_node:  // FUTEX2_NUMA: roundup_pow_of_two(max(4, 256 * ncpus / nnodes)) on each node
       return {roundup_pow_of_two(std::max<std::uint64_t>(4, 256ULL * m.cpus / m.nodes)), m.nodes};
     case Sizing::process_private: {  // 6.16: clamp(roundup_pow_of_two(4 * min(threads, cpus)), 16, global size)

@@ -28,11 +28,18 @@ class FutexTable {
 
   FutexTable(const FutexConfig& config, const FutexMachine& machine) : config_(config) {
     switch (config.lock) {
-      case SpinlockKind::ticket: emplace<TicketLock<P>>(config, machine); break;
-      case SpinlockKind::ttas: emplace<TtasLock<P>>(config, machine); break;
-      case SpinlockKind::mcs: emplace<McsLock<P>>(config, machine); break;
+      case SpinlockKind::ticket:
+        emplace<TicketLock<P>>(config, machine);
+        break;
+      case SpinlockKind::ttas:
+        emplace<TtasLock<P>>(config, machine);
+        break;
+      case SpinlockKind::mcs:
+        emplace<McsLock<P>>(config, machine);
+        break;
       case SpinlockKind::tas:
-      case SpinlockKind::clh: throw std::invalid_argument("futex table: a bucket's lock is ticket, ttas or mcs");
+      case SpinlockKind::clh:
+        throw std::invalid_argument("futex table: a bucket's lock is ticket, ttas or mcs");
     }
   }
 

@@ -385,8 +385,7 @@ class FutexTableImpl {
       // for the tables a private table grew into.
       std::string name = config_.sizing == Sizing::per_node ? fmt::format("node{}.bucket", t) : std::string("bucket");
       if (index > 0) name = fmt::format("gen{}.{}", index, name);
-      g->tables.push_back(
-          std::make_unique<Table>(shape.buckets_per_table, config_.layout, node, machine_.nodes, name));
+      g->tables.push_back(std::make_unique<Table>(shape.buckets_per_table, config_.layout, node, machine_.nodes, name));
     }
     generations_[index] = std::move(g);
   }
@@ -423,9 +422,7 @@ class FutexTableImpl {
   }
 
   // Checked under the bucket lock: a grow publishes its table while holding every old lock.
-  bool stale(const Slot& s) const {
-    return growable() && generation_->load(std::memory_order_relaxed) != s.generation;
-  }
+  bool stale(const Slot& s) const { return growable() && generation_->load(std::memory_order_relaxed) != s.generation; }
 
   void unlock_and_uncount(Bucket& b, Node& node) {
     b.lock.unlock(node);
@@ -435,11 +432,15 @@ class FutexTableImpl {
   // The wake fast path's step, in the words of the variant.
   std::string_view fastpath_step() const {
     switch (config_.fastpath) {
-      case WakeFastpath::none: break;
-      case WakeFastpath::empty_list: return "barrier (B), then is the queue empty and the lock free?";
+      case WakeFastpath::none:
+        break;
+      case WakeFastpath::empty_list:
+        return "barrier (B), then is the queue empty and the lock free?";
       case WakeFastpath::counter:
-      case WakeFastpath::counter_missing_a: return "barrier (B), then read the waiter count";
-      case WakeFastpath::counter_missing_b: return "read the waiter count (no barrier B)";
+      case WakeFastpath::counter_missing_a:
+        return "barrier (B), then read the waiter count";
+      case WakeFastpath::counter_missing_b:
+        return "read the waiter count (no barrier B)";
     }
     return "no fast path: always take the lock";
   }
@@ -447,14 +448,15 @@ class FutexTableImpl {
   // The wake fast path: may wake() return 0 without the bucket lock?
   bool nobody_waits(Bucket& b) {
     switch (config_.fastpath) {
-      case WakeFastpath::none: return false;
+      case WakeFastpath::none:
+        return false;
       case WakeFastpath::empty_list:
         // b0c29f79's first version: an empty list and a free lock mean no waiter is queued
         // or about to queue; sound only if is_locked() sees waiting lockers (ticket locks).
         P::fence(std::memory_order_seq_cst);  // (B)
         return b.head.load() == 0 && !b.lock.is_locked();
       case WakeFastpath::counter:
-      case WakeFastpath::counter_missing_a:  // the waker's side is intact
+      case WakeFastpath::counter_missing_a:   // the waker's side is intact
         P::fence(std::memory_order_seq_cst);  // (B): order the caller's store to the word before the read
         return b.waiters.load(std::memory_order_relaxed) == 0;
       case WakeFastpath::counter_missing_b:
@@ -468,10 +470,14 @@ class FutexTableImpl {
   // Names a waiter's queue entry for traces: Linux calls it futex_q; the simulator adds the
   // thread whose stack holds it (futex_q[waiter].queued).
   static void label_waiter(const FutexWaiter<P>& w) {
-    const LabelField fields[] = {label_field(w, w.next, "next"),           label_field(w, w.prev, "prev"),
-                                 label_field(w, w.key_word, "key_word"),   label_field(w, w.key_ptr, "key_ptr"),
-                                 label_field(w, w.key_offset, "key_offset"), label_field(w, w.priority, "priority"),
-                                 label_field(w, w.thread, "thread"),       label_field(w, w.queued, "queued")};
+    const LabelField fields[] = {label_field(w, w.next, "next"),
+                                 label_field(w, w.prev, "prev"),
+                                 label_field(w, w.key_word, "key_word"),
+                                 label_field(w, w.key_ptr, "key_ptr"),
+                                 label_field(w, w.key_offset, "key_offset"),
+                                 label_field(w, w.priority, "priority"),
+                                 label_field(w, w.thread, "thread"),
+                                 label_field(w, w.queued, "queued")};
     P::label(&w, sizeof w, "futex_q", LabelLayout{0, 0, fields});
   }
 

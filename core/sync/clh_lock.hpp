@@ -83,7 +83,9 @@ class ClhLock {
   }
 
   // True while some thread holds or waits for the lock.
-  bool is_locked() const { return decode(tail_.load(std::memory_order_relaxed)).locked.load(std::memory_order_relaxed) != 0; }
+  bool is_locked() const {
+    return decode(tail_.load(std::memory_order_relaxed)).locked.load(std::memory_order_relaxed) != 0;
+  }
 
  private:
   std::uint64_t queue_node(Node& self) const {

@@ -28,7 +28,8 @@ class RangeLock {
   using Node = SleepWaiter<P>;
 
   // Locks [start, end) for reading (shared) or writing (exclusive). end > start.
-  void lock(Node& self, std::uint64_t start, std::uint64_t end, LockMode mode, std::source_location site = std::source_location::current()) {
+  void lock(Node& self, std::uint64_t start, std::uint64_t end, LockMode mode,
+            std::source_location site = std::source_location::current()) {
     self.prepare(mode);
     self.start.store(start);
     self.end.store(end);
@@ -38,7 +39,8 @@ class RangeLock {
     const bool free = !blocked(self);
     if (free) {
       self.queued_granted.store(1);
-      P::invariant([&] { return !overlaps_a_grant(self); }, "a range lock granted a range that conflicts with one it granted");
+      P::invariant([&] { return !overlaps_a_grant(self); },
+                   "a range lock granted a range that conflicts with one it granted");
     }
     note(free ? LockNote::acquire : LockNote::wait, mode, site);
     interlock_.unlock();
@@ -48,10 +50,12 @@ class RangeLock {
     }
   }
 
-  void lock_read(Node& self, std::uint64_t start, std::uint64_t end, std::source_location site = std::source_location::current()) {
+  void lock_read(Node& self, std::uint64_t start, std::uint64_t end,
+                 std::source_location site = std::source_location::current()) {
     lock(self, start, end, LockMode::shared, site);
   }
-  void lock_write(Node& self, std::uint64_t start, std::uint64_t end, std::source_location site = std::source_location::current()) {
+  void lock_write(Node& self, std::uint64_t start, std::uint64_t end,
+                  std::source_location site = std::source_location::current()) {
     lock(self, start, end, LockMode::exclusive, site);
   }
   void unlock_read(Node& self) { unlock(self, LockMode::shared); }
@@ -72,7 +76,8 @@ class RangeLock {
     for (Node* w = list_.front(); w != nullptr; w = list_.next_of(*w)) {
       if (w->queued_granted.load() != 0 || blocked(*w)) continue;
       w->queued_granted.store(1);
-      P::invariant([&] { return !overlaps_a_grant(*w); }, "a range lock granted a range that conflicts with one it granted");
+      P::invariant([&] { return !overlaps_a_grant(*w); },
+                   "a range lock granted a range that conflicts with one it granted");
       w->grant();
     }
     interlock_.unlock();

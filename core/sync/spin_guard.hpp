@@ -26,7 +26,9 @@ template <NodeLockable Lock>
 class SpinGuard {
  public:
   // `site` is the guard's own place in the design: what lock profiling reports.
-  explicit SpinGuard(Lock& lock, std::source_location site = std::source_location::current()) : lock_(lock) { lock_.lock(*node_, site); }
+  explicit SpinGuard(Lock& lock, std::source_location site = std::source_location::current()) : lock_(lock) {
+    lock_.lock(*node_, site);
+  }
   // noexcept(false): in the simulator the unlock is a step, and a step can end the execution
   // (the step bound, a violation); the engine then unwinds the thread's stack from that step
   // by an exception, which must be allowed out of this destructor.

@@ -24,9 +24,7 @@ enum class SpinlockKind : std::uint8_t { ticket, ttas, mcs, tas, clh };
 
 inline constexpr std::array<std::string_view, 5> kSpinlockNames{"ticket", "ttas", "mcs", "tas", "clh"};
 
-constexpr std::string_view name_of(SpinlockKind kind) {
-  return kSpinlockNames[static_cast<std::size_t>(kind)];
-}
+constexpr std::string_view name_of(SpinlockKind kind) { return kSpinlockNames[static_cast<std::size_t>(kind)]; }
 
 constexpr std::optional<SpinlockKind> spinlock_from_name(std::string_view name) {
   for (std::size_t i = 0; i < kSpinlockNames.size(); ++i)
@@ -44,11 +42,21 @@ class AnySpinlock {
 
   explicit AnySpinlock(SpinlockKind kind) {
     switch (kind) {
-      case SpinlockKind::ticket: lock_.template emplace<TicketLock<P>>(); return;
-      case SpinlockKind::ttas: lock_.template emplace<TtasLock<P>>(); return;
-      case SpinlockKind::mcs: lock_.template emplace<McsLock<P>>(); return;
-      case SpinlockKind::tas: lock_.template emplace<TasLock<P>>(); return;
-      case SpinlockKind::clh: lock_.template emplace<ClhLock<P>>(); return;
+      case SpinlockKind::ticket:
+        lock_.template emplace<TicketLock<P>>();
+        return;
+      case SpinlockKind::ttas:
+        lock_.template emplace<TtasLock<P>>();
+        return;
+      case SpinlockKind::mcs:
+        lock_.template emplace<McsLock<P>>();
+        return;
+      case SpinlockKind::tas:
+        lock_.template emplace<TasLock<P>>();
+        return;
+      case SpinlockKind::clh:
+        lock_.template emplace<ClhLock<P>>();
+        return;
     }
   }
   void lock(Node& node, std::source_location site = std::source_location::current()) {

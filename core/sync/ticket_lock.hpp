@@ -48,9 +48,7 @@ class TicketLock {
   void unlock(Node&) { unlock(); }
 
   // True while some thread holds or waits for the lock.
-  bool is_locked() const {
-    return next_.load(std::memory_order_relaxed) != serving_.load(std::memory_order_relaxed);
-  }
+  bool is_locked() const { return next_.load(std::memory_order_relaxed) != serving_.load(std::memory_order_relaxed); }
 
  private:
   typename P::template Atomic<std::uint32_t> next_{0};

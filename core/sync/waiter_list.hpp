@@ -25,7 +25,7 @@ struct SleepWaiter {
   Shared<std::uint64_t> thread{0};  // P::Thread, as bits
   Shared<std::uint64_t> start{0};   // range locks: the byte range [start, end)
   Shared<std::uint64_t> end{0};
-  Shared<std::uint32_t> mode{0};    // LockMode
+  Shared<std::uint32_t> mode{0};            // LockMode
   Shared<std::uint32_t> queued_granted{0};  // range locks: granted while still listed
   // 0 while the waiter sleeps for the lock. The granter reads everything it needs from the
   // node before this release store, its last touch: once the waiter sees 1 it returns and

@@ -50,9 +50,13 @@ constexpr std::optional<CcOp> parse_cc_op(std::string_view s) {
 template <typename Word>
 void ccbench_hold(Word& line, LineState state, std::size_t i) {
   switch (state) {
-    case LineState::modified: line.store(1, std::memory_order_relaxed); break;
+    case LineState::modified:
+      line.store(1, std::memory_order_relaxed);
+      break;
     case LineState::exclusive:
-    case LineState::shared: (void)line.load(std::memory_order_relaxed); break;
+    case LineState::shared:
+      (void)line.load(std::memory_order_relaxed);
+      break;
     case LineState::owned:
       if (i == 0) {
         line.store(1, std::memory_order_relaxed);
@@ -60,7 +64,8 @@ void ccbench_hold(Word& line, LineState state, std::size_t i) {
         (void)line.load(std::memory_order_relaxed);
       }
       break;
-    case LineState::invalid: break;
+    case LineState::invalid:
+      break;
   }
 }
 
@@ -70,17 +75,27 @@ template <typename Word>
 void ccbench_operate(Word& line, LineState state, CcOp op) {
   const std::uint64_t value = state == LineState::modified || state == LineState::owned ? 1 : 0;
   switch (op) {
-    case CcOp::load: (void)line.load(std::memory_order_relaxed); break;
-    case CcOp::store: line.store(2, std::memory_order_relaxed); break;
+    case CcOp::load:
+      (void)line.load(std::memory_order_relaxed);
+      break;
+    case CcOp::store:
+      line.store(2, std::memory_order_relaxed);
+      break;
     case CcOp::cas: {
       std::uint64_t expected = value;
       if (!line.compare_exchange_strong(expected, value + 1, std::memory_order_acq_rel))
         throw std::logic_error("ccbench: the CAS found another value than its holders left");
       break;
     }
-    case CcOp::fai: (void)line.fetch_add(1, std::memory_order_acq_rel); break;
-    case CcOp::tas: (void)line.exchange(1, std::memory_order_acq_rel); break;
-    case CcOp::swap: (void)line.exchange(value + 7, std::memory_order_acq_rel); break;
+    case CcOp::fai:
+      (void)line.fetch_add(1, std::memory_order_acq_rel);
+      break;
+    case CcOp::tas:
+      (void)line.exchange(1, std::memory_order_acq_rel);
+      break;
+    case CcOp::swap:
+      (void)line.exchange(value + 7, std::memory_order_acq_rel);
+      break;
   }
 }
 

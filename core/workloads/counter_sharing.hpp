@@ -53,8 +53,7 @@ class CounterSharing {
       lines_.push_back(make_on<P, Line>(0, kCacheLineBytes));
       P::label(lines_.back(), sizeof(Line), fmt::format("line[{}]", lines_.size() - 1));
     }
-    for (int i = 0; i < params_.threads; ++i)
-      spawn(fmt::format("t{}", i), i % params_.cpus, [this, i] { body(i); });
+    for (int i = 0; i < params_.threads; ++i) spawn(fmt::format("t{}", i), i % params_.cpus, [this, i] { body(i); });
   }
 
   void check() const {
@@ -63,7 +62,8 @@ class CounterSharing {
       for (const Counter& c : line->counters) sum += c.load();
     const std::uint64_t expected = static_cast<std::uint64_t>(params_.threads) * params_.iterations;
     if (sum != expected)
-      P::violation(property::lost_update, fmt::format("the counters add up to {}, expected {}: adds were lost", sum, expected));
+      P::violation(property::lost_update,
+                   fmt::format("the counters add up to {}, expected {}: adds were lost", sum, expected));
   }
 
   WorkloadMetrics metrics() const {
@@ -87,9 +87,12 @@ class CounterSharing {
 
   static const char* name_of(CounterLayout layout) {
     switch (layout) {
-      case CounterLayout::shared: return "shared";
-      case CounterLayout::packed: return "packed";
-      case CounterLayout::padded: return "padded";
+      case CounterLayout::shared:
+        return "shared";
+      case CounterLayout::packed:
+        return "packed";
+      case CounterLayout::padded:
+        return "padded";
     }
     return "?";
   }
@@ -103,9 +106,12 @@ class CounterSharing {
 
   Counter& counter_of(int thread) {
     switch (params_.layout) {
-      case CounterLayout::shared: return lines_[0]->counters[0];
-      case CounterLayout::packed: return lines_[thread / kPerLine]->counters[thread % kPerLine];
-      case CounterLayout::padded: break;
+      case CounterLayout::shared:
+        return lines_[0]->counters[0];
+      case CounterLayout::packed:
+        return lines_[thread / kPerLine]->counters[thread % kPerLine];
+      case CounterLayout::padded:
+        break;
     }
     return lines_[static_cast<std::size_t>(thread)]->counters[0];
   }

@@ -21,8 +21,8 @@ struct FileOp {
   std::uint64_t position = 0;  // pread, pwrite
   std::int64_t offset = 0;     // lseek
   Whence whence = Whence::set;
-  std::uint64_t id = 0;        // writes: a number of its own (from 1), what its words carry
-  std::string where;           // "file:line:col"
+  std::uint64_t id = 0;  // writes: a number of its own (from 1), what its words carry
+  std::string where;     // "file:line:col"
 };
 
 struct FileThread {

@@ -65,7 +65,9 @@ class FileioWorkload {
   static constexpr WorkloadHooks kHooks{.metrics = true};
 
   explicit FileioWorkload(std::shared_ptr<const fileio::FileioSpec> spec)
-      : spec_(std::move(spec)), calls_(spec_->threads.size()), ops_(spec_->threads.size(), 0),
+      : spec_(std::move(spec)),
+        calls_(spec_->threads.size()),
+        ops_(spec_->threads.size(), 0),
         reads_(spec_->threads.size(), 0),
         scratch_(spec_->threads.size()) {}
   ~FileioWorkload() {
@@ -81,7 +83,8 @@ class FileioWorkload {
     const fileio::FileioSpec& s = *spec_;
     inode_.emplace(s.config, reachable_pages(s), s.initial_size);
     for (const fileio::Descriptor& d : s.descriptors) {
-      files_.push_back(make_on<P, fileio::OpenFile<P>>(0, kCacheLineBytes, s.config.word_bits, d.append, d.offset, d.users));
+      files_.push_back(
+          make_on<P, fileio::OpenFile<P>>(0, kCacheLineBytes, s.config.word_bits, d.append, d.offset, d.users));
       files_.back()->label("file." + d.name);
     }
     io_.emplace(s.config, *inode_);
@@ -111,7 +114,8 @@ class FileioWorkload {
   fileio::History history() const {
     fileio::History h;
     for (const auto& calls : calls_) h.calls.insert(h.calls.end(), calls.begin(), calls.end());
-    std::sort(h.calls.begin(), h.calls.end(), [](const fileio::Call& a, const fileio::Call& b) { return a.end < b.end; });
+    std::sort(h.calls.begin(), h.calls.end(),
+              [](const fileio::Call& a, const fileio::Call& b) { return a.end < b.end; });
     for (std::size_t d = 0; d < files_.size(); ++d)
       h.descriptors.push_back({spec_->descriptors[d].offset, files_[d]->load_offset(), spec_->descriptors[d].append});
     h.initial_size = spec_->initial_size;
@@ -165,14 +169,24 @@ class FileioWorkload {
     c.where = op.where;
     fileio::IoResult r;
     switch (op.kind) {
-      case fileio::CallKind::read: r = io_->read(*files_[static_cast<std::size_t>(op.fd)], op.bytes, c.data); break;
-      case fileio::CallKind::write: r = io_->write(*files_[static_cast<std::size_t>(op.fd)], op.bytes, op.id); break;
-      case fileio::CallKind::pread: r = io_->pread(op.position, op.bytes, c.data); break;
-      case fileio::CallKind::pwrite: r = io_->pwrite(op.position, op.bytes, op.id); break;
-      case fileio::CallKind::lseek: r = io_->lseek(*files_[static_cast<std::size_t>(op.fd)], op.offset, op.whence); break;
+      case fileio::CallKind::read:
+        r = io_->read(*files_[static_cast<std::size_t>(op.fd)], op.bytes, c.data);
+        break;
+      case fileio::CallKind::write:
+        r = io_->write(*files_[static_cast<std::size_t>(op.fd)], op.bytes, op.id);
+        break;
+      case fileio::CallKind::pread:
+        r = io_->pread(op.position, op.bytes, c.data);
+        break;
+      case fileio::CallKind::pwrite:
+        r = io_->pwrite(op.position, op.bytes, op.id);
+        break;
+      case fileio::CallKind::lseek:
+        r = io_->lseek(*files_[static_cast<std::size_t>(op.fd)], op.offset, op.whence);
+        break;
     }
-    const bool via_fd = op.kind == fileio::CallKind::read || op.kind == fileio::CallKind::write ||
-                        op.kind == fileio::CallKind::lseek;
+    const bool via_fd =
+        op.kind == fileio::CallKind::read || op.kind == fileio::CallKind::write || op.kind == fileio::CallKind::lseek;
     c.fd = via_fd ? op.fd : -1;
     c.id = op.id;
     c.bytes = r.bytes;
@@ -198,7 +212,8 @@ class FileioWorkload {
 
   void run_timed(std::size_t t) {
     const auto everyone = static_cast<std::uint32_t>(spec_->threads.size());
-    if (ready_->fetch_add(1, std::memory_order_acq_rel) + 1 == everyone) start_ns_->store(P::now(), std::memory_order_release);
+    if (ready_->fetch_add(1, std::memory_order_acq_rel) + 1 == everyone)
+      start_ns_->store(P::now(), std::memory_order_release);
     while (ready_->load(std::memory_order_acquire) != everyone) P::cpu_relax();
     const std::uint64_t deadline = P::now() + spec_->runtime_ns;
     const std::vector<fileio::FileOp>& ops = spec_->threads[t].ops;
@@ -221,9 +236,15 @@ class FileioWorkload {
     std::vector<std::uint64_t>& scratch = scratch_[t];
     scratch.clear();
     switch (op.kind) {
-      case fileio::CallKind::pread: io_->pread(op.position, op.bytes, scratch); return;
-      case fileio::CallKind::pwrite: io_->pwrite(op.position, op.bytes, op.id); return;
-      default: call(op, static_cast<int>(t)); return;  // the loader allows only positional calls in timed runs
+      case fileio::CallKind::pread:
+        io_->pread(op.position, op.bytes, scratch);
+        return;
+      case fileio::CallKind::pwrite:
+        io_->pwrite(op.position, op.bytes, op.id);
+        return;
+      default:
+        call(op, static_cast<int>(t));
+        return;  // the loader allows only positional calls in timed runs
     }
   }
 

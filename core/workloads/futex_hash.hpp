@@ -55,21 +55,21 @@ struct FutexHashParams {
   futex::FutexConfig config;
   std::string design = "custom";  // the name the scenario gave the configuration
   int threads = 4;
-  int futexes = 1024;             // per thread (perf's default)
-  int cpus = 1;                   // threads are pinned round robin over CPUs 0..cpus-1
-  futex::FutexMachine machine;    // what the table is sized for
+  int futexes = 1024;                 // per thread (perf's default)
+  int cpus = 1;                       // threads are pinned round robin over CPUs 0..cpus-1
+  futex::FutexMachine machine;        // what the table is sized for
   std::uint64_t runtime_ns = 20'000;  // per thread, after its warm-up
   int warmup_passes = 1;
-  std::uint32_t mismatch = 1234;      // the value perf passes; the words hold 0
-  int processes = 1;                  // threads in contiguous blocks; see above
+  std::uint32_t mismatch = 1234;  // the value perf passes; the words hold 0
+  int processes = 1;              // threads in contiguous blocks; see above
   futex::KeyChoice keys = futex::KeyChoice::spread;
-  int key_count = 8;                  // colliding words per colliding process
-  int colliding_processes = 0;        // the first N processes collide (0: all of them)
+  int key_count = 8;                    // colliding words per colliding process
+  int colliding_processes = 0;          // the first N processes collide (0: all of them)
   futex::CollidingKeyFinder find_keys;  // required for colliding keys
 };
 
 template <Platform P, class Backend = futex::FutexTable<P>>
-  requires futex::FutexBackend<Backend, typename P::template Atomic<std::uint32_t>>
+requires futex::FutexBackend<Backend, typename P::template Atomic<std::uint32_t>>
 class FutexHash {
  public:
   static constexpr WorkloadHooks kHooks{.metrics = true};
@@ -126,7 +126,8 @@ class FutexHash {
     m.values.emplace_back("threads", params_.threads);
     m.values.emplace_back("futexes", params_.futexes);
     if constexpr (futex::TableBackend<Backend>)
-      m.values.emplace_back("buckets", static_cast<double>(tables_.front()->buckets_per_table()) * tables_.front()->tables());
+      m.values.emplace_back("buckets",
+                            static_cast<double>(tables_.front()->buckets_per_table()) * tables_.front()->tables());
     const double seconds = static_cast<double>(params_.runtime_ns) * 1e-9;
     if (params_.processes > 1 || params_.keys == futex::KeyChoice::colliding) {
       m.values.emplace_back("processes", params_.processes);
@@ -145,11 +146,13 @@ class FutexHash {
     const double total = static_cast<double>(total_ops()) / seconds;
     m.values.emplace_back("ops_per_s", total);
     m.values.emplace_back("ops_per_s_per_thread", total / params_.threads);
-    m.values.emplace_back("release_skew_ns", static_cast<double>(*std::max_element(released_.begin(), released_.end())));
+    m.values.emplace_back("release_skew_ns",
+                          static_cast<double>(*std::max_element(released_.begin(), released_.end())));
     if (futex::TableBackend<Backend> && params_.op == FutexHashOp::wake) {
       std::uint64_t locks = 0;
       for (std::uint64_t n : locks_) locks += n;
-      m.values.emplace_back("bucket_locks_per_op", total_ops() == 0 ? 0 : static_cast<double>(locks) / static_cast<double>(total_ops()));
+      m.values.emplace_back("bucket_locks_per_op",
+                            total_ops() == 0 ? 0 : static_cast<double>(locks) / static_cast<double>(total_ops()));
     }
     return m;
   }
@@ -178,7 +181,8 @@ class FutexHash {
     return n;
   }
   int colliding_processes() const {
-    return params_.colliding_processes == 0 ? params_.processes : std::min(params_.colliding_processes, params_.processes);
+    return params_.colliding_processes == 0 ? params_.processes
+                                            : std::min(params_.colliding_processes, params_.processes);
   }
   Backend& table_of(int t) { return *tables_[tables_.size() == 1 ? 0 : static_cast<std::size_t>(process_of(t))]; }
 
@@ -186,8 +190,9 @@ class FutexHash {
   // the table process `p` uses, and builds the words there.
   void place_colliding_words(int p) {
     if constexpr (!futex::TableBackend<Backend>) {
-      throw std::invalid_argument("futex-hash: colliding keys need one of our tables: the host's futex keys cannot be "
-                                  "computed from user space (the kernel hashes its own pointers)");
+      throw std::invalid_argument(
+          "futex-hash: colliding keys need one of our tables: the host's futex keys cannot be "
+          "computed from user space (the kernel hashes its own pointers)");
     } else {
       if (!params_.find_keys) throw std::invalid_argument("futex-hash: colliding keys, but no key finder");
       const int first = [&] {
@@ -198,8 +203,8 @@ class FutexHash {
       Backend& table = table_of(first);
       futex::FutexMachine machine = params_.machine;
       machine.threads = tables_.size() == 1 ? params_.threads : threads_of(p);
-      const std::uint64_t pages = futex::colliding_region_pages(static_cast<std::uint64_t>(params_.key_count),
-                                                                std::uint64_t{table.buckets_per_table()} * table.tables());
+      const std::uint64_t pages = futex::colliding_region_pages(
+          static_cast<std::uint64_t>(params_.key_count), std::uint64_t{table.buckets_per_table()} * table.tables());
       Region r{p, nullptr, static_cast<std::size_t>(pages * futex::kPageBytes), {}, 0};
       r.host = P::allocate(r.bytes, futex::kPageBytes, 0);
       P::label(r.host, r.bytes, "colliding_p" + std::to_string(p));
@@ -230,7 +235,8 @@ class FutexHash {
       return;
     }
     Word* words = words_[static_cast<std::size_t>(t)];
-    run(t, [&](int i) -> Word& { return words[i]; }, params_.futexes);
+    run(
+        t, [&](int i) -> Word& { return words[i]; }, params_.futexes);
   }
 
   // Each thread of a colliding process cycles over its process's words, from its own start.
@@ -240,7 +246,8 @@ class FutexHash {
       if (r.process == process_of(t)) mine = &r;
     const std::vector<Word*>& words = mine->words;
     const int n = static_cast<int>(words.size());
-    run(t, [&](int i) -> Word& { return *words[static_cast<std::size_t>((i + t) % n)]; }, n);
+    run(
+        t, [&](int i) -> Word& { return *words[static_cast<std::size_t>((i + t) % n)]; }, n);
   }
 
   template <class WordAt>
@@ -250,7 +257,8 @@ class FutexHash {
       for (int i = 0; i < futexes; ++i) call(futex, word_at(i));
     // Everyone measures the same window: the one that starts when the last thread is ready.
     const auto everyone = static_cast<std::uint32_t>(params_.threads);
-    if (barrier_->fetch_add(1, std::memory_order_acq_rel) + 1 == everyone) start_ns_->store(P::now(), std::memory_order_release);
+    if (barrier_->fetch_add(1, std::memory_order_acq_rel) + 1 == everyone)
+      start_ns_->store(P::now(), std::memory_order_release);
     while (barrier_->load(std::memory_order_acquire) != everyone) P::cpu_relax();
     std::uint64_t start = 0;
     while ((start = start_ns_->load(std::memory_order_acquire)) == 0) P::cpu_relax();
@@ -274,7 +282,8 @@ class FutexHash {
   bool call(Backend& futex, Word& word) {
     if (params_.op == FutexHashOp::wait) {
       if (futex.wait(word, params_.mismatch) != futex::FutexError::eagain)
-        P::violation(property::futex_semantics, "a wait on a word that does not hold the expected value did not return EAGAIN");
+        P::violation(property::futex_semantics,
+                     "a wait on a word that does not hold the expected value did not return EAGAIN");
       return true;
     }
     const futex::WakeResult r = futex.wake(word, 1);
@@ -289,7 +298,7 @@ class FutexHash {
   std::vector<std::uint64_t> ops_;
   std::vector<std::uint64_t> locks_;  // wake: calls that took the bucket lock
   std::vector<std::uint64_t> released_ = std::vector<std::uint64_t>(static_cast<std::size_t>(params_.threads), 0);
-  typename P::template Atomic<std::uint32_t>* barrier_ = nullptr;  // threads done warming up
+  typename P::template Atomic<std::uint32_t>* barrier_ = nullptr;   // threads done warming up
   typename P::template Atomic<std::uint32_t>* finished_ = nullptr;  // threads whose window has closed
   typename P::template Atomic<std::uint64_t>* start_ns_ = nullptr;  // when the window opened (never 0 once set)
 };

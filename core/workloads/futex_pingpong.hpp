@@ -33,17 +33,17 @@ namespace lockstep {
 
 struct FutexPingpongParams {
   futex::FutexConfig config;
-  std::string design = "custom";  // the name the scenario gave the design
-  int threads = 2;                // even: pinger 2p and ponger 2p+1 form pair p
-  int words = 64;                 // futex words per pair, used in turn
-  int cpus = 2;                   // thread i runs on CPU i % cpus
-  futex::FutexMachine machine;    // what a table is sized for
+  std::string design = "custom";      // the name the scenario gave the design
+  int threads = 2;                    // even: pinger 2p and ponger 2p+1 form pair p
+  int words = 64;                     // futex words per pair, used in turn
+  int cpus = 2;                       // thread i runs on CPU i % cpus
+  futex::FutexMachine machine;        // what a table is sized for
   std::uint64_t runtime_ns = 20'000;  // each pair's window
   std::uint64_t rounds = 0;           // per pair: stop after this many round trips (0: no limit)
 };
 
 template <Platform P, class Backend = futex::FutexTable<P>>
-  requires futex::FutexBackend<Backend, typename P::template Atomic<std::uint32_t>>
+requires futex::FutexBackend<Backend, typename P::template Atomic<std::uint32_t>>
 class FutexPingpong {
  public:
   static constexpr WorkloadHooks kHooks{.metrics = true};
@@ -87,7 +87,8 @@ class FutexPingpong {
     double rate = 0;
     m.per_thread_name = "per_pair_round_trips_per_s";
     for (std::size_t pair = 0; pair < pairs(); ++pair) {
-      const double per_s = elapsed_ns_[pair] == 0 ? 0 : static_cast<double>(done_[pair]) * 1e9 / static_cast<double>(elapsed_ns_[pair]);
+      const double per_s =
+          elapsed_ns_[pair] == 0 ? 0 : static_cast<double>(done_[pair]) * 1e9 / static_cast<double>(elapsed_ns_[pair]);
       m.per_thread.push_back(per_s);
       rate += per_s;
       trips += done_[pair];
@@ -101,7 +102,9 @@ class FutexPingpong {
     for (const std::vector<std::uint64_t>& pair : trip_ns_) all.insert(all.end(), pair.begin(), pair.end());
     if (!all.empty()) {
       std::sort(all.begin(), all.end());
-      const auto at = [&all](double q) { return static_cast<double>(all[static_cast<std::size_t>(q * static_cast<double>(all.size() - 1))]); };
+      const auto at = [&all](double q) {
+        return static_cast<double>(all[static_cast<std::size_t>(q * static_cast<double>(all.size() - 1))]);
+      };
       m.values.emplace_back("round_trip_p50_ns", at(0.5));
       m.values.emplace_back("round_trip_p90_ns", at(0.9));
       m.values.emplace_back("round_trip_p99_ns", at(0.99));
@@ -167,8 +170,8 @@ class FutexPingpong {
   FutexPingpongParams p_;
   std::optional<Backend> futex_;
   std::vector<Word*> words_;
-  std::vector<std::uint64_t> done_;        // round trips, per pair
-  std::vector<std::uint64_t> elapsed_ns_;  // each pair's window as its pinger measured it
+  std::vector<std::uint64_t> done_;                  // round trips, per pair
+  std::vector<std::uint64_t> elapsed_ns_;            // each pair's window as its pinger measured it
   std::vector<std::vector<std::uint64_t>> trip_ns_;  // each pair's round-trip times
 };
 

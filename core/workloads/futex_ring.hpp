@@ -39,16 +39,16 @@ struct FutexRingParams {
   int threads = 4;                // the ring's length
   int cpus = 4;                   // thread i runs on CPU (i * cpu_stride) % cpus
   int cpu_stride = 1;
-  std::uint32_t spin = 0;         // reads of its word (with a pause between) before sleeping
-  std::uint32_t work = 0;         // compute units (Work::compute) a thread spends holding the
-                                  // token before passing it on: a lighter load per CPU
-  futex::FutexMachine machine;    // what a table is sized for
+  std::uint32_t spin = 0;                // reads of its word (with a pause between) before sleeping
+  std::uint32_t work = 0;                // compute units (Work::compute) a thread spends holding the
+                                         // token before passing it on: a lighter load per CPU
+  futex::FutexMachine machine;           // what a table is sized for
   std::uint64_t runtime_ns = 1'000'000;  // thread 0's window
   std::uint64_t laps = 0;                // stop after this many laps (0: the window decides)
 };
 
 template <Platform P, class Backend = futex::FutexTable<P>>
-  requires futex::FutexBackend<Backend, typename P::template Atomic<std::uint32_t>>
+requires futex::FutexBackend<Backend, typename P::template Atomic<std::uint32_t>>
 class FutexRing {
  public:
   static constexpr WorkloadHooks kHooks{.metrics = true};
@@ -87,7 +87,8 @@ class FutexRing {
     m.values.emplace_back("laps", static_cast<double>(laps_));
     const std::uint64_t hops = laps_ * static_cast<std::uint64_t>(p_.threads);
     m.values.emplace_back("hops", static_cast<double>(hops));
-    m.values.emplace_back("hops_per_s", elapsed_ns_ == 0 ? 0 : static_cast<double>(hops) * 1e9 / static_cast<double>(elapsed_ns_));
+    m.values.emplace_back("hops_per_s",
+                          elapsed_ns_ == 0 ? 0 : static_cast<double>(hops) * 1e9 / static_cast<double>(elapsed_ns_));
     m.values.emplace_back("hop_ns", hops == 0 ? 0 : static_cast<double>(elapsed_ns_) / static_cast<double>(hops));
     return m;
   }

@@ -31,7 +31,7 @@ struct FutexWakeParams {
   int sleepers = 4;
   int batch = 1;  // k: woken (wake) or requeued (requeue) per call; perf's default is 1
   int rounds = 3;
-  int cpus = 2;   // the waker runs on CPU 0, sleepers round robin over 1..cpus-1 (0 if alone)
+  int cpus = 2;  // the waker runs on CPU 0, sleepers round robin over 1..cpus-1 (0 if alone)
   // Once every sleeper is queued, the waker waits this long more before it wakes them, as
   // perf does (it sleeps 100 ms): a queued sleeper is not yet asleep in the kernel, and
   // natively a waker that does not wait catches it on its way there (its FUTEX_WAIT then

@@ -53,7 +53,9 @@ class HeaderScan {
   static constexpr WorkloadHooks kHooks{.metrics = true};
 
   explicit HeaderScan(const HeaderScanParams& params)
-      : p_(params), zone_(params.item_bytes), mine_(static_cast<std::size_t>(params.threads)),
+      : p_(params),
+        zone_(params.item_bytes),
+        mine_(static_cast<std::size_t>(params.threads)),
         scan_ns_(static_cast<std::size_t>(params.threads), 0) {}
   HeaderScan(const HeaderScan&) = delete;
   HeaderScan& operator=(const HeaderScan&) = delete;
@@ -67,8 +69,8 @@ class HeaderScan {
         if (p_.keg == KegKind::large_fallback) large.max_slabs = p_.large_pages;
         zone_.add_keg(large);
       }
-      if (p_.keg != KegKind::large) zone_.add_keg(alloc::KegSpec{node, alloc::kSmallPage,
-                                                                  std::numeric_limits<std::size_t>::max(), p_.colour});
+      if (p_.keg != KegKind::large)
+        zone_.add_keg(alloc::KegSpec{node, alloc::kSmallPage, std::numeric_limits<std::size_t>::max(), p_.colour});
     }
     // Buffers are dealt round robin, as a receive ring fills them.
     for (int b = 0; b < p_.buffers; ++b) {

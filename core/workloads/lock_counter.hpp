@@ -6,8 +6,8 @@
 // first thread's start to the last one's end.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,7 +28,7 @@ struct LockCounterParams {
   SpinlockKind lock = SpinlockKind::ticket;
   int threads = 2;
   int iterations = 10;
-  int cpus = 2;  // threads are pinned round robin over this many CPUs
+  int cpus = 2;               // threads are pinned round robin over this many CPUs
   std::uint32_t cs_work = 0;  // instructions of compute in each critical section (simulated only)
 };
 
@@ -66,7 +66,7 @@ class LockCounter {
     const std::uint64_t got = state_->counter.load();
     if (got != expected)
       P::violation(property::mutual_exclusion, "counter is " + std::to_string(got) + ", expected " +
-                                           std::to_string(expected) + ": increments were lost");
+                                                   std::to_string(expected) + ": increments were lost");
   }
 
   std::uint64_t counter() const { return state_->counter.load(); }
@@ -122,7 +122,7 @@ class LockCounter {
 
   LockCounterParams params_;
   State* state_ = nullptr;
-  std::vector<Node*> nodes_;  // CLH only: per thread
+  std::vector<Node*> nodes_;                                    // CLH only: per thread
   std::vector<std::pair<std::uint64_t, std::uint64_t>> spans_;  // per thread: start and end
 };
 

@@ -39,11 +39,16 @@ decltype(auto) with_store_order(std::memory_order order, F&& f) {
 template <class F>
 decltype(auto) with_order(std::memory_order order, F&& f) {
   switch (order) {
-    case std::memory_order_relaxed: return f(Order<std::memory_order_relaxed>{});
-    case std::memory_order_acquire: return f(Order<std::memory_order_acquire>{});
-    case std::memory_order_release: return f(Order<std::memory_order_release>{});
-    case std::memory_order_acq_rel: return f(Order<std::memory_order_acq_rel>{});
-    default: return f(Order<std::memory_order_seq_cst>{});
+    case std::memory_order_relaxed:
+      return f(Order<std::memory_order_relaxed>{});
+    case std::memory_order_acquire:
+      return f(Order<std::memory_order_acquire>{});
+    case std::memory_order_release:
+      return f(Order<std::memory_order_release>{});
+    case std::memory_order_acq_rel:
+      return f(Order<std::memory_order_acq_rel>{});
+    default:
+      return f(Order<std::memory_order_seq_cst>{});
   }
 }
 

@@ -21,11 +21,27 @@ enum class ExprOp : std::uint8_t {
   reg,         // a register of the running thread (index)
   var,         // a variable's final value (final conditions only)
   thread_reg,  // thread.register (final conditions only)
-  neg, lnot, bnot,
-  add, sub, mul, div, mod,
-  band, bor, bxor, shl, shr,
-  eq, ne, lt, le, gt, ge,
-  land, lor,
+  neg,
+  lnot,
+  bnot,
+  add,
+  sub,
+  mul,
+  div,
+  mod,
+  band,
+  bor,
+  bxor,
+  shl,
+  shr,
+  eq,
+  ne,
+  lt,
+  le,
+  gt,
+  ge,
+  land,
+  lor,
 };
 
 struct ExprNode {
@@ -42,8 +58,21 @@ struct Expr {
 };
 
 enum class OpKind : std::uint8_t {
-  load, store, rmw, fence, pause, set, if_, loop, while_, assert_, lock, unlock,
-  futex_wait, futex_wake, futex_requeue,
+  load,
+  store,
+  rmw,
+  fence,
+  pause,
+  set,
+  if_,
+  loop,
+  while_,
+  assert_,
+  lock,
+  unlock,
+  futex_wait,
+  futex_wake,
+  futex_requeue,
 };
 
 // What futex_wait leaves in its register, as futex(2) returns: 0 when woken, EAGAIN when
@@ -60,12 +89,12 @@ struct Op {
   int lock = -1;      // lock, unlock
   RmwOp rmw = RmwOp::fetch_add;
   std::memory_order order = std::memory_order_seq_cst;
-  Expr value;     // store, rmw operand, set
-  Expr expected;  // cas; futex_requeue's compare value (empty: FUTEX_REQUEUE, no compare)
-  Expr amount;    // futex_wake, futex_requeue: how many to wake; futex_wait: the expected value
-  Expr amount2;   // futex_requeue: how many to move
-  Expr cond;      // if, while, assert
-  std::uint64_t count = 0;  // loop: times; while: most iterations
+  Expr value;                 // store, rmw operand, set
+  Expr expected;              // cas; futex_requeue's compare value (empty: FUTEX_REQUEUE, no compare)
+  Expr amount;                // futex_wake, futex_requeue: how many to wake; futex_wait: the expected value
+  Expr amount2;               // futex_requeue: how many to move
+  Expr cond;                  // if, while, assert
+  std::uint64_t count = 0;    // loop: times; while: most iterations
   std::vector<Op> body;       // if (then), loop, while
   std::vector<Op> else_body;  // if
 };

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
+#include <boost/container/small_vector.hpp>
 
 #include "core/futex/futex_table.hpp"
 #include "core/platform.hpp"
@@ -195,9 +195,8 @@ class ProgramWorkload {
   std::uint64_t load(std::size_t var, std::memory_order order = std::memory_order_seq_cst) const {
     const Cell& c = cells_[var];
     if (c.plain != nullptr) return c.plain->load();
-    return program::with_load_order(order, [&c](auto o) -> std::uint64_t {
-      return c.word != nullptr ? c.word->load(o) : c.atomic->load(o);
-    });
+    return program::with_load_order(
+        order, [&c](auto o) -> std::uint64_t { return c.word != nullptr ? c.word->load(o) : c.atomic->load(o); });
   }
 
   void run(const std::vector<program::Op>& block, Registers& regs) {
@@ -205,7 +204,8 @@ class ProgramWorkload {
   }
 
   std::int64_t eval(const program::Expr& e, const Registers& regs) const {
-    return program::evaluate(e, [&regs](const program::ExprNode& n) { return regs[static_cast<std::size_t>(n.index)]; });
+    return program::evaluate(e,
+                             [&regs](const program::ExprNode& n) { return regs[static_cast<std::size_t>(n.index)]; });
   }
 
   static void assign(Registers& regs, int reg, std::uint64_t value) {
@@ -215,26 +215,47 @@ class ProgramWorkload {
   void step(const program::Op& op, Registers& regs) {
     using program::OpKind;
     switch (op.kind) {
-      case OpKind::load: assign(regs, op.reg, load(static_cast<std::size_t>(op.var), op.order)); return;
-      case OpKind::store: store(op, static_cast<std::uint64_t>(eval(op.value, regs))); return;
-      case OpKind::rmw: assign(regs, op.reg, rmw(op, regs)); return;
-      case OpKind::fence: program::with_order(op.order, [](auto o) { P::fence(o); }); return;
-      case OpKind::pause: P::cpu_relax(); return;
-      case OpKind::set: assign(regs, op.reg, static_cast<std::uint64_t>(eval(op.value, regs))); return;
-      case OpKind::if_: run(eval(op.cond, regs) != 0 ? op.body : op.else_body, regs); return;
+      case OpKind::load:
+        assign(regs, op.reg, load(static_cast<std::size_t>(op.var), op.order));
+        return;
+      case OpKind::store:
+        store(op, static_cast<std::uint64_t>(eval(op.value, regs)));
+        return;
+      case OpKind::rmw:
+        assign(regs, op.reg, rmw(op, regs));
+        return;
+      case OpKind::fence:
+        program::with_order(op.order, [](auto o) { P::fence(o); });
+        return;
+      case OpKind::pause:
+        P::cpu_relax();
+        return;
+      case OpKind::set:
+        assign(regs, op.reg, static_cast<std::uint64_t>(eval(op.value, regs)));
+        return;
+      case OpKind::if_:
+        run(eval(op.cond, regs) != 0 ? op.body : op.else_body, regs);
+        return;
       case OpKind::loop:
         for (std::uint64_t i = 0; i < op.count; ++i) run(op.body, regs);
         return;
-      case OpKind::while_: run_while(op, regs); return;
+      case OpKind::while_:
+        run_while(op, regs);
+        return;
       case OpKind::assert_:
         if (eval(op.cond, regs) == 0)
-          P::violation(property::assertion, fmt::format("{}: assert '{}' failed ({})", op.where, op.cond.text, show(regs, op)));
+          P::violation(property::assertion,
+                       fmt::format("{}: assert '{}' failed ({})", op.where, op.cond.text, show(regs, op)));
         return;
       case OpKind::lock:
-      case OpKind::unlock: lock_op(op, regs); return;
+      case OpKind::unlock:
+        lock_op(op, regs);
+        return;
       case OpKind::futex_wait:
       case OpKind::futex_wake:
-      case OpKind::futex_requeue: futex_op(op, regs); return;
+      case OpKind::futex_requeue:
+        futex_op(op, regs);
+        return;
     }
   }
 
@@ -258,7 +279,8 @@ class ProgramWorkload {
     };
     if (op.kind == OpKind::futex_wait) {
       const futex::FutexError r = futexes_->wait(word, static_cast<std::uint32_t>(eval(op.amount, regs)));
-      assign(regs, op.reg, static_cast<std::uint64_t>(r == futex::FutexError::ok ? program::kFutexWoken : program::kFutexEagain));
+      assign(regs, op.reg,
+             static_cast<std::uint64_t>(r == futex::FutexError::ok ? program::kFutexWoken : program::kFutexEagain));
     } else if (op.kind == OpKind::futex_wake) {
       assign(regs, op.reg, static_cast<std::uint64_t>(futexes_->wake(word, count(op.amount)).woken));
     } else {
@@ -297,11 +319,16 @@ class ProgramWorkload {
     using T = decltype(a.load());
     const auto operand = static_cast<T>(eval(op.value, regs));
     switch (op.rmw) {
-      case RmwOp::exchange: return a.exchange(operand, order);
-      case RmwOp::fetch_add: return a.fetch_add(operand, order);
-      case RmwOp::fetch_sub: return a.fetch_sub(operand, order);
-      case RmwOp::fetch_or: return a.fetch_or(operand, order);
-      case RmwOp::fetch_and: return a.fetch_and(operand, order);
+      case RmwOp::exchange:
+        return a.exchange(operand, order);
+      case RmwOp::fetch_add:
+        return a.fetch_add(operand, order);
+      case RmwOp::fetch_sub:
+        return a.fetch_sub(operand, order);
+      case RmwOp::fetch_or:
+        return a.fetch_or(operand, order);
+      case RmwOp::fetch_and:
+        return a.fetch_and(operand, order);
       case RmwOp::compare_exchange: {
         // The destination register receives the value found, as with C11's `expected`.
         auto expected = static_cast<T>(eval(op.expected, regs));
@@ -316,7 +343,8 @@ class ProgramWorkload {
     for (std::uint64_t i = 0;; ++i) {
       if (eval(op.cond, regs) == 0) return;
       if (i == op.count) {
-        P::violation(property::bound_exceeded, fmt::format("{}: loop ran past its bound of {} iterations", op.where, op.count));
+        P::violation(property::bound_exceeded,
+                     fmt::format("{}: loop ran past its bound of {} iterations", op.where, op.count));
         return;
       }
       run(op.body, regs);
@@ -330,9 +358,7 @@ class ProgramWorkload {
     return out;
   }
 
-  std::size_t thread_of(const Registers& regs) const {
-    return static_cast<std::size_t>(&regs - registers_.data());
-  }
+  std::size_t thread_of(const Registers& regs) const { return static_cast<std::size_t>(&regs - registers_.data()); }
 
   // The calling thread's node for `lock`; nodes are laid out thread by thread.
   LockNode& lock_node(const Registers& regs, int lock) const {
@@ -387,7 +413,7 @@ class ProgramWorkload {
   boost::container::small_vector<Cell, 8> cells_;
   std::vector<AnySpinlock<P>*> locks_;
   std::vector<LockNode*> nodes_;  // [thread * locks + lock]
-  std::vector<Mutex*> mutexes_;  // design.mutex: one per lock, instead of locks_
+  std::vector<Mutex*> mutexes_;   // design.mutex: one per lock, instead of locks_
   std::optional<Ledger> futexes_;
   // Every thread's registers, thread after thread, and each thread's view of its own (the
   // interpreter finds a thread by its view's place in registers_, thread_of).

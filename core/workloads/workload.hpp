@@ -48,8 +48,9 @@ concept Workload = requires(W& w, const W& cw, const SpawnFn& spawn) {
   { W::kHooks } -> std::convertible_to<WorkloadHooks>;
   { w.setup(spawn) } -> std::same_as<void>;
   { cw.check() } -> std::same_as<void>;
-} && (W::kHooks.reached == detail::HasReached<W>) &&
-                   (W::kHooks.at_quiescence == detail::HasAtQuiescence<W, Thread>) &&
-                   (W::kHooks.metrics == detail::HasMetrics<W>);
+}
+&&(W::kHooks.reached == detail::HasReached<W>)&&(W::kHooks.at_quiescence ==
+                                                 detail::HasAtQuiescence<W, Thread>)&&(W::kHooks.metrics ==
+                                                                                       detail::HasMetrics<W>);
 
 }  // namespace lockstep

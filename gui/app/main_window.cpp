@@ -21,10 +21,10 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "gui/app/stats_widget.hpp"
 #include "gui/app/step_list_model.hpp"
 #include "gui/app/timeline_widget.hpp"
 #include "gui/app/view_host.hpp"
-#include "gui/app/stats_widget.hpp"
 #include "gui/model/document.hpp"
 #include "gui/model/step_state.hpp"
 
@@ -66,7 +66,9 @@ MainWindow::MainWindow() {
   setCentralWidget(central);
   views_ = new ViewHost(
       this, file, view,
-      [this] { return Picture{timeline_->size(), [this](QPainter& p) { timeline_->render(&p); }}; },
+      [this] {
+        return Picture{timeline_->size(), [this](QPainter& p) { timeline_->render(&p); }};
+      },
       [this](const QString& path) { open(path); });
   timeline_->on_painted = [this](const PaintSummary&) { update_status(); };
   // Shift-drag on the timeline chooses the statistics panel's range; a click clears it.

@@ -37,7 +37,8 @@ Picture page_picture(std::shared_ptr<Page> page) {
 }
 
 Picture picture_of(const QString& view, const std::vector<Document>& docs, const QStringList& files) {
-  if (view == "sweep") return page_picture(std::make_shared<Page>(*sweep_page(std::get<ResultFile>(docs[0]), kSweepWidth)));
+  if (view == "sweep")
+    return page_picture(std::make_shared<Page>(*sweep_page(std::get<ResultFile>(docs[0]), kSweepWidth)));
   if (view == "result")
     return page_picture(std::make_shared<Page>(
         result_page(std::get<ResultFile>(docs[0]), ResultPageOptions{0, 0, false, files[0]}, kScreenshotWidth)));
@@ -47,9 +48,9 @@ Picture picture_of(const QString& view, const std::vector<Document>& docs, const
         std::make_shared<Page>(stats_page(trace, compute_statistics(trace, whole_trace(trace)), kScreenshotWidth)));
   if (view == "compare") {
     const Trace& other = std::get<Trace>(docs[1]);
-    const ComparePageOptions options = compare_options(trace, other, compare_window(trace, other),
-                                                       "A " + QFileInfo(files[0]).fileName(),
-                                                       "B " + QFileInfo(files[1]).fileName());
+    const ComparePageOptions options =
+        compare_options(trace, other, compare_window(trace, other), "A " + QFileInfo(files[0]).fileName(),
+                        "B " + QFileInfo(files[1]).fileName());
     return page_picture(
         std::make_shared<Page>(compare_page(trace, other, compare_traces(trace, other), kScreenshotWidth, options)));
   }

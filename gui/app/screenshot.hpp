@@ -12,8 +12,8 @@ inline const QStringList kViewNames = {"timeline", "stats", "compare", "result",
 
 // Returns the exit code: 0 written; 2 (after a message on stderr) for an unknown view, the wrong
 // number or kind of files for the view, a file that does not parse, or an output that cannot be
-// written, or --view sweep of a result without a sweep chart. An empty `view` picks the file's own: result for a result, timeline for a trace,
-// compare for two traces.
+// written, or --view sweep of a result without a sweep chart. An empty `view` picks the file's own: result for a
+// result, timeline for a trace, compare for two traces.
 int screenshot(const QString& out, const QString& view, const QStringList& files);
 
 }  // namespace lockstep::view

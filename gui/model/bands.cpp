@@ -24,8 +24,7 @@ void close(std::vector<ThreadBands>& out, int thread, Band band, std::uint64_t t
 
 // Closes the band open under `key` in `open`, if there is one.
 template <typename Key>
-void close_open(std::map<Key, Band>& open, const Key& key, std::vector<ThreadBands>& out, int thread,
-                std::uint64_t t) {
+void close_open(std::map<Key, Band>& open, const Key& key, std::vector<ThreadBands>& out, int thread, std::uint64_t t) {
   if (const auto it = open.find(key); it != open.end()) {
     close(out, thread, it->second, t);
     open.erase(it);

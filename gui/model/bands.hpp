@@ -14,7 +14,7 @@ struct Band {
   enum class Kind { lock_held, lock_wait, futex_queued, syscall };
   Kind kind = Kind::lock_held;
   std::uint64_t begin = 0;
-  std::uint64_t end = 0;  // the trace's end when it never closed
+  std::uint64_t end = 0;   // the trace's end when it never closed
   std::uint64_t addr = 0;  // the lock, or the futex word
   bool shared = false;     // a reader's hold
   bool open = false;       // still held / waiting / queued when the trace ended

@@ -36,8 +36,8 @@ template <class T>
 class [[gnu::packed]] Maybe {
  public:
   Maybe() = default;
-  Maybe(std::nullopt_t) {}  // NOLINT: as std::optional
-  Maybe(T v) : value_(v), has_(true) {}  // NOLINT: as std::optional
+  Maybe(std::nullopt_t) {}                                                            // NOLINT: as std::optional
+  Maybe(T v) : value_(v), has_(true) {}                                               // NOLINT: as std::optional
   Maybe(const std::optional<T>& o) : value_(o.value_or(T{})), has_(o.has_value()) {}  // NOLINT
   bool has_value() const { return has_; }
   explicit operator bool() const { return has_; }

@@ -1,6 +1,7 @@
 // Two traces side by side: what differs in their totals (end time, steps, outcome, operation
 // counts, time per thread and state, lock wait and hold), their figures in percent
-// (trace_metrics.hpp), and where their executions first part ways. No Qt; the compare view paints it under the two aligned timelines.
+// (trace_metrics.hpp), and where their executions first part ways. No Qt; the compare view paints it under the two
+// aligned timelines.
 #pragma once
 
 #include <array>

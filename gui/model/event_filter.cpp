@@ -13,11 +13,14 @@ namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
-bool contains(std::string_view haystack, std::string_view needle) { return lower(haystack).find(needle) != std::string::npos; }
+bool contains(std::string_view haystack, std::string_view needle) {
+  return lower(haystack).find(needle) != std::string::npos;
+}
 
 template <typename T>
 std::optional<T> number(std::string_view s, int base) {

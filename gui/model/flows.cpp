@@ -78,9 +78,12 @@ void add_line_transfers(const Trace& trace, std::uint64_t line_bytes, std::vecto
 
 std::string_view to_string(FlowKind k) {
   switch (k) {
-    case FlowKind::wake: return "wake";
-    case FlowKind::lock_handoff: return "lock hand-off";
-    case FlowKind::line_transfer: return "cache-line transfer";
+    case FlowKind::wake:
+      return "wake";
+    case FlowKind::lock_handoff:
+      return "lock hand-off";
+    case FlowKind::line_transfer:
+      return "cache-line transfer";
   }
   return "?";
 }

@@ -23,8 +23,8 @@ struct Flow {
   int to = -1;
   std::uint64_t t_from = 0;
   std::uint64_t t_to = 0;
-  std::uint64_t addr = 0;     // the lock or the cache line; 0 for a wake
-  bool cross_node = false;    // the two ends ran on CPUs of different NUMA nodes (sockets)
+  std::uint64_t addr = 0;   // the lock or the cache line; 0 for a wake
+  bool cross_node = false;  // the two ends ran on CPUs of different NUMA nodes (sockets)
 };
 
 // Every flow of the trace, sorted by t_from (stably), and the longest one's duration, so a
@@ -50,7 +50,7 @@ struct FlowFilter {
   bool cross_node_only = false;  // only flows between sockets
   std::optional<int> thread;     // only flows from or to this thread
   std::optional<std::uint64_t> addr;
-  std::size_t cap = 400;         // at most this many drawn
+  std::size_t cap = 400;  // at most this many drawn
 };
 
 struct VisibleFlows {

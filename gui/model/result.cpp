@@ -166,9 +166,14 @@ ResultRow parse_row(const Members& m) {
   row.matched = m.opt_flag("matched");
   for (const auto& [key, value] : m.json().items()) {
     switch (shown_as(key)) {
-      case Shown::key_figure: row.figures.push_back(Figure{key, value_text(value)}); break;
-      case Shown::workload: row.metrics.push_back(Figure{key, value_text(value)}); break;
-      case Shown::parsed: break;
+      case Shown::key_figure:
+        row.figures.push_back(Figure{key, value_text(value)});
+        break;
+      case Shown::workload:
+        row.metrics.push_back(Figure{key, value_text(value)});
+        break;
+      case Shown::parsed:
+        break;
     }
   }
   if (m.has("histogram")) row.histogram = parse_histogram(m);

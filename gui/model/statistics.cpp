@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <string>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace lockstep::view {
@@ -82,15 +82,17 @@ void add_lock_profile(const Trace& trace, const Selection& sel, Statistics& out)
     if (!sel.has_thread(e.thread) || !sel.has_time(e.t)) continue;
     const std::size_t colon = e.site.rfind(':');
     // The file interned alone: the recorder keeps its pointer, which must end the name.
-    const std::string_view file = colon == std::string_view::npos ? std::string_view() : intern_name(e.site.substr(0, colon));
-    const auto line = colon == std::string_view::npos
-                          ? 0U
-                          : static_cast<std::uint32_t>(std::strtoul(std::string(e.site.substr(colon + 1)).c_str(), nullptr, 10));
+    const std::string_view file =
+        colon == std::string_view::npos ? std::string_view() : intern_name(e.site.substr(0, colon));
+    const auto line =
+        colon == std::string_view::npos
+            ? 0U
+            : static_cast<std::uint32_t>(std::strtoul(std::string(e.site.substr(colon + 1)).c_str(), nullptr, 10));
     const LockNote what = e.act == LockEvent::Act::wait      ? LockNote::wait
                           : e.act == LockEvent::Act::acquire ? LockNote::acquire
                                                              : LockNote::release;
-    profiler.note(static_cast<std::uint32_t>(e.thread), 0, e.addr, what, e.shared, file.empty() ? "" : file.data(), line,
-                  e.t);
+    profiler.note(static_cast<std::uint32_t>(e.thread), 0, e.addr, what, e.shared, file.empty() ? "" : file.data(),
+                  line, e.t);
   }
   out.lock_profile = profiler.profile([&trace](std::uint64_t addr) { return trace.address_name(addr); });
   out.lock_profile_unmatched = profiler.unmatched();

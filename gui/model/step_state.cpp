@@ -29,7 +29,8 @@ void apply_op(const Trace& trace, std::size_t index, StepState& s, bool current)
   }
   if (op.op == "drain") {
     // The oldest entry for that address reached memory.
-    const auto it = std::find_if(buffer.begin(), buffer.end(), [&](const BufferedEntry& e) { return e.addr == *op.addr; });
+    const auto it =
+        std::find_if(buffer.begin(), buffer.end(), [&](const BufferedEntry& e) { return e.addr == *op.addr; });
     if (it != buffer.end()) buffer.erase(it);
   }
   const bool is_write = op.op == "store" || op.op == "plain_store" || op.op == "drain" || op.op == "rmw";
@@ -56,7 +57,8 @@ void apply_lock(const LockEvent& e, StepState& s) {
       holders.push_back(Holder{e.thread, e.shared});
       break;
     case LockEvent::Act::release: {
-      const auto it = std::find_if(holders.begin(), holders.end(), [&](const Holder& h) { return h.thread == e.thread; });
+      const auto it =
+          std::find_if(holders.begin(), holders.end(), [&](const Holder& h) { return h.thread == e.thread; });
       if (it != holders.end()) holders.erase(it);
       break;
     }
@@ -70,7 +72,8 @@ void apply_futex(const FutexEvent& e, StepState& s) {
   if (e.act == FutexEvent::Act::enqueue) {
     queue.push_back(QueuedWaiter{e.waiter, e.key});
   } else {
-    const auto it = std::find_if(queue.begin(), queue.end(), [&](const QueuedWaiter& w) { return w.waiter == e.waiter; });
+    const auto it =
+        std::find_if(queue.begin(), queue.end(), [&](const QueuedWaiter& w) { return w.waiter == e.waiter; });
     if (it != queue.end()) queue.erase(it);
   }
   if (queue.empty()) s.futex_queues.erase(e.bucket);
@@ -104,9 +107,9 @@ StepState state_at(const Trace& trace, std::size_t step) {
     last_op = st.op + 1;
     until.line = trace.ops[st.op].line;
   } else {
-    last_op = static_cast<std::size_t>(
-        std::upper_bound(trace.ops.begin(), trace.ops.end(), st.t, [](std::uint64_t t, const Operation& o) { return t < o.t; }) -
-        trace.ops.begin());
+    last_op = static_cast<std::size_t>(std::upper_bound(trace.ops.begin(), trace.ops.end(), st.t,
+                                                        [](std::uint64_t t, const Operation& o) { return t < o.t; }) -
+                                       trace.ops.begin());
     until.line = static_cast<std::size_t>(-1);
     s.at_violation = st.kind == Step::Kind::violation;
     s.at_witness = st.kind == Step::Kind::witness;
@@ -142,13 +145,15 @@ std::string describe(const Trace& trace, const StepState& s) {
     if (!any_buffer) out += "\nstore buffers (oldest first):\n";
     any_buffer = true;
     out += fmt::format("  {}:", trace.thread_name(static_cast<int>(i)));
-    for (const BufferedEntry& e : s.store_buffers[i]) out += fmt::format(" [{} = {}]", trace.address_name(e.addr), e.value);
+    for (const BufferedEntry& e : s.store_buffers[i])
+      out += fmt::format(" [{} = {}]", trace.address_name(e.addr), e.value);
     out += "\n";
   }
   if (!s.lock_holders.empty() || !s.lock_waiters.empty()) out += "\nlocks:\n";
   for (const auto& [addr, holders] : s.lock_holders) {
     out += fmt::format("  {} held by", trace.address_name(addr));
-    for (const Holder& h : holders) out += fmt::format(" {}{}", trace.thread_name(h.thread), h.shared ? " (shared)" : "");
+    for (const Holder& h : holders)
+      out += fmt::format(" {}{}", trace.thread_name(h.thread), h.shared ? " (shared)" : "");
     out += "\n";
   }
   for (const auto& [addr, waiters] : s.lock_waiters) {
@@ -159,7 +164,8 @@ std::string describe(const Trace& trace, const StepState& s) {
   if (!s.futex_queues.empty()) out += "\nfutex buckets:\n";
   for (const auto& [bucket, queue] : s.futex_queues) {
     out += fmt::format("  bucket {}:", bucket);
-    for (const QueuedWaiter& w : queue) out += fmt::format(" {} on {}", trace.thread_name(w.waiter), trace.address_name(w.key));
+    for (const QueuedWaiter& w : queue)
+      out += fmt::format(" {} on {}", trace.thread_name(w.waiter), trace.address_name(w.key));
     out += "\n";
   }
   return out;

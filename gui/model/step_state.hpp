@@ -24,8 +24,8 @@ struct ThreadAtStep {
 struct MemoryCell {
   std::uint64_t value = 0;
   std::uint64_t size = 0;
-  int writer = -1;        // the thread whose write (or drain) put the value there; -1: read only
-  bool this_step = false; // the current step read or wrote it
+  int writer = -1;         // the thread whose write (or drain) put the value there; -1: read only
+  bool this_step = false;  // the current step read or wrote it
 };
 
 struct BufferedEntry {
@@ -46,11 +46,11 @@ struct QueuedWaiter {
 
 struct StepState {
   std::uint64_t t = 0;
-  std::vector<ThreadAtStep> threads;                          // indexed by thread
-  std::map<std::uint64_t, MemoryCell> memory;                 // by address
-  std::vector<std::vector<BufferedEntry>> store_buffers;      // per thread, oldest first
-  std::map<std::uint64_t, std::vector<Holder>> lock_holders;  // by lock address; held locks only
-  std::map<std::uint64_t, std::vector<int>> lock_waiters;     // by lock address
+  std::vector<ThreadAtStep> threads;                                // indexed by thread
+  std::map<std::uint64_t, MemoryCell> memory;                       // by address
+  std::vector<std::vector<BufferedEntry>> store_buffers;            // per thread, oldest first
+  std::map<std::uint64_t, std::vector<Holder>> lock_holders;        // by lock address; held locks only
+  std::map<std::uint64_t, std::vector<int>> lock_waiters;           // by lock address
   std::map<std::uint64_t, std::vector<QueuedWaiter>> futex_queues;  // by bucket; non-empty only
   bool at_violation = false;
   bool at_witness = false;

@@ -76,8 +76,7 @@ std::optional<SweepChart> sweep_chart(const ScenarioResult& s) {
   for (const Param& p : params)
     if (&p != x && p.values.size() >= 2) others.push_back(p.name);
   if (others.size() == 1) chart.series_name = others.front();
-  for (std::size_t i = 0; i < others.size() && others.size() > 1; ++i)
-    chart.series_name += (i ? ", " : "") + others[i];
+  for (std::size_t i = 0; i < others.size() && others.size() > 1; ++i) chart.series_name += (i ? ", " : "") + others[i];
 
   std::vector<double> xs, ys;
   for (const ResultRow& row : s.rows) {
@@ -100,7 +99,8 @@ std::optional<SweepChart> sweep_chart(const ScenarioResult& s) {
   }
   if (chart.series.empty()) return std::nullopt;
   for (SweepSeries& ss : chart.series)
-    std::stable_sort(ss.points.begin(), ss.points.end(), [](const SweepPoint& a, const SweepPoint& b) { return a.x < b.x; });
+    std::stable_sort(ss.points.begin(), ss.points.end(),
+                     [](const SweepPoint& a, const SweepPoint& b) { return a.x < b.x; });
   chart.log_x = spans_decades(xs);
   chart.log_y = spans_decades(ys);
   return chart;

@@ -28,11 +28,16 @@ ThreadState parse_state(std::string_view s) {
   const std::optional<trace::ThreadState> state = trace::parse_thread_state(s);
   if (!state) return ThreadState::unknown;  // a later revision's state: shown, not rejected
   switch (*state) {
-    case trace::ThreadState::ready: return ThreadState::ready;
-    case trace::ThreadState::running: return ThreadState::running;
-    case trace::ThreadState::parked: return ThreadState::parked;
-    case trace::ThreadState::spinning: return ThreadState::spinning;
-    case trace::ThreadState::finished: break;
+    case trace::ThreadState::ready:
+      return ThreadState::ready;
+    case trace::ThreadState::running:
+      return ThreadState::running;
+    case trace::ThreadState::parked:
+      return ThreadState::parked;
+    case trace::ThreadState::spinning:
+      return ThreadState::spinning;
+    case trace::ThreadState::finished:
+      break;
   }
   return ThreadState::finished;
 }
@@ -143,21 +148,30 @@ void sort_by_time(std::vector<Operation>& ops) {
 
 std::string_view to_string(ThreadState s) {
   switch (s) {
-    case ThreadState::ready: return "ready";
-    case ThreadState::running: return "running";
-    case ThreadState::parked: return "parked";
-    case ThreadState::spinning: return "spinning";
-    case ThreadState::finished: return "finished";
-    case ThreadState::unknown: break;
+    case ThreadState::ready:
+      return "ready";
+    case ThreadState::running:
+      return "running";
+    case ThreadState::parked:
+      return "parked";
+    case ThreadState::spinning:
+      return "spinning";
+    case ThreadState::finished:
+      return "finished";
+    case ThreadState::unknown:
+      break;
   }
   return "unknown";
 }
 
 std::string_view to_string(LockEvent::Act a) {
   switch (a) {
-    case LockEvent::Act::wait: return "wait";
-    case LockEvent::Act::acquire: return "acquire";
-    case LockEvent::Act::release: return "release";
+    case LockEvent::Act::wait:
+      return "wait";
+    case LockEvent::Act::acquire:
+      return "acquire";
+    case LockEvent::Act::release:
+      return "release";
   }
   return "?";
 }
@@ -189,7 +203,8 @@ class OperationLines {
   std::size_t lines() const { return lines_; }
 
  private:
-  static constexpr std::uint32_t kPattern = (std::uint32_t{'"'} << 24) | (std::uint32_t{'o'} << 16) | (std::uint32_t{'p'} << 8) | '"';
+  static constexpr std::uint32_t kPattern =
+      (std::uint32_t{'"'} << 24) | (std::uint32_t{'o'} << 16) | (std::uint32_t{'p'} << 8) | '"';
   std::uint32_t tail_ = 0;  // the last four bytes of the line so far
   bool found_ = false;
   std::size_t lines_ = 0;
@@ -200,7 +215,7 @@ Trace parse_events(trace::Reader& reader, std::size_t operations) {
   Trace trace;
   std::vector<std::vector<StateChange>> state_changes;
   std::vector<std::vector<CpuChange>> cpu_changes;
-  std::vector<std::vector<std::string>> open_steps;  // per thread, its open protocol steps
+  std::vector<std::vector<std::string>> open_steps;             // per thread, its open protocol steps
   std::vector<std::map<std::string, std::uint64_t>> outermost;  // per thread, its outermost steps begun
 
   trace.ops.reserve(operations);
@@ -312,7 +327,8 @@ Trace parse_events(trace::Reader& reader, std::size_t operations) {
         }
         op.addr = f.opt_address(field::addr);
         if (const std::optional<std::uint64_t> size = f.opt_u64(field::size)) {
-          if (*size > std::numeric_limits<std::uint32_t>::max()) f.fail("'size' of an operation is over 2^32 - 1 bytes");
+          if (*size > std::numeric_limits<std::uint32_t>::max())
+            f.fail("'size' of an operation is over 2^32 - 1 bytes");
           op.size = static_cast<std::uint32_t>(*size);
         }
         op.val = f.opt_u64(field::val);
@@ -320,7 +336,8 @@ Trace parse_events(trace::Reader& reader, std::size_t operations) {
         if (f.has(field::peer)) op.peer = f.index(field::peer, false);
         if (f.has(field::st)) op.state = parse_line_state(f);
         op.buffered = f.opt_flag(field::buf).value_or(false);
-        if (op.op != trace::op::drain && op.thread < static_cast<int>(open_steps.size()) && !open_steps[op.thread].empty())
+        if (op.op != trace::op::drain && op.thread < static_cast<int>(open_steps.size()) &&
+            !open_steps[op.thread].empty())
           op.step = name_of(f, step_path(open_steps[op.thread]));
         trace.ops.push_back(std::move(op));
         break;
@@ -336,12 +353,13 @@ Trace parse_events(trace::Reader& reader, std::size_t operations) {
         const std::string_view act = f.text(field::act);
         const std::optional<trace::SyscallAct> parsed = trace::parse_syscall_act(act);
         if (!parsed) f.fail(fmt::format("'act' of a syscall event is \"{}\", not enter or exit", act));
-        trace.syscalls.push_back(SyscallEvent{number, t, f.index(field::th, false), *parsed == trace::SyscallAct::enter});
+        trace.syscalls.push_back(
+            SyscallEvent{number, t, f.index(field::th, false), *parsed == trace::SyscallAct::enter});
         break;
       }
       case EventKind::futex:
-        trace.futexes.push_back(FutexEvent{number, t, f.index(field::th, false), parse_futex_act(f), f.u64(field::bucket),
-                                           f.address(field::key), f.index(field::waiter, false)});
+        trace.futexes.push_back(FutexEvent{number, t, f.index(field::th, false), parse_futex_act(f),
+                                           f.u64(field::bucket), f.address(field::key), f.index(field::waiter, false)});
         break;
       case EventKind::violation:
       case EventKind::witness: {
@@ -356,7 +374,8 @@ Trace parse_events(trace::Reader& reader, std::size_t operations) {
         trace.end_steps = f.u64(field::steps);
         trace.outcome = std::string(f.text(field::outcome));
         break;
-      case EventKind::other: break;  // a later revision of version 1 added it: ignored, as the format says
+      case EventKind::other:
+        break;  // a later revision of version 1 added it: ignored, as the format says
     }
   }
   reader.require_end();
@@ -470,7 +489,8 @@ Name::Name(std::string_view s) {
   const std::uint32_t id = table.next++;
   const std::string_view text = *table.texts.emplace(s).first;
   std::atomic<const std::string_view*>& chunk = table.chunks[id / kNameChunk];
-  if (chunk.load(std::memory_order_relaxed) == nullptr) chunk.store(new std::string_view[kNameChunk], std::memory_order_release);
+  if (chunk.load(std::memory_order_relaxed) == nullptr)
+    chunk.store(new std::string_view[kNameChunk], std::memory_order_release);
   // The slot is written before any Name holds its id; a Name passed to another thread
   // travels with the synchronisation that hands it over.
   const_cast<std::string_view*>(chunk.load(std::memory_order_relaxed))[id % kNameChunk] = text;
@@ -548,7 +568,8 @@ std::string Trace::describe(const Operation& op) const {
     const bool load = op.op == trace::op::load || op.op == trace::op::plain_load;
     s += fmt::format(" {} {}", load ? "->" : "=", *op.val);
   }
-  if (op.target) s += fmt::format(" {} ({})", thread_name(*op.target), op.woke.value_or(false) ? "woke it" : "not parked");
+  if (op.target)
+    s += fmt::format(" {} ({})", thread_name(*op.target), op.woke.value_or(false) ? "woke it" : "not parked");
   s += fmt::format("  [t {} ns, lat {} ns, cpu {}", op.t, op.lat, op.cpu);
   if (op.buffered) s += ", into the store buffer";
   if (!op.src.empty()) s += fmt::format(", from {}{}", op.src, op.peer ? fmt::format(" of cpu {}", *op.peer) : "");
@@ -559,7 +580,8 @@ std::string Trace::describe(const Operation& op) const {
 
 std::string Trace::describe(const Step& step) const {
   switch (step.kind) {
-    case Step::Kind::op: return describe(ops.at(step.op));
+    case Step::Kind::op:
+      return describe(ops.at(step.op));
     case Step::Kind::violation:
       return fmt::format("VIOLATION {} by {}: {}  [t {} ns]", violation->property, thread_name(violation->thread),
                          violation->msg, violation->t);

@@ -38,8 +38,8 @@ struct StateInterval {
 struct Thread {
   int id = 0;
   std::string name;
-  int cpu = -1;  // the CPU it is pinned to, -1 when the trace does not say
-  std::vector<StateInterval> intervals;  // sorted by begin, not overlapping
+  int cpu = -1;                              // the CPU it is pinned to, -1 when the trace does not say
+  std::vector<StateInterval> intervals;      // sorted by begin, not overlapping
   std::optional<std::uint64_t> finished_at;  // when its body returned, if it did
   // Its outermost protocol steps begun, by name: the design's operations (futex_wait, ...).
   std::map<std::string, std::uint64_t> operations;
@@ -81,8 +81,8 @@ struct Operation {
   Maybe<std::int32_t> target;  // unpark
   Maybe<std::int32_t> peer;
   Maybe<bool> ok;
-  Maybe<bool> woke;  // unpark
-  char state = 0;  // the line's state in this core's caches after the access (M, O, E, S, F), if traced
+  Maybe<bool> woke;       // unpark
+  char state = 0;         // the line's state in this core's caches after the access (M, O, E, S, F), if traced
   bool buffered = false;  // TSO: the store entered the store buffer (a `drain` lands it later)
 };
 
@@ -95,7 +95,7 @@ struct LockEvent {
   int thread = -1;
   std::uint64_t addr = 0;
   Act act = Act::acquire;
-  bool shared = false;  // a reader's hold of a reader-writer or range lock
+  bool shared = false;    // a reader's hold of a reader-writer or range lock
   std::string_view site;  // where it was taken ("core/futex/futex_table_impl.hpp:100"), interned; empty: none
 };
 std::string_view to_string(LockEvent::Act a);
@@ -138,7 +138,6 @@ struct Finding {  // a violation or a witness
   std::string msg;
 };
 
-
 // One entry of the stepping list: an operation, or the violation/witness at its place in time.
 struct Step {
   enum class Kind { op, violation, witness } kind = Kind::op;
@@ -150,13 +149,13 @@ struct Trace {
   // Where it ran (the header's `platform`): the simulator's virtual time, or a native run's
   // real time on the host's CPUs (docs/traces.md, "Native traces").
   bool native = false;
-  std::string clock;                // native: tsc or steady_clock
+  std::string clock;                 // native: tsc or steady_clock
   std::uint64_t dropped_events = 0;  // native: events full buffers did not keep
   std::uint64_t sample = 1;          // native: one in this many lock holds (and steps) recorded
   std::uint64_t events = 0;          // events other than labels, thread declarations and `end`
   std::string scenario, name, strategy, memory_model;
   std::optional<std::uint64_t> seed, execution;
-  trace::AddressNames names;  // the labels (docs/traces.md, "Names"): bucket[14].waiters
+  trace::AddressNames names;    // the labels (docs/traces.md, "Names"): bucket[14].waiters
   std::vector<Thread> threads;  // indexed by thread number
   std::vector<Cpu> cpus;        // indexed by CPU number
   std::vector<Operation> ops;   // sorted by t, stably (file order among equal times)
@@ -167,8 +166,8 @@ struct Trace {
   std::vector<std::vector<std::uint64_t>> op_ends_by_thread;   // and t + lat: painting touches no Operation
   std::vector<std::uint64_t> longest_op_by_thread;
   std::vector<WakeEdge> wakes;
-  std::vector<LockEvent> locks;     // sorted by t, stably
-  std::vector<FutexEvent> futexes;  // sorted by t, stably
+  std::vector<LockEvent> locks;        // sorted by t, stably
+  std::vector<FutexEvent> futexes;     // sorted by t, stably
   std::vector<SyscallEvent> syscalls;  // sorted by t, stably
   std::optional<Finding> violation, witness;
   std::vector<Step> steps;  // ops, the violation and the witness, in time order

@@ -118,8 +118,8 @@ std::vector<MetricRow> metric_differences(const Pair<const Trace*>& t, const Pai
   const auto both = [](auto fn) { return Pair<double>{fn(0), fn(1)}; };
   Rows rows;
   rows.add("duration", "ns", duration[0], duration[1]);
-  rows.add_counted("events", {true, true},
-                   both([&](std::size_t i) { return static_cast<double>(t[i]->events); }), duration);
+  rows.add_counted("events", {true, true}, both([&](std::size_t i) { return static_cast<double>(t[i]->events); }),
+                   duration);
   const Pair<bool> locks{!t[0]->locks.empty(), !t[1]->locks.empty()};
   rows.add_counted("lock acquisitions", locks,
                    both([&](std::size_t i) { return static_cast<double>(f[i].lock_acquisitions); }), duration);

@@ -9,9 +9,9 @@
 #include <QPainter>
 #include <QPen>
 
-#include "report/si_units.hpp"
 #include "gui/render/axis.hpp"
 #include "gui/render/page.hpp"
+#include "report/si_units.hpp"
 
 namespace lockstep::view {
 
@@ -196,10 +196,10 @@ namespace lockstep::view {
 
 namespace {
 
-constexpr int kSweepLeft = 78;     // the figure's tick labels
-constexpr int kSweepTop = 22;      // the figure's title
-constexpr int kSweepBottom = 40;   // the parameter's tick labels and title
-constexpr int kSwatch = 22;        // a legend entry's line
+constexpr int kSweepLeft = 78;    // the figure's tick labels
+constexpr int kSweepTop = 22;     // the figure's title
+constexpr int kSweepBottom = 40;  // the parameter's tick labels and title
+constexpr int kSwatch = 22;       // a legend entry's line
 constexpr double kMarker = 3.5;
 
 QColor series_color(std::size_t i) {
@@ -282,7 +282,9 @@ void paint_sweep_chart(QPainter& p, QRect area, const SweepChart& chart) {
   const YAxis y = y_axis(chart);
   const auto [x_lo, x_hi] = extent(chart, &SweepPoint::x);
   // A margin of 4% of the width either side, so the end points are not on the frame.
-  auto x_of = [&](double v) { return plot.left() + plot.width() * (0.04 + 0.92 * fraction(v, x_lo, x_hi, chart.log_x)); };
+  auto x_of = [&](double v) {
+    return plot.left() + plot.width() * (0.04 + 0.92 * fraction(v, x_lo, x_hi, chart.log_x));
+  };
   auto y_of = [&](double v) { return plot.bottom() - plot.height() * fraction(v, y.lo, y.hi, chart.log_y); };
 
   // The figure's grid and tick labels, and its title above.
@@ -339,7 +341,8 @@ void paint_sweep_chart(QPainter& p, QRect area, const SweepChart& chart) {
     int ly = plot.top();
     p.setPen(Qt::black);
     if (!chart.series_name.empty()) {
-      p.drawText(QRect(lx, ly, legend, 18), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(chart.series_name));
+      p.drawText(QRect(lx, ly, legend, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                 QString::fromStdString(chart.series_name));
       ly += 20;
     }
     for (std::size_t i = 0; i < chart.series.size(); ++i, ly += 20) {

@@ -68,8 +68,8 @@ void locks(Page& page, const Trace& trace, const Statistics& s) {
 void lock_profile(Page& page, const Statistics& s) {
   if (s.lock_profile.empty()) return;
   page.heading("Lock profile: per (file:line, lock), worst first (waits and holds wholly inside the selection)");
-  const QStringList header{"lock", "site", "acquired", "contended", "wait total", "max", "avg",
-                           "hold total", "max", "avg"};
+  const QStringList header{"lock", "site", "acquired",   "contended", "wait total",
+                           "max",  "avg",  "hold total", "max",       "avg"};
   std::vector<QStringList> rows;
   for (const profile::LockProfileEntry& e : s.lock_profile.entries) {
     const QString site = e.file.empty() ? QString("?") : QString("%1:%2").arg(q(e.file)).arg(e.line);

@@ -22,12 +22,18 @@ namespace {
 
 QColor state_color(ThreadState s) {
   switch (s) {
-    case ThreadState::running: return QColor(76, 175, 80);    // green
-    case ThreadState::spinning: return QColor(255, 152, 0);   // orange
-    case ThreadState::parked: return QColor(66, 133, 244);    // blue
-    case ThreadState::ready: return QColor(200, 200, 200);    // grey
-    case ThreadState::finished: return QColor(255, 255, 255);
-    case ThreadState::unknown: break;
+    case ThreadState::running:
+      return QColor(76, 175, 80);  // green
+    case ThreadState::spinning:
+      return QColor(255, 152, 0);  // orange
+    case ThreadState::parked:
+      return QColor(66, 133, 244);  // blue
+    case ThreadState::ready:
+      return QColor(200, 200, 200);  // grey
+    case ThreadState::finished:
+      return QColor(255, 255, 255);
+    case ThreadState::unknown:
+      break;
   }
   return QColor(156, 39, 176);  // purple: a state this viewer does not know
 }
@@ -40,9 +46,7 @@ QColor op_color(const Operation& op) {
   return QColor(97, 97, 97);
 }
 
-QColor thread_color(int th) {
-  return QColor::fromHsv((th * 67) % 360, 120, 220);
-}
+QColor thread_color(int th) { return QColor::fromHsv((th * 67) % 360, 120, 220); }
 
 QString time_text(double ns) {
   if (ns >= 1e9) return QString::number(ns / 1e9, 'g', 6) + " s";
@@ -59,8 +63,8 @@ void arrow(QPainter& p, QPointF from, QPointF to, const QColor& color) {
   p.setBrush(Qt::NoBrush);
   p.drawPath(path);
   // Head pointing along the curve's end tangent (horizontal, or vertical when from.x == to.x).
-  const QPointF dir = std::abs(to.x() - from.x()) < 1 ? QPointF(0, to.y() > from.y() ? 1 : -1)
-                                                       : QPointF(to.x() > from.x() ? 1 : -1, 0);
+  const QPointF dir =
+      std::abs(to.x() - from.x()) < 1 ? QPointF(0, to.y() > from.y() ? 1 : -1) : QPointF(to.x() > from.x() ? 1 : -1, 0);
   const QPointF side(-dir.y(), dir.x());
   QPolygonF head;
   head << to << to - dir * 8 + side * 4 << to - dir * 8 - side * 4;
@@ -70,9 +74,12 @@ void arrow(QPainter& p, QPointF from, QPointF to, const QColor& color) {
 
 QColor flow_color(const Flow& f) {
   switch (f.kind) {
-    case FlowKind::wake: return QColor(13, 71, 161);            // blue
-    case FlowKind::lock_handoff: return QColor(142, 36, 170);   // purple
-    case FlowKind::line_transfer: return f.cross_node ? QColor(230, 81, 0) : QColor(130, 130, 130);
+    case FlowKind::wake:
+      return QColor(13, 71, 161);  // blue
+    case FlowKind::lock_handoff:
+      return QColor(142, 36, 170);  // purple
+    case FlowKind::line_transfer:
+      return f.cross_node ? QColor(230, 81, 0) : QColor(130, 130, 130);
   }
   return Qt::black;
 }
@@ -181,10 +188,14 @@ std::size_t paint_ops(QPainter& p, const TimelineLayout& L, QRect lane, const Tr
 
 QColor band_color(const Band& b) {
   switch (b.kind) {
-    case Band::Kind::lock_held: return b.shared ? QColor(206, 147, 216) : QColor(142, 36, 170);
-    case Band::Kind::lock_wait: return QColor(244, 143, 177);
-    case Band::Kind::futex_queued: return QColor(0, 137, 123);
-    case Band::Kind::syscall: return QColor(144, 164, 174);
+    case Band::Kind::lock_held:
+      return b.shared ? QColor(206, 147, 216) : QColor(142, 36, 170);
+    case Band::Kind::lock_wait:
+      return QColor(244, 143, 177);
+    case Band::Kind::futex_queued:
+      return QColor(0, 137, 123);
+    case Band::Kind::syscall:
+      return QColor(144, 164, 174);
   }
   return Qt::black;
 }
@@ -284,7 +295,8 @@ TimeWindow full_window(const Trace& trace) {
   return TimeWindow{-0.02 * end, end * 1.04};
 }
 
-PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWindow window, const PaintOptions& options) {
+PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWindow window,
+                            const PaintOptions& options) {
   const TimelineLayout L(trace, area, window);
   const TimeWindow w = L.window();
   const QRect plot = L.plot_rect();
@@ -334,9 +346,9 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
     });
     const auto id = static_cast<std::size_t>(th.id);
     if (id < trace.ops_by_thread.size())
-      summary.ops_drawn += paint_ops(p, L, lane, trace, trace.ops_by_thread[id], trace.op_times_by_thread[id],
-                                     trace.op_ends_by_thread[id], trace.longest_op_by_thread[id],
-                                     options.highlighted != nullptr);
+      summary.ops_drawn +=
+          paint_ops(p, L, lane, trace, trace.ops_by_thread[id], trace.op_times_by_thread[id],
+                    trace.op_ends_by_thread[id], trace.longest_op_by_thread[id], options.highlighted != nullptr);
     if (options.highlighted != nullptr && id < options.highlighted->size())
       summary.ops_drawn +=
           paint_ops(p, L, lane, trace, (*options.highlighted)[id].indices, (*options.highlighted)[id].times,
@@ -435,25 +447,24 @@ PaintSummary paint_timeline(QPainter& p, const Trace& trace, QRect area, TimeWin
     p.drawText(L.label_rect(th.id), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideRight, 120));
   }
   for (int i = L.thread_lanes(); i < L.lanes(); ++i)
-    p.drawText(L.label_rect(i), Qt::AlignVCenter | Qt::AlignLeft,
-               QString("cpu %1").arg(L.cpu_of_lane(i)));
+    p.drawText(L.label_rect(i), Qt::AlignVCenter | Qt::AlignLeft, QString("cpu %1").arg(L.cpu_of_lane(i)));
   const int legend_y = L.lanes() ? L.lane_rect(L.lanes() - 1).bottom() + 10 : plot.top() + 10;
   if (legend_y + 14 <= area.bottom()) {
     int x = area.left() + 4;
     for (ThreadState s : {ThreadState::running, ThreadState::spinning, ThreadState::parked, ThreadState::ready}) {
       p.fillRect(QRect(x, legend_y, 12, 12), state_color(s));
-      p.drawText(QPoint(x + 16, legend_y + 11), QString::fromUtf8(to_string(s).data(), static_cast<int>(to_string(s).size())));
+      p.drawText(QPoint(x + 16, legend_y + 11),
+                 QString::fromUtf8(to_string(s).data(), static_cast<int>(to_string(s).size())));
       x += 90;
     }
-    const std::pair<const char*, QColor> arrows[] = {
-        {"\u2192 wake", QColor(13, 71, 161)},
-        {"\u2192 lock hand-off", QColor(142, 36, 170)},
-        {"\u2192 line between sockets", QColor(230, 81, 0)},
-        {"\u2192 line within a socket", QColor(130, 130, 130)},
-        {"\u25ac lock held", QColor(142, 36, 170)},
-        {"\u25ac lock wait", QColor(244, 143, 177)},
-        {"\u25ac futex queued", QColor(0, 137, 123)},
-        {"\u25ac in a system call", QColor(144, 164, 174)}};
+    const std::pair<const char*, QColor> arrows[] = {{"\u2192 wake", QColor(13, 71, 161)},
+                                                     {"\u2192 lock hand-off", QColor(142, 36, 170)},
+                                                     {"\u2192 line between sockets", QColor(230, 81, 0)},
+                                                     {"\u2192 line within a socket", QColor(130, 130, 130)},
+                                                     {"\u25ac lock held", QColor(142, 36, 170)},
+                                                     {"\u25ac lock wait", QColor(244, 143, 177)},
+                                                     {"\u25ac futex queued", QColor(0, 137, 123)},
+                                                     {"\u25ac in a system call", QColor(144, 164, 174)}};
     for (const auto& [text, color] : arrows) {
       p.setPen(color);
       const QString label = QString::fromUtf8(text);
@@ -504,11 +515,11 @@ std::optional<std::string> describe_at(const Trace& trace, QRect area, TimeWindo
     if (best) return trace.describe(*best) + fmt::format("\n(line {} of the trace)", best->line);
     for (const WakeEdge& e : trace.wakes)
       if (e.to == lane && std::abs(t - static_cast<double>(e.t_running)) <= slack)
-        return fmt::format("woken by {} at t {} ns; running at t {} ns (wake latency {} ns)",
-                           trace.thread_name(e.from), e.t_unpark, e.t_running, e.t_running - e.t_unpark);
+        return fmt::format("woken by {} at t {} ns; running at t {} ns (wake latency {} ns)", trace.thread_name(e.from),
+                           e.t_unpark, e.t_running, e.t_running - e.t_unpark);
     if (const StateInterval* iv = covering(trace.threads[static_cast<std::size_t>(lane)].intervals, t))
-        return fmt::format("{}: {} from {} to {} ns ({} ns)", trace.threads[static_cast<std::size_t>(lane)].name,
-                           to_string(iv->state), iv->begin, iv->end, iv->end - iv->begin);
+      return fmt::format("{}: {} from {} to {} ns ({} ns)", trace.threads[static_cast<std::size_t>(lane)].name,
+                         to_string(iv->state), iv->begin, iv->end, iv->end - iv->begin);
     return std::nullopt;
   }
   const Cpu& cpu = trace.cpus[static_cast<std::size_t>(L.cpu_of_lane(lane))];

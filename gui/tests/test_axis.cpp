@@ -43,7 +43,8 @@ TEST_CASE("charts paint ranges that once hung the viewer") {
   QPainter p(&image);
   SECTION("a histogram with one bin at 10^16 ns") {
     const std::uint64_t at = 10'000'000'000'000'000ULL;
-    paint_histogram(p, QRect(0, 0, 900, kHistogramHeight), HistogramChart{{HistogramBin{at, at + 1, 1}}, {1e16}, false});
+    paint_histogram(p, QRect(0, 0, 900, kHistogramHeight),
+                    HistogramChart{{HistogramBin{at, at + 1, 1}}, {1e16}, false});
     paint_histogram(p, QRect(0, 0, 900, kHistogramHeight), HistogramChart{{HistogramBin{at, at + 1, 1}}, {}, true});
   }
   SECTION("a sweep whose two rows are both y = -1e18") {

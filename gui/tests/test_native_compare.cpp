@@ -28,7 +28,8 @@ const MetricRow& row(const std::vector<MetricRow>& rows, const std::string& name
 // A: simulated, 1000 ns. t0 holds lock 0x10 [0, 100), t1 waits for it from 50, holds it
 // [100, 150); t1 sleeps in a futex_wait (queued at 200) until t0 wakes it (dequeue, unpark
 // at 300), running again at 340.
-const std::string kSim = R"({"format":"lockstep-trace","version":1,"scenario":"s.yaml","name":"n","params":{},"strategy":"timed","seed":1,"execution":0,"memory_model":"sc","cpus":2,"node_of_cpu":[0,0]}
+const std::string kSim =
+    R"({"format":"lockstep-trace","version":1,"scenario":"s.yaml","name":"n","params":{},"strategy":"timed","seed":1,"execution":0,"memory_model":"sc","cpus":2,"node_of_cpu":[0,0]}
 {"t":0,"ev":"thread","th":0,"name":"t0","cpu":0}
 {"t":0,"ev":"thread","th":1,"name":"t1","cpu":1}
 {"t":0,"ev":"state","th":0,"state":"running"}
@@ -54,7 +55,8 @@ const std::string kSim = R"({"format":"lockstep-trace","version":1,"scenario":"s
 )";
 
 // B: native, 4000 ns, the same lock twice as slow and three holds; no futex events and no steps.
-const std::string kNative = R"({"format":"lockstep-trace","version":1,"platform":"native","scenario":"s.yaml","name":"n","params":{},"strategy":"native","clock":"tsc","events_per_thread":1024,"dropped_events":0,"cpus":2,"node_of_cpu":[0,0]}
+const std::string kNative =
+    R"({"format":"lockstep-trace","version":1,"platform":"native","scenario":"s.yaml","name":"n","params":{},"strategy":"native","clock":"tsc","events_per_thread":1024,"dropped_events":0,"cpus":2,"node_of_cpu":[0,0]}
 {"t":0,"ev":"thread","th":0,"name":"t0","cpu":0}
 {"t":0,"ev":"thread","th":1,"name":"t1","cpu":1}
 {"t":10,"ev":"state","th":0,"state":"running"}
@@ -148,7 +150,9 @@ TEST_CASE("view: traces of very different durations each get their own time scal
   const Trace a = parse_trace(kSim, "sim");
   const Trace b = parse_trace(kNative, "native");
   CHECK(compare_scale(a, b) == 1);  // 4x apart: still one axis
-  const std::string longer = kNative.substr(0, kNative.rfind("{\"t\":4000")) + R"({"t":4001,"ev":"end","steps":11,"outcome":"pass"})" "\n";
+  const std::string longer = kNative.substr(0, kNative.rfind("{\"t\":4000")) +
+                             R"({"t":4001,"ev":"end","steps":11,"outcome":"pass"})"
+                             "\n";
   const Trace c = parse_trace(longer, "native");
   CHECK(compare_scale(a, c) == Approx(4.001));
   const ComparePageOptions o = compare_options(a, c, TimeWindow{0, 1000}, "A", "B");
@@ -174,19 +178,20 @@ std::filesystem::path record(const std::string& command, const std::filesystem::
   return std::filesystem::exists(out) ? out : std::filesystem::path();
 }
 
-TEST_CASE("view: a native trace from `lockstep native --trace` opens, and compares with a simulated one",
-          "[native]") {
-  const auto native_file = record(
-      "native",
-      scenario("native-pp", "name: ping-pong\nplatform: native\ndesign: {futex: baseline}\n"
-                            "workload: {kind: futex-pingpong, words: 16, runtime_us: 20000}\nexpect: pass\n"),
-      "--trace-steps");
-  const auto sim_file = record(
-      "run",
-      scenario("sim-pp", "name: ping-pong\nmachine: {preset: nehalem-2s}\ndesign: {futex: baseline}\n"
-                         "workload: {kind: futex-pingpong, threads: 2, words: 16, runtime_us: 1000, rounds: 10}\n"
-                         "strategy: {kind: timed, seed: 1}\nexpect: pass\n"),
-      "");
+TEST_CASE("view: a native trace from `lockstep native --trace` opens, and compares with a simulated one", "[native]") {
+  const auto native_file =
+      record("native",
+             scenario("native-pp",
+                      "name: ping-pong\nplatform: native\ndesign: {futex: baseline}\n"
+                      "workload: {kind: futex-pingpong, words: 16, runtime_us: 20000}\nexpect: pass\n"),
+             "--trace-steps");
+  const auto sim_file =
+      record("run",
+             scenario("sim-pp",
+                      "name: ping-pong\nmachine: {preset: nehalem-2s}\ndesign: {futex: baseline}\n"
+                      "workload: {kind: futex-pingpong, threads: 2, words: 16, runtime_us: 1000, rounds: 10}\n"
+                      "strategy: {kind: timed, seed: 1}\nexpect: pass\n"),
+             "");
   REQUIRE(!native_file.empty());
   REQUIRE(!sim_file.empty());
   const Trace native = load_trace(native_file);
@@ -198,7 +203,7 @@ TEST_CASE("view: a native trace from `lockstep native --trace` opens, and compar
     CHECK(th.operations.count("futex_wait") == 1);  // --trace-steps: each thread's futex calls
   }
   CHECK(!native.locks.empty());
-  CHECK(!native.wakes.empty());  // unpark -> the target running again
+  CHECK(!native.wakes.empty());                                     // unpark -> the target running again
   for (const Cpu& cpu : native.cpus) CHECK(cpu.intervals.empty());  // the OS's scheduling is not traced
 
   const Trace sim = load_trace(sim_file);

@@ -204,7 +204,8 @@ TEST_CASE("view: a row's members are sorted by report/'s tables, not taken for w
   CHECK(metrics == std::vector<std::string>{"ops_per_s", "layout"});
   std::vector<std::string> figures;
   for (const Figure& m : row.figures) figures.push_back(m.name);
-  CHECK(figures == std::vector<std::string>{"strategy", "executions", "internal_errors", "parallel", "ranks", "remote_units"});
+  CHECK(figures ==
+        std::vector<std::string>{"strategy", "executions", "internal_errors", "parallel", "ranks", "remote_units"});
 }
 
 }  // namespace lockstep::view

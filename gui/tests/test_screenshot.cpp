@@ -1,9 +1,9 @@
 // lockstep-view --screenshot, run as a process on real and broken traces.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <set>
 #include <string>
-#include <sys/wait.h>
 
 #include <QColor>
 #include <QImage>
@@ -14,8 +14,8 @@ namespace lockstep::view {
 namespace {
 
 int run_view(const std::string& args) {
-  const std::string cmd = std::string("QT_QPA_PLATFORM=offscreen '") + LOCKSTEP_VIEW_BIN + "' " + args +
-                          " >'" + (testing::scratch_dir() / "view.err").string() + "' 2>&1";
+  const std::string cmd = std::string("QT_QPA_PLATFORM=offscreen '") + LOCKSTEP_VIEW_BIN + "' " + args + " >'" +
+                          (testing::scratch_dir() / "view.err").string() + "' 2>&1";
   const int status = std::system(cmd.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -97,10 +97,10 @@ TEST_CASE("sweep chart: x is the numeric parameter with most values; several oth
 }
 
 TEST_CASE("sweep chart: none without a numeric parameter, a headline figure, or a sweep") {
-  CHECK(!chart_of(sweep_json({{{{"design.futex", "a"}}, {{"ops_per_s", 1}}},
-                              {{{"design.futex", "b"}}, {{"ops_per_s", 2}}}})));
-  CHECK(!chart_of(sweep_json({{{{"workload.threads", 2}}, {{"threads", 2}}},
-                              {{{"workload.threads", 4}}, {{"threads", 4}}}})));
+  CHECK(!chart_of(
+      sweep_json({{{{"design.futex", "a"}}, {{"ops_per_s", 1}}}, {{{"design.futex", "b"}}, {{"ops_per_s", 2}}}})));
+  CHECK(!chart_of(
+      sweep_json({{{{"workload.threads", 2}}, {{"threads", 2}}}, {{{"workload.threads", 4}}, {{"threads", 4}}}})));
   CHECK(!chart_of(sweep_json({{{{"workload.threads", 2}}, {{"ops_per_s", 1}}}})));  // one value: no axis
   CHECK(!sweep_chart(parse_result(R"({"scenario":"a.yaml","result":"pass","ops_per_s":5})").scenarios.at(0)));
 }
@@ -154,7 +154,8 @@ TEST_CASE("view: a real futex-hash sweep charts ops/s by futexes, a line per des
   CHECK(blue);
   const std::string text = testing::slurp(svg);
   CHECK(text.find("<svg") != std::string::npos);
-  for (const char* shown : {"baseline", "both", "design.futex", "workload.futexes (log scale)", "ops_per_s (ops/s)", "256"})
+  for (const char* shown :
+       {"baseline", "both", "design.futex", "workload.futexes (log scale)", "ops_per_s (ops/s)", "256"})
     CHECK(text.find(shown) != std::string::npos);
 
   // The result view shows the chart above the rows; a result without a sweep has no sweep view.

@@ -17,7 +17,8 @@ const std::string kHeader =
     "\n";
 
 // The example of docs/traces.md.
-const std::string kRacy = R"({"format":"lockstep-trace","version":1,"scenario":"scenarios/basics/racy-counter.yaml","name":"racy counter","params":{},"strategy":"random","seed":1,"execution":2,"memory_model":"sc","cpus":2,"node_of_cpu":[0,0]}
+const std::string kRacy =
+    R"({"format":"lockstep-trace","version":1,"scenario":"scenarios/basics/racy-counter.yaml","name":"racy counter","params":{},"strategy":"random","seed":1,"execution":2,"memory_model":"sc","cpus":2,"node_of_cpu":[0,0]}
 {"t":0,"ev":"label","addr":"0x0","size":8,"name":"x"}
 {"t":0,"ev":"thread","th":0,"name":"t0","cpu":0}
 {"t":0,"ev":"thread","th":1,"name":"t1","cpu":1}
@@ -125,23 +126,35 @@ TEST_CASE("view: bad files are errors naming the line, never crashes") {
   CHECK(error_line("\n\n") == 1);
   CHECK(error_line("hello\n") == 1);
   CHECK(error_line("[1,2]\n") == 1);
-  CHECK(error_line(R"({"format":"other","version":1})" "\n") == 1);
-  CHECK(error_line(R"({"format":"lockstep-trace","version":2})" "\n") == 1);
-  CHECK(error_line(R"({"format":"lockstep-trace"})" "\n") == 1);
+  CHECK(error_line(R"({"format":"other","version":1})"
+                   "\n") == 1);
+  CHECK(error_line(R"({"format":"lockstep-trace","version":2})"
+                   "\n") == 1);
+  CHECK(error_line(R"({"format":"lockstep-trace"})"
+                   "\n") == 1);
   // Truncated: no end event, or the last line cut in the middle.
   const std::string lines = kRacy.substr(0, kRacy.find(R"({"t":8,"ev":"end")"));
   CHECK(error_line(lines) == 13);
   CHECK(error_line(kRacy.substr(0, kRacy.size() - 20)) == 14);
   CHECK(error_line(kRacy.substr(0, kRacy.size() / 2)) > 1);
   // Members missing, mistyped, out of range.
-  CHECK(error_line(kHeader + R"({"ev":"state","th":0,"state":"running"})" "\n") == 2);
-  CHECK(error_line(kHeader + R"({"t":0,"ev":"state","th":"zero","state":"running"})" "\n") == 2);
-  CHECK(error_line(kHeader + R"({"t":0,"ev":"state","th":100000000,"state":"running"})" "\n") == 2);
-  CHECK(error_line(kHeader + R"({"t":0,"ev":"op","th":0,"cpu":0,"op":"load","addr":"12","lat":1})" "\n") == 2);
-  CHECK(error_line(kHeader + R"({"t":0,"ev":"op","th":0,"cpu":0,"op":"load","addr":"0x0","lat":1,"src":"l1","st":"X"})" "\n") == 2);
-  CHECK(error_line(kHeader + "\n" + R"({"t":-1,"ev":"end","steps":0,"outcome":"pass"})" "\n") == 3);
+  CHECK(error_line(kHeader + R"({"ev":"state","th":0,"state":"running"})"
+                             "\n") == 2);
+  CHECK(error_line(kHeader + R"({"t":0,"ev":"state","th":"zero","state":"running"})"
+                             "\n") == 2);
+  CHECK(error_line(kHeader + R"({"t":0,"ev":"state","th":100000000,"state":"running"})"
+                             "\n") == 2);
+  CHECK(error_line(kHeader + R"({"t":0,"ev":"op","th":0,"cpu":0,"op":"load","addr":"12","lat":1})"
+                             "\n") == 2);
+  CHECK(error_line(kHeader + R"({"t":0,"ev":"op","th":0,"cpu":0,"op":"load","addr":"0x0","lat":1,"src":"l1","st":"X"})"
+                             "\n") == 2);
+  CHECK(error_line(kHeader + "\n" +
+                   R"({"t":-1,"ev":"end","steps":0,"outcome":"pass"})"
+                   "\n") == 3);
   try {
-    parse_trace(kHeader + "{not json\n" + R"({"t":0,"ev":"end","steps":0,"outcome":"pass"})" "\n");
+    parse_trace(kHeader + "{not json\n" +
+                R"({"t":0,"ev":"end","steps":0,"outcome":"pass"})"
+                "\n");
     FAIL("no error");
   } catch (const TraceError& e) {
     CHECK(std::string(e.what()).find("line 2") == 0);
@@ -230,14 +243,16 @@ TEST_CASE("view: the futex lost-wakeup counterexample recorded by lockstep check
   }
   CHECK(waker_read.starts_with("waker: futex_wake > read the waiter count (no barrier B): load bucket["));
   CHECK(waker_read.find("].waiters -> 0") != std::string::npos);
-  const std::string bucket = waker_read.substr(waker_read.find("bucket["), waker_read.find("].waiters") - waker_read.find("bucket["));
+  const std::string bucket =
+      waker_read.substr(waker_read.find("bucket["), waker_read.find("].waiters") - waker_read.find("bucket["));
   CHECK(waiter_count.find(bucket + "].waiters 0 -> 1") != std::string::npos);
   CHECK(waiter_entry_named);
   CHECK(t.address_name(0) == "f");
   CHECK(t.address_name(0xffff'ffff'0000) == "0xffffffff0000");
 }
 
-TEST_CASE("view: the fixed futex scenario recorded by lockstep check parses without a violation (its trace has no wakeup)") {
+TEST_CASE(
+    "view: the fixed futex scenario recorded by lockstep check parses without a violation (its trace has no wakeup)") {
   const auto path = testing::record_trace("scenarios/futex/lost-wakeup-fixed.yaml", "fixed");
   REQUIRE(!path.empty());
   const Trace t = load_trace(path);

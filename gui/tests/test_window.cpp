@@ -2,9 +2,9 @@
 // panel, flow controls), and the real window on an X server (Xvfb) captured from the screen.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <set>
 #include <string>
-#include <sys/wait.h>
 
 #include <QApplication>
 #include <QImage>
@@ -43,7 +43,8 @@ TEST_CASE("view: the window steps through the lost-wakeup counterexample with th
     REQUIRE(window.current_step());
     const std::size_t park = *window.current_step();
     // The state panel names the operation in the design's protocol step (P::note_step).
-    CHECK(window.state_text().toStdString().find("last: waiter: futex_wait > sleep until woken: park") != std::string::npos);
+    CHECK(window.state_text().toStdString().find("last: waiter: futex_wait > sleep until woken: park") !=
+          std::string::npos);
     window.find_next(false);
     CHECK(window.current_step() == park);  // the only park: wraps to itself
     CHECK(!window.search("cpu:nope"));
@@ -79,8 +80,8 @@ TEST_CASE("view: the real window opens on an X server (Xvfb) and is captured fro
   REQUIRE(!trace.empty());
   const auto png = testing::scratch_dir() / "window.png";
   const std::string cmd = "xvfb-run -a -s '-screen 0 1400x900x24' env QT_QPA_PLATFORM=xcb '" +
-                          std::string(LOCKSTEP_VIEW_BIN) + "' --window-shot '" + png.string() + "' '" +
-                          trace.string() + "' >'" + (testing::scratch_dir() / "xvfb.err").string() + "' 2>&1";
+                          std::string(LOCKSTEP_VIEW_BIN) + "' --window-shot '" + png.string() + "' '" + trace.string() +
+                          "' >'" + (testing::scratch_dir() / "xvfb.err").string() + "' 2>&1";
   REQUIRE(run(cmd) == 0);
   const QImage image(QString::fromStdString(png.string()));
   REQUIRE(!image.isNull());

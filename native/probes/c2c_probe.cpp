@@ -60,8 +60,7 @@ std::vector<double> ping_pong(const PairContext& c, int a, int b, Deadline::Cloc
       for (std::uint64_t r = 0; r < rounds; ++r, ++round) pass(token, 2 * round);
       const std::uint64_t t1 = c.clock.stop();
       one_way_ns.push_back(c.clock.ns(static_cast<double>(t1 - t0)) / (2.0 * static_cast<double>(rounds)));
-      if (one_way_ns.size() >= kMinBatches && (Deadline::Clock::now() >= part_end || c.options.limits.stopped()))
-        break;
+      if (one_way_ns.size() >= kMinBatches && (Deadline::Clock::now() >= part_end || c.options.limits.stopped())) break;
     }
     // Let pong's last answer land, then tell it to stop.
     while (token.load(std::memory_order_acquire) != 2 * round) {

@@ -119,13 +119,16 @@ void check(const CcbenchProbeOptions& o) {
     case LineState::shared:
     case LineState::owned:
       if (holders < 2)
-        throw std::invalid_argument(fmt::format("ccbench probe: a line {} takes two holders at least", name_of(o.state)));
+        throw std::invalid_argument(
+            fmt::format("ccbench probe: a line {} takes two holders at least", name_of(o.state)));
       break;
-    case LineState::invalid: break;
+    case LineState::invalid:
+      break;
   }
   for (const int cpu : o.cpus)
     if (std::find(o.holders.begin(), o.holders.end(), cpu) != o.holders.end())
-      throw std::invalid_argument(fmt::format("ccbench probe: CPU {} holds the line; the operation is timed from another", cpu));
+      throw std::invalid_argument(
+          fmt::format("ccbench probe: CPU {} holds the line; the operation is timed from another", cpu));
 }
 
 }  // namespace
@@ -138,8 +141,9 @@ CcbenchProbeResult ccbench_probe(const CcbenchProbeOptions& options) {
   result.clock = clock.info();
   const double empty_ticks = clock.empty_interval_ticks();
   result.empty_interval_ns = clock.ns(empty_ticks);
-  result.node = options.node >= 0 ? options.node
-                                  : node_of_cpu(options.holders.empty() ? options.cpus.front() : options.holders.front());
+  result.node = options.node >= 0
+                    ? options.node
+                    : node_of_cpu(options.holders.empty() ? options.cpus.front() : options.holders.front());
   const bool huge = transparent_huge_page_mode() == "always" || transparent_huge_page_mode() == "madvise";
   const ChaseBuffer buffer(static_cast<std::uint64_t>(options.repetitions) * kCcbenchLineSpacing, result.node, huge);
   if (!huge) result.notes.push_back("no transparent huge pages: an operation may also pay a TLB miss");

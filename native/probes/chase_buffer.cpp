@@ -51,8 +51,8 @@ ChaseBuffer::ChaseBuffer(std::uint64_t bytes, int node, bool huge_pages) {
   mapping_ = mmap(nullptr, mapping_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapping_ == MAP_FAILED) {
     mapping_ = nullptr;
-    throw std::runtime_error(fmt::format("cannot map {} bytes for the memory probe: {}", mapping_bytes_,
-                                         std::strerror(errno)));
+    throw std::runtime_error(
+        fmt::format("cannot map {} bytes for the memory probe: {}", mapping_bytes_, std::strerror(errno)));
   }
   const auto start = reinterpret_cast<std::uintptr_t>(mapping_);
   data_ = reinterpret_cast<char*>((start + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes);
@@ -69,8 +69,8 @@ ChaseBuffer::ChaseBuffer(std::uint64_t bytes, int node, bool huge_pages) {
     if (r != 0) {
       munmap(mapping_, mapping_bytes_);
       mapping_ = nullptr;
-      throw std::runtime_error(fmt::format("cannot bind the memory probe's buffer to node {}: {}", node,
-                                           std::strerror(err)));
+      throw std::runtime_error(
+          fmt::format("cannot bind the memory probe's buffer to node {}: {}", node, std::strerror(err)));
     }
   }
 }

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <vector>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 

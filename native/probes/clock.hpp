@@ -25,10 +25,10 @@ inline constexpr double kCalibrationSeconds = 0.020;
 
 struct ClockInfo {
   bool tsc = false;
-  double tsc_ghz = 0;              // ticks per nanosecond; 0 without the TSC
-  double calibration_s = 0;        // the CLOCK_MONOTONIC_RAW interval the rate was measured over
-  bool rdtscp = false;             // the CPU has RDTSCP (a VM may hide it)
-  std::string why_not_tsc;         // without the TSC: what was missing
+  double tsc_ghz = 0;               // ticks per nanosecond; 0 without the TSC
+  double calibration_s = 0;         // the CLOCK_MONOTONIC_RAW interval the rate was measured over
+  bool rdtscp = false;              // the CPU has RDTSCP (a VM may hide it)
+  std::string why_not_tsc;          // without the TSC: what was missing
   std::string description() const;  // "tsc 2.095 GHz" or "clock_gettime"
 };
 

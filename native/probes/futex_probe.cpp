@@ -41,7 +41,8 @@ FutexFigure eagain_cost(const Context& c, Deadline::Clock::time_point part_end) 
     const std::uint64_t t0 = c.clock.start();
     const futex::FutexError e = futex.wait(word, 1);
     const std::uint64_t t1 = c.clock.stop();
-    if (e != futex::FutexError::eagain) throw std::logic_error("FUTEX_WAIT on a word that differs did not fail with EAGAIN");
+    if (e != futex::FutexError::eagain)
+      throw std::logic_error("FUTEX_WAIT on a word that differs did not fail with EAGAIN");
     samples_ns.push_back(c.clock.ns(static_cast<double>(t1 - t0) - c.overhead_ticks));
   } while (!enough(c, samples_ns.size(), part_end));
   return FutexFigure{true, summarize(std::move(samples_ns)), 0, {}};
@@ -223,7 +224,8 @@ FutexFigure wakeup_figure(const OneWayResult& r) {
   if (r.state_unknown)
     f.note = std::is_same_v<Signal, AtomicWaitSignal>
                  ? "the kernel did not say whether the partner slept (no /proc): not every sample need be a wakeup"
-                 : "the kernel did not say whether the partner slept (no /proc): a sample is a round whose FUTEX_WAKE woke it";
+                 : "the kernel did not say whether the partner slept (no /proc): a sample is a round whose FUTEX_WAKE "
+                   "woke it";
   else if constexpr (std::is_same_v<Signal, AtomicWaitSignal>)
     f.note = "libstdc++ spins briefly before it sleeps in a futex; each timed round waited until the partner slept";
   return f;
@@ -250,8 +252,7 @@ void run_futex_probe(const FutexProbeOptions& options, const Deadline& deadline,
     result.wake_call = r.wake_call_ns.empty() ? not_measured("the partner was never asleep when woken")
                                               : FutexFigure{true, summarize(r.wake_call_ns), 0, {}};
   }
-  if (!options.limits.stopped())
-    result.context_switch = switch_figure(ping_pong(c, result.cpu_a, next()));
+  if (!options.limits.stopped()) result.context_switch = switch_figure(ping_pong(c, result.cpu_a, next()));
   if (two_cpus && !options.limits.stopped())
     result.atomic_wait =
         wakeup_figure<AtomicWaitSignal>(one_way_wakeups<AtomicWaitSignal>(c, result.cpu_a, result.cpu_b, next()));

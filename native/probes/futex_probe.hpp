@@ -42,15 +42,15 @@ struct FutexFigure {
 // The OS costs of the simulator's machines (FlatCosts), derived from the figures. Only the
 // sum of a system call's entry and exit is measured; how it splits is a [guess].
 struct OsCostEstimate {
-  double syscall_entry_ns = 0;   // eagain / 2 [guess: an even split]
-  double syscall_exit_ns = 0;    // eagain / 2 [guess: an even split]
-  double unpark_ns = 0;          // wake_call - eagain: the waker's call less a call's fixed cost
+  double syscall_entry_ns = 0;  // eagain / 2 [guess: an even split]
+  double syscall_exit_ns = 0;   // eagain / 2 [guess: an even split]
+  double unpark_ns = 0;         // wake_call - eagain: the waker's call less a call's fixed cost
   // context_switch - 2 x eagain: a handoff less its two futex calls (FUTEX_WAKE and
   // FUTEX_WAIT), each taken as a bare system call [guess: waking a thread of the same CPU
   // sends no IPI, so the call is close to the EAGAIN path; (b)'s wake_call is not, it pays
   // for the IPI]
   double context_switch_ns = 0;
-  double wake_ns = 0;            // wake_to_running - wake_call - context_switch_ns: the wakeup's own latency
+  double wake_ns = 0;              // wake_to_running - wake_call - context_switch_ns: the wakeup's own latency
   std::vector<std::string> notes;  // terms clamped at 0, figures missing
 };
 
@@ -59,11 +59,11 @@ struct FutexProbeResult {
   double clock_overhead_ns = 0;  // an empty interval, subtracted from each (a) and wake call sample
   int cpu_a = 0;                 // the CPUs of (b) and (d); (c) runs both threads on cpu_a
   int cpu_b = 0;
-  FutexFigure syscall_eagain;    // (a), one sample per call
-  FutexFigure wake_call;         // (b)'s FUTEX_WAKE of a sleeping thread, as its caller sees it
-  FutexFigure wake_to_running;   // (b), one sample per wakeup, one way
-  FutexFigure context_switch;    // (c), one sample per round trip, / 2
-  FutexFigure atomic_wait;       // (d), one sample per wakeup, one way
+  FutexFigure syscall_eagain;   // (a), one sample per call
+  FutexFigure wake_call;        // (b)'s FUTEX_WAKE of a sleeping thread, as its caller sees it
+  FutexFigure wake_to_running;  // (b), one sample per wakeup, one way
+  FutexFigure context_switch;   // (c), one sample per round trip, / 2
+  FutexFigure atomic_wait;      // (d), one sample per wakeup, one way
   OsCostEstimate estimate;
   std::vector<std::string> notes;
   double seconds = 0;

@@ -47,8 +47,8 @@ std::vector<int> probe_nodes(const MemoryProbeOptions& options, MemoryProbeResul
 
 std::uint64_t whole_lines(std::uint64_t bytes) {
   if (bytes < kChaseLineBytes)
-    throw std::invalid_argument(fmt::format("a memory probe size of {} bytes is below one {}-byte line", bytes,
-                                            kChaseLineBytes));
+    throw std::invalid_argument(
+        fmt::format("a memory probe size of {} bytes is below one {}-byte line", bytes, kChaseLineBytes));
   return (bytes + kChaseLineBytes - 1) / kChaseLineBytes * kChaseLineBytes;
 }
 
@@ -115,7 +115,8 @@ std::vector<double> time_batches(const SizeContext& c, void* p, std::uint64_t by
     const std::uint64_t t0 = c.clock.start();
     p = chase(p, kBatchLoads);
     const std::uint64_t t1 = c.clock.stop();
-    samples_ns.push_back(c.clock.ns(static_cast<double>(t1 - t0) - c.overhead_ticks) / static_cast<double>(kBatchLoads));
+    samples_ns.push_back(c.clock.ns(static_cast<double>(t1 - t0) - c.overhead_ticks) /
+                         static_cast<double>(kBatchLoads));
     if (samples_ns.size() >= kMinBatches && (Deadline::Clock::now() >= part_end || c.limits.stopped())) break;
   }
   // The chase's end must be used, or the compiler may drop the loads.
@@ -149,9 +150,10 @@ void run_memory_probe(const MemoryProbeOptions& options, const Deadline& deadlin
       if (result.interrupted) break;
       if (deadline.passed() && !over_budget) {
         over_budget = true;
-        result.notes.push_back(fmt::format("the budget is spent with {} of {} sizes to go: each gets {} batches, "
-                                           "after building its cycle",
-                                           parts_left, parts, kMinBatches));
+        result.notes.push_back(
+            fmt::format("the budget is spent with {} of {} sizes to go: each gets {} batches, "
+                        "after building its cycle",
+                        parts_left, parts, kMinBatches));
       }
       const auto build_start = Deadline::Clock::now();
       void* start = build_chase_cycle(buffer.data(), bytes, options.seed, [&] { return !options.limits.stopped(); });
@@ -198,8 +200,8 @@ MemoryProbeResult memory_probe(const MemoryProbeOptions& options) {
   result.seconds = options.limits.seconds;
   result.llc = host_last_level_cache();
   if (!result.llc.known)
-    result.notes.push_back(fmt::format("no cache in sysfs: the last level is taken as {} MiB [guess]",
-                                       kAssumedLlcBytes >> 20));
+    result.notes.push_back(
+        fmt::format("no cache in sysfs: the last level is taken as {} MiB [guess]", kAssumedLlcBytes >> 20));
   result.thp_mode = transparent_huge_page_mode();
   result.cpu = allowed_cpus().front();
   // On its own pinned thread, so the caller's affinity is left alone.

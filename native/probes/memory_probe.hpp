@@ -79,7 +79,7 @@ struct MemoryProbeResult {
   int cpu = 0;  // the CPU the chase ran on: the first the process may use
   int numa_nodes = 1;
   LastLevelCache llc;
-  std::string thp_mode;  // always, madvise, never; empty without THP
+  std::string thp_mode;          // always, madvise, never; empty without THP
   double clock_overhead_ns = 0;  // an empty interval's time, subtracted from every batch
   std::vector<MemoryBuffer> buffers;
   std::vector<MemorySizeResult> sizes;  // node by node, each in increasing size; measured ones only

@@ -85,18 +85,18 @@ class CostModel {
 // Flat costs. Defaults are guesses of the order of a ~2.7 GHz x86 core (docs/sources.md
 // section 4 gives L1 hits of 3-4 cycles); each is overridable in a scenario's machine.
 struct FlatCosts {
-  std::uint64_t load_ns = 2;             // [guess] an L1 hit
-  std::uint64_t store_ns = 2;            // [guess] into the store buffer
-  std::uint64_t rmw_ns = 8;              // [guess] a locked instruction, ~20 cycles
-  std::uint64_t plain_ns = 2;            // [guess] as load/store
-  std::uint64_t fence_ns = 12;           // [guess] mfence, ~30 cycles
-  std::uint64_t pause_ns = 4;            // [guess] pause on Nehalem, ~10 cycles
-  std::uint64_t wake_ns = 2000;          // [guess] IPI and wakeup of an idle CPU
-  std::uint64_t unpark_ns = 300;         // [guess] the waker's share of a wakeup
-  std::uint64_t context_switch_ns = 1500;  // [guess] a Linux context switch
-  std::uint64_t time_slice_ns = 3'000'000;  // [guess] CFS's slice at a few runnable tasks
+  std::uint64_t load_ns = 2;                                     // [guess] an L1 hit
+  std::uint64_t store_ns = 2;                                    // [guess] into the store buffer
+  std::uint64_t rmw_ns = 8;                                      // [guess] a locked instruction, ~20 cycles
+  std::uint64_t plain_ns = 2;                                    // [guess] as load/store
+  std::uint64_t fence_ns = 12;                                   // [guess] mfence, ~30 cycles
+  std::uint64_t pause_ns = 4;                                    // [guess] pause on Nehalem, ~10 cycles
+  std::uint64_t wake_ns = 2000;                                  // [guess] IPI and wakeup of an idle CPU
+  std::uint64_t unpark_ns = 300;                                 // [guess] the waker's share of a wakeup
+  std::uint64_t context_switch_ns = 1500;                        // [guess] a Linux context switch
+  std::uint64_t time_slice_ns = 3'000'000;                       // [guess] CFS's slice at a few runnable tasks
   std::array<std::uint64_t, kWorkKinds> work_ns{20, 50, 50, 1};  // [guess] hash, entry, exit, compute
-  IdleCosts idle{};                      // the idle loop (used with `scheduler: {idle: ...}`)
+  IdleCosts idle{};                                              // the idle loop (used with `scheduler: {idle: ...}`)
 };
 
 class FlatCostModel final : public CostModel {

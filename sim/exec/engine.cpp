@@ -44,17 +44,28 @@ int MachineShape::nodes() const {
 
 const char* name_of(OpKind kind) {
   switch (kind) {
-    case OpKind::load: return "load";
-    case OpKind::store: return "store";
-    case OpKind::rmw: return "rmw";
-    case OpKind::fence: return "fence";
-    case OpKind::pause: return "pause";
-    case OpKind::park: return "park";
-    case OpKind::unpark: return "unpark";
-    case OpKind::plain_load: return "plain_load";
-    case OpKind::plain_store: return "plain_store";
-    case OpKind::start: return "start";
-    case OpKind::drain: return "drain";
+    case OpKind::load:
+      return "load";
+    case OpKind::store:
+      return "store";
+    case OpKind::rmw:
+      return "rmw";
+    case OpKind::fence:
+      return "fence";
+    case OpKind::pause:
+      return "pause";
+    case OpKind::park:
+      return "park";
+    case OpKind::unpark:
+      return "unpark";
+    case OpKind::plain_load:
+      return "plain_load";
+    case OpKind::plain_store:
+      return "plain_store";
+    case OpKind::start:
+      return "start";
+    case OpKind::drain:
+      return "drain";
   }
   return "?";
 }
@@ -71,10 +82,12 @@ Engine::Engine(MachineShape shape, CostModel& costs, EngineLimits limits)
       throw std::invalid_argument("core_of_cpu needs one entry per CPU");
     for (CpuId a = 0; a < shape_.cpus(); ++a)
       for (CpuId b = 0; b < shape_.cpus(); ++b)
-        if (a != b && shape_.core_of_cpu[static_cast<std::size_t>(a)] == shape_.core_of_cpu[static_cast<std::size_t>(b)])
+        if (a != b &&
+            shape_.core_of_cpu[static_cast<std::size_t>(a)] == shape_.core_of_cpu[static_cast<std::size_t>(b)])
           siblings_[static_cast<std::size_t>(a)].push_back(b);
   }
-  if (shape_.placement != ThreadPlacement::pinned) cpu_tree_.emplace(shape_.core_of_cpu, shape_.node_of_cpu, shape_.board_of_cpu);
+  if (shape_.placement != ThreadPlacement::pinned)
+    cpu_tree_.emplace(shape_.core_of_cpu, shape_.node_of_cpu, shape_.board_of_cpu);
 }
 
 Engine::~Engine() = default;
@@ -83,11 +96,10 @@ std::size_t Engine::thread_count() const { return threads_.size(); }
 
 ThreadId Engine::spawn(std::string name, CpuId cpu, std::function<void()> body) {
   if (!on_host()) throw std::logic_error("threads are spawned during setup only");
-  if (threads_.size() >= kMaxThreads)
-    throw std::length_error(fmt::format("at most {} simulated threads", kMaxThreads));
+  if (threads_.size() >= kMaxThreads) throw std::length_error(fmt::format("at most {} simulated threads", kMaxThreads));
   if (cpu < 0 || cpu >= shape_.cpus())
-    throw std::out_of_range(fmt::format("thread '{}' is pinned to CPU {}, but the machine has {} CPUs", name, cpu,
-                                        shape_.cpus()));
+    throw std::out_of_range(
+        fmt::format("thread '{}' is pinned to CPU {}, but the machine has {} CPUs", name, cpu, shape_.cpus()));
   const auto id = static_cast<ThreadId>(threads_.size());
   SimThread& t = threads_.emplace_back();
   if (!spare_spin_watches_.empty()) {
@@ -192,7 +204,8 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   result.schedule = std::move(schedule_);
   result.abandoned = exec_.abandoned;
   if (exec_.trace != nullptr)
-    exec_.trace->end(result.virtual_time_ns, exec_.steps, exec_.violation ? (exec_.violation->witness ? "reachable" : "violation") : "pass");
+    exec_.trace->end(result.virtual_time_ns, exec_.steps,
+                     exec_.violation ? (exec_.violation->witness ? "reachable" : "violation") : "pass");
   exec_.trace = nullptr;
   exec_.oracle = nullptr;
   return result;
@@ -279,7 +292,8 @@ void Engine::log_step(const Choice& chosen) {
     cause = std::exchange(t.enabled_by, kNoStep);
     drain_cause = std::exchange(t.enabled_by_drain, kNoStep);
   }
-  exec_.log->steps.push_back(StepRecord{chosen, static_cast<std::uint32_t>(exec_.log->accesses.size()), 0, cause, drain_cause});
+  exec_.log->steps.push_back(
+      StepRecord{chosen, static_cast<std::uint32_t>(exec_.log->accesses.size()), 0, cause, drain_cause});
 }
 
 void Engine::gather_explore_candidates() {
@@ -321,21 +335,19 @@ void Engine::ensure_started(ThreadId id) {
 void Engine::start_fiber(ThreadId id) {
   threads_[id].started = true;
   memory_.guard_stack(id);
-  slot(id) = boost::context::fiber(std::allocator_arg, ArenaStack(memory_.stack_base(id)),
-                                      [this, id](boost::context::fiber&& from) {
-                                        if constexpr (kFiberSanitizer)  // the first arrival tells the host's stack
-                                          sanitizer_finish_switch(sanitizer_stack(id), exec_.previous == kHostId
-                                                                                           ? &sanitizer_stack(kHostId)
-                                                                                           : nullptr);
-                                        slot(exec_.previous) = std::move(from);
-                                        thread_main(id);
-                                        const ThreadId next = on_thread_exit(id);
-                                        ensure_started(next);
-                                        exec_.previous = id;
-                                        exec_.current = next;
-                                        if constexpr (kFiberSanitizer) sanitizer_start_switch(nullptr, sanitizer_stack(next));
-                                        return std::move(slot(next));
-                                      });
+  slot(id) = boost::context::fiber(
+      std::allocator_arg, ArenaStack(memory_.stack_base(id)), [this, id](boost::context::fiber&& from) {
+        if constexpr (kFiberSanitizer)  // the first arrival tells the host's stack
+          sanitizer_finish_switch(sanitizer_stack(id), exec_.previous == kHostId ? &sanitizer_stack(kHostId) : nullptr);
+        slot(exec_.previous) = std::move(from);
+        thread_main(id);
+        const ThreadId next = on_thread_exit(id);
+        ensure_started(next);
+        exec_.previous = id;
+        exec_.current = next;
+        if constexpr (kFiberSanitizer) sanitizer_start_switch(nullptr, sanitizer_stack(next));
+        return std::move(slot(next));
+      });
 }
 
 void Engine::switch_to(ThreadId next) {

@@ -91,8 +91,8 @@ struct QuiescenceFinding {
 
 struct ExecutionResult {
   std::optional<Violation> violation;
-  std::uint64_t steps = 0;        // visible operations: memory, fences, pauses, park/unpark
-  std::uint64_t memory_ops = 0;   // of those, loads, stores and read-modify-writes
+  std::uint64_t steps = 0;       // visible operations: memory, fences, pauses, park/unpark
+  std::uint64_t memory_ops = 0;  // of those, loads, stores and read-modify-writes
   std::uint64_t virtual_time_ns = 0;
   Schedule schedule;
   // The oracle ended the execution early (Scheduler::kAbandon): no verdict, no final check.
@@ -323,7 +323,8 @@ class Engine {
 
   // The model checker's view of each step (Scheduler::event_log): what it touched.
   void log_access(std::uint64_t addr, unsigned size, bool write, std::uint32_t space = kSharedSpace) {
-    if (exec_.log != nullptr) [[unlikely]] record_access(addr, size, write, space);
+    if (exec_.log != nullptr) [[unlikely]]
+      record_access(addr, size, write, space);
   }
   void record_access(std::uint64_t addr, unsigned size, bool write, std::uint32_t space);
   void log_step(const Choice& chosen);
@@ -373,8 +374,8 @@ class Engine {
   Loads cpu_loads(bool queued_only) const;
   // Timed mode, a placement policy: the CPU for a starting (`waking` false) or waking thread.
   CpuId place(const SimThread& t, bool waking, std::uint64_t at_ns);
-  std::vector<std::vector<CpuId>> siblings_;  // per CPU, the other hardware threads of its core
-  std::vector<boost::context::fiber> fibers_;  // one per thread, then the host's
+  std::vector<std::vector<CpuId>> siblings_;      // per CPU, the other hardware threads of its core
+  std::vector<boost::context::fiber> fibers_;     // one per thread, then the host's
   std::vector<SanitizerStack> sanitizer_stacks_;  // the same slots' stacks, in ASan builds
   std::vector<Candidate> candidates_;
   ReadyQueue ready_;  // timed mode: threads on a CPU, earliest first
@@ -401,15 +402,15 @@ class Engine {
     std::uint64_t migrations = 0;
     std::uint64_t balancer_moves = 0;
     std::uint64_t near_placements = 0;
-    std::optional<CacheOverlap> overlap;  // "sharing" placement, timed mode: who shares lines
-    std::uint64_t balances = 0;  // periodic balancer runs this execution: its draws' counter
+    std::optional<CacheOverlap> overlap;         // "sharing" placement, timed mode: who shares lines
+    std::uint64_t balances = 0;                  // periodic balancer runs this execution: its draws' counter
     std::uint64_t next_balance_ns = UINT64_MAX;  // when it runs next (never: UINT64_MAX)
     std::optional<Violation> violation;
     std::vector<Violation> violations;  // every one (continue_after_violation)
     std::size_t schedule_at_violation = 0;
     bool continue_after_violation = false;
     bool abandoned = false;
-    bool observing = false;  // in an invariant's condition (observe)
+    bool observing = false;   // in an invariant's condition (observe)
     EventLog* log = nullptr;  // explore mode, when the oracle observes every step
     std::string internal_error;
     bool internal_is_bug = false;

@@ -7,9 +7,9 @@
 //
 // Explore mode: CPUs do not restrict which thread goes next (any preemption is possible on a
 // real machine); one global clock advances by each operation's latency.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
-#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -209,7 +209,8 @@ IdleWake Engine::wake_idle_cpu(CpuId to, std::uint64_t at_ns, CpuId waker_cpu) {
   const IdleCosts& c = costs_.idle_costs();
   const bool smt = !siblings_[static_cast<std::size_t>(to)].empty();
   const std::uint64_t pause_ns = costs_.pause_ns(to);
-  const IdleWake w = idle_wake(shape_.idle, c, cpu.idle_switches, smt, idle_ns, pause_ns, costs_.path_ns(waker_cpu, to));
+  const IdleWake w =
+      idle_wake(shape_.idle, c, cpu.idle_switches, smt, idle_ns, pause_ns, costs_.path_ns(waker_cpu, to));
   ++exec_.idle_stats.wakes[static_cast<std::size_t>(w.state)];
   if (w.state == IdleState::hlt) ++exec_.idle_stats.ipis;
   const std::array<std::uint64_t, 3> spent = idle_residency(shape_.idle, c, cpu.idle_switches, smt, idle_ns, pause_ns);
@@ -220,7 +221,8 @@ IdleWake Engine::wake_idle_cpu(CpuId to, std::uint64_t at_ns, CpuId waker_cpu) {
 Loads Engine::cpu_loads(bool queued_only) const {
   Loads loads(cpus_.size());
   for (std::size_t c = 0; c < cpus_.size(); ++c)
-    loads[c] = static_cast<std::uint32_t>(cpus_[c].queue.size()) + (!queued_only && cpus_[c].running != kNoThread ? 1 : 0);
+    loads[c] =
+        static_cast<std::uint32_t>(cpus_[c].queue.size()) + (!queued_only && cpus_[c].running != kNoThread ? 1 : 0);
   return loads;
 }
 
@@ -280,9 +282,10 @@ void Engine::charge_cost(Work kind, std::uint32_t units) {
 }
 
 void virtual_time_overflow(std::uint64_t at_ns, std::uint64_t by_ns) {
-  throw std::runtime_error(fmt::format("virtual time would pass 2^62 ns (about 146 years) at {} ns + {} ns: the run "
-                                       "is far longer than anything the machine's costs (`machine:`) should give",
-                                       at_ns, by_ns));
+  throw std::runtime_error(
+      fmt::format("virtual time would pass 2^62 ns (about 146 years) at {} ns + {} ns: the run "
+                  "is far longer than anything the machine's costs (`machine:`) should give",
+                  at_ns, by_ns));
 }
 
 }  // namespace lockstep::sim

@@ -16,8 +16,8 @@ void Engine::trace_lock(const void* lock, LockNote what, bool shared, const std:
 }
 
 void Engine::profile_lock(const void* lock, LockNote what, bool shared, const std::source_location& site) {
-  lock_profiler_->note(exec_.current, static_cast<std::uint32_t>(threads_[exec_.current].cpu), memory_.address_of(lock), what,
-                       shared, site, start_time());
+  lock_profiler_->note(exec_.current, static_cast<std::uint32_t>(threads_[exec_.current].cpu), memory_.address_of(lock),
+                       what, shared, site, start_time());
 }
 
 void Engine::trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::uint64_t key_address,
@@ -25,9 +25,9 @@ void Engine::trace_futex_queue(FutexQueueNote what, std::uint32_t bucket, std::u
   // A waiter's node is one of its own frame objects (P::Local), which are thread i's in area i.
   const long owner = memory_.frame_owner(waiter_node);
   if (owner < 0 || static_cast<std::size_t>(owner) >= threads_.size())
-    throw std::logic_error(
-        fmt::format("a futex queue note names a waiter node at {:#x}, in no simulated thread's frames (not a P::Local?)",
-                    memory_.address_of(waiter_node)));
+    throw std::logic_error(fmt::format(
+        "a futex queue note names a waiter node at {:#x}, in no simulated thread's frames (not a P::Local?)",
+        memory_.address_of(waiter_node)));
   exec_.trace->futex_queue(start_time(), exec_.current, what, bucket, key_address, static_cast<ThreadId>(owner));
 }
 

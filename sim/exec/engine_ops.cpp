@@ -33,19 +33,27 @@ void write_word(void* host, std::uint64_t value) {
 
 std::uint64_t read_bits(const void* host, unsigned size) {
   switch (size) {
-    case 1: return read_word<std::uint8_t>(host);
-    case 2: return read_word<std::uint16_t>(host);
-    case 4: return read_word<std::uint32_t>(host);
-    default: return read_word<std::uint64_t>(host);  // check_size admits only 1, 2, 4, 8
+    case 1:
+      return read_word<std::uint8_t>(host);
+    case 2:
+      return read_word<std::uint16_t>(host);
+    case 4:
+      return read_word<std::uint32_t>(host);
+    default:
+      return read_word<std::uint64_t>(host);  // check_size admits only 1, 2, 4, 8
   }
 }
 
 void write_bits(void* host, unsigned size, std::uint64_t value) {
   switch (size) {
-    case 1: return write_word<std::uint8_t>(host, value);
-    case 2: return write_word<std::uint16_t>(host, value);
-    case 4: return write_word<std::uint32_t>(host, value);
-    default: return write_word<std::uint64_t>(host, value);
+    case 1:
+      return write_word<std::uint8_t>(host, value);
+    case 2:
+      return write_word<std::uint16_t>(host, value);
+    case 4:
+      return write_word<std::uint32_t>(host, value);
+    default:
+      return write_word<std::uint64_t>(host, value);
   }
 }
 
@@ -55,14 +63,19 @@ std::uint64_t apply_rmw(RmwOp op, std::uint64_t old_value, std::uint64_t operand
                         bool* success) {
   *success = true;
   switch (op) {
-    case RmwOp::exchange: return operand & size_mask(size);
+    case RmwOp::exchange:
+      return operand & size_mask(size);
     case RmwOp::compare_exchange:
       *success = old_value == (operand & size_mask(size));
       return *success ? desired & size_mask(size) : old_value;
-    case RmwOp::fetch_add: return (old_value + operand) & size_mask(size);
-    case RmwOp::fetch_sub: return (old_value - operand) & size_mask(size);
-    case RmwOp::fetch_or: return old_value | (operand & size_mask(size));
-    case RmwOp::fetch_and: return old_value & operand;
+    case RmwOp::fetch_add:
+      return (old_value + operand) & size_mask(size);
+    case RmwOp::fetch_sub:
+      return (old_value - operand) & size_mask(size);
+    case RmwOp::fetch_or:
+      return old_value | (operand & size_mask(size));
+    case RmwOp::fetch_and:
+      return old_value & operand;
   }
   throw std::logic_error("unknown read-modify-write operation");
 }
@@ -149,13 +162,15 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
     latency = 1;  // [guess] forwarding costs about an L1 hit
     log_access(source->ordinal, 1, false, buffer_space(exec_.current));
   } else {
-    latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+    latency = costs_.access_ns(
+        Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
     if (exec_.trace != nullptr) detail = costs_.last_detail();  // before other threads run
     waited = await_line(start, latency);
     value = read_bits(host, size);
     log_access(addr, size, false);
   }
-  if (exec_.trace != nullptr) exec_.trace->access(start, exec_.current, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr);
+  if (exec_.trace != nullptr)
+    exec_.trace->access(start, exec_.current, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr);
   note_read(addr, host, size, value);
   ++exec_.memory_ops;
   finish_step(waited ? 0 : latency);
@@ -176,13 +191,13 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   if (order == std::memory_order_seq_cst && !plain) drain_own(t);
   const std::uint64_t start = start_time();
   std::uint64_t latency = 0;
-  const bool buffered = order != std::memory_order_seq_cst || plain
-                            ? buffer_store(t, host, addr, size, value, start, &latency)
-                            : false;
+  const bool buffered =
+      order != std::memory_order_seq_cst || plain ? buffer_store(t, host, addr, size, value, start, &latency) : false;
   std::optional<AccessDetail> detail;  // a buffered store's entry is not the access the cache answers; its `drain` is
   bool waited = false;
   if (!buffered) {
-    latency = costs_.access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+    latency = costs_.access_ns(
+        Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
     if (exec_.trace != nullptr) detail = costs_.last_detail();
     wake_invalidated_spinners();
     waited = await_line(start, latency);
@@ -191,7 +206,8 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   }
   if (races_.enabled()) race_store(plain, addr, order, buffered);
   if (exec_.trace != nullptr)
-    exec_.trace->access(start, exec_.current, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr, buffered);
+    exec_.trace->access(start, exec_.current, t.cpu, kind, addr, size, value, latency, detail ? &*detail : nullptr,
+                        buffered);
   if (!buffered) note_write(addr, t.clock_ns);
   // A spin-loop iteration that buffered a store wrote too: re-running it is not the same.
   if (buffered) t.spin_wrote = true;
@@ -213,8 +229,8 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   drain_own(t);  // a locked instruction
   if (races_.enabled()) race_rmw(addr, order);
   const std::uint64_t start = start_time();
-  const std::uint64_t latency =
-      costs_.access_ns(Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+  const std::uint64_t latency = costs_.access_ns(
+      Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   std::optional<AccessDetail> detail;
   if (exec_.trace != nullptr) detail = costs_.last_detail();  // before other threads run
   wake_invalidated_spinners();
@@ -225,7 +241,8 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   // One that leaves the value as it was (a failed CAS) only read it: it commutes with reads.
   log_access(addr, size, new_value != old_value);
   if (exec_.trace != nullptr)
-    exec_.trace->rmw(start, exec_.current, t.cpu, op, addr, size, old_value, new_value, ok, latency, detail ? &*detail : nullptr);
+    exec_.trace->rmw(start, exec_.current, t.cpu, op, addr, size, old_value, new_value, ok, latency,
+                     detail ? &*detail : nullptr);
   // An RMW that leaves the value as it was (a failed CAS, exchanging 1 for 1) only read it,
   // as far as a spinning thread can tell.
   if (new_value != old_value) {
@@ -417,7 +434,8 @@ void Engine::park() {
 
 void Engine::unpark(ThreadId target) {
   if (on_host()) throw std::logic_error("unpark() outside a simulated thread");
-  if (target >= threads_.size()) throw std::out_of_range(fmt::format("unpark of thread {}, which does not exist", target));
+  if (target >= threads_.size())
+    throw std::out_of_range(fmt::format("unpark of thread {}, which does not exist", target));
   yield_for(PendingOp{.kind = OpKind::unpark, .target = target});
   SimThread& t = threads_[exec_.current];
   // Waking a thread takes its run queue's lock (Linux: try_to_wake_up takes p->pi_lock):

@@ -40,22 +40,22 @@ struct Engine::SimThread {
   std::function<void()> body;
   ThreadRunState state = ThreadRunState::ready;
   bool started = false;
-  bool permit = false;        // an unpark that arrived before the park
+  bool permit = false;  // an unpark that arrived before the park
   // Exploring: the thread has not started, or was blocked (parked, spinning) and is runnable
   // again. Choosing it runs it up to and through its next operation in one step: the code
   // before that operation touches nothing shared, so a step of its own would only be a
   // choice that changes nothing (and one whose accesses a model checker could not know).
   bool resuming = false;
-  std::uint64_t clock_ns = 0; // when its next operation can start (timed mode)
+  std::uint64_t clock_ns = 0;  // when its next operation can start (timed mode)
   PendingOp pending;
   // Explore mode: what the current spin-loop iteration read, and whether it wrote.
   std::vector<SpinRead> spin_watch;
   bool spin_wrote = false;
   bool spin_overflow = false;
-  bool spin_timed = false;  // the iteration read the clock: it may be waiting for a time, not a write
-  std::uint32_t enabled_by = kNoStep;  // event log: the step that last made it runnable
+  bool spin_timed = false;                   // the iteration read the clock: it may be waiting for a time, not a write
+  std::uint32_t enabled_by = kNoStep;        // event log: the step that last made it runnable
   std::uint32_t enabled_by_drain = kNoStep;  // event log: the drain its pending operation waited for
-  PendingOp last_op;          // the operation before the pending one, for deadlock reports
+  PendingOp last_op;                         // the operation before the pending one, for deadlock reports
   // x86-TSO: oldest first. Short (a few entries exploring, tens timed), so a vector that
   // allocates nothing until it outgrows its inline room beats a deque, which allocates even
   // when empty (every thread of every execution).
@@ -125,12 +125,16 @@ inline bool Engine::waits_for_buffer(const SimThread& t) const {
   switch (op.kind) {
     case OpKind::rmw:
     case OpKind::park:
-    case OpKind::unpark: return true;
-    case OpKind::fence: return op.order == std::memory_order_seq_cst;
+    case OpKind::unpark:
+      return true;
+    case OpKind::fence:
+      return op.order == std::memory_order_seq_cst;
     case OpKind::store:
       return op.order == std::memory_order_seq_cst || t.store_buffer.size() >= limits_.store_buffer_entries;
-    case OpKind::plain_store: return t.store_buffer.size() >= limits_.store_buffer_entries;
-    default: return false;
+    case OpKind::plain_store:
+      return t.store_buffer.size() >= limits_.store_buffer_entries;
+    default:
+      return false;
   }
 }
 

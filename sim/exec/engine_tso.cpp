@@ -41,12 +41,13 @@ bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned
       if (free_at > start) *latency += free_at - start;
       drain_due(std::max(start, free_at));
     }
-    if (t.store_buffer.size() >= limits_.store_buffer_entries) drain_oldest(static_cast<ThreadId>(&t - threads_.data()));
+    if (t.store_buffer.size() >= limits_.store_buffer_entries)
+      drain_oldest(static_cast<ThreadId>(&t - threads_.data()));
   }
   std::uint64_t visible = start;
   if (exec_.mode == EngineMode::timed) {
-    const std::uint64_t write_ns =
-        costs_.access_ns(Access{OpKind::store, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+    const std::uint64_t write_ns = costs_.access_ns(
+        Access{OpKind::store, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
     const std::uint64_t after = t.store_buffer.empty() ? start : t.store_buffer.back().visible_ns;
     visible = std::max(start, after) + write_ns;
   }
@@ -145,9 +146,10 @@ void Engine::add_drain_candidates() {
     const SimThread& t = threads[id];
     if (t.store_buffer.empty()) continue;
     const BufferedStore& s = t.store_buffer.front();
-    candidates_.push_back(Candidate{Choice{Choice::Kind::drain, id}, t.cpu, exec_.now_ns,
-                                    PendingOp{.kind = OpKind::drain, .size = s.size, .order = std::memory_order_relaxed, .addr = s.addr},
-                                    waits_for_buffer(t)});
+    candidates_.push_back(
+        Candidate{Choice{Choice::Kind::drain, id}, t.cpu, exec_.now_ns,
+                  PendingOp{.kind = OpKind::drain, .size = s.size, .order = std::memory_order_relaxed, .addr = s.addr},
+                  waits_for_buffer(t)});
   }
 }
 

@@ -38,19 +38,19 @@ enum class IdleState : std::uint8_t { spin, mwait, hlt };
 
 // A machine's idle costs (presets set them per machine, with sources or [guess]).
 struct IdleCosts {
-  std::uint64_t ipi_send_ns = 600;     // [guess] the waker: the APIC's ICR write and the kernel's path to it
-  std::uint64_t hlt_exit_ns = 4000;    // C1's exit latency (Linux intel_idle, Nehalem: 3 us) and the
-                                       // interrupt's delivery and handler ([guess] 1 us)
-  std::uint64_t mwait_exit_ns = 200;   // [guess] mwait with a C0 hint: the watched line's
-                                       // invalidation restarts the core, no C-state to leave
-  std::uint64_t spin_detect_ns = 60;   // [guess] a spinning idle loop sees the run queue's line
-                                       // change: one transfer of the line within a package
+  std::uint64_t ipi_send_ns = 600;        // [guess] the waker: the APIC's ICR write and the kernel's path to it
+  std::uint64_t hlt_exit_ns = 4000;       // C1's exit latency (Linux intel_idle, Nehalem: 3 us) and the
+                                          // interrupt's delivery and handler ([guess] 1 us)
+  std::uint64_t mwait_exit_ns = 200;      // [guess] mwait with a C0 hint: the watched line's
+                                          // invalidation restarts the core, no C-state to leave
+  std::uint64_t spin_detect_ns = 60;      // [guess] a spinning idle loop sees the run queue's line
+                                          // change: one transfer of the line within a package
   std::uint32_t spin_iterations = 10000;  // FreeBSD sched_ule.c: sched_idlespins = 10000
                                           // iterations of cpu_spinwait (pause)
-  std::uint32_t spin_switches = 4;     // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
-                                       // (spin above this many recent switches)
-  std::uint32_t mwait_switches = 1;    // the same: cpu_idle(switchcnt > 1), mwait above it
-  std::uint64_t tick_ns = 1'000'000;   // [guess] a 1 ms tick (FreeBSD's default hz = 1000)
+  std::uint32_t spin_switches = 4;        // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
+                                          // (spin above this many recent switches)
+  std::uint32_t mwait_switches = 1;       // the same: cpu_idle(switchcnt > 1), mwait above it
+  std::uint64_t tick_ns = 1'000'000;      // [guess] a 1 ms tick (FreeBSD's default hz = 1000)
 };
 
 // A CPU's context switches per tick: the current tick's and the last one's (FreeBSD's
@@ -110,9 +110,12 @@ inline IdleWake idle_wake(IdlePolicy policy, const IdleCosts& c, std::uint32_t s
     }
   }
   switch (state) {
-    case IdleState::spin: return {state, c.spin_detect_ns + path_ns, 0};
-    case IdleState::mwait: return {state, c.mwait_exit_ns + path_ns, 0};
-    case IdleState::hlt: break;
+    case IdleState::spin:
+      return {state, c.spin_detect_ns + path_ns, 0};
+    case IdleState::mwait:
+      return {state, c.mwait_exit_ns + path_ns, 0};
+    case IdleState::hlt:
+      break;
   }
   return {state, c.ipi_send_ns + path_ns + c.hlt_exit_ns, c.ipi_send_ns};
 }
@@ -125,15 +128,20 @@ inline std::array<std::uint64_t, 3> idle_residency(IdlePolicy policy, const Idle
   std::array<std::uint64_t, 3> ns{};
   auto at = [&ns](IdleState s) -> std::uint64_t& { return ns[static_cast<std::size_t>(s)]; };
   switch (policy) {
-    case IdlePolicy::hlt: at(IdleState::hlt) = idle_ns; break;
-    case IdlePolicy::mwait: at(IdleState::mwait) = idle_ns; break;
+    case IdlePolicy::hlt:
+      at(IdleState::hlt) = idle_ns;
+      break;
+    case IdlePolicy::mwait:
+      at(IdleState::mwait) = idle_ns;
+      break;
     case IdlePolicy::adaptive: {
       const std::uint64_t spin = adaptive_spins(c, switches, smt) ? std::min(idle_ns, spin_window_ns(c, pause_ns)) : 0;
       at(IdleState::spin) = spin;
       at(switches > c.mwait_switches ? IdleState::mwait : IdleState::hlt) = idle_ns - spin;
       break;
     }
-    case IdlePolicy::none: break;
+    case IdlePolicy::none:
+      break;
   }
   return ns;
 }

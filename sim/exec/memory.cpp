@@ -19,8 +19,7 @@
 namespace lockstep::sim {
 
 SimMemory::SimMemory() : arena_bytes_(kStacksBytes + kFramesBytes + kHeapsBytes) {
-  void* p = mmap(nullptr, arena_bytes_, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* p = mmap(nullptr, arena_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
     // Address space, not memory (MAP_NORESERVE: pages are touched as threads use them), but
     // an address-space limit counts it: say what takes it and what the user can change
@@ -51,9 +50,10 @@ void SimMemory::guard_stack(std::size_t index) {
   if (index >= kMaxThreads) throw std::out_of_range(fmt::format("guard_stack: no thread {}", index));
   if (guarded_[index]) return;
   if (mprotect(stacks_ + index * kStackSlotBytes, kPageBytes, PROT_NONE) != 0)
-    throw std::runtime_error(fmt::format("simulated memory: cannot protect the guard page of stack {} (the kernel's "
-                                         "limit on mappings, vm.max_map_count?)",
-                                         index));
+    throw std::runtime_error(
+        fmt::format("simulated memory: cannot protect the guard page of stack {} (the kernel's "
+                    "limit on mappings, vm.max_map_count?)",
+                    index));
   guarded_[index] = true;
 }
 
@@ -120,9 +120,7 @@ void* SimMemory::allocate(std::size_t bytes, std::size_t align, NodeId node) {
   return p;
 }
 
-void* SimMemory::stack_base(std::size_t index) const {
-  return stacks_ + index * kStackSlotBytes + kPageBytes;
-}
+void* SimMemory::stack_base(std::size_t index) const { return stacks_ + index * kStackSlotBytes + kPageBytes; }
 
 SimMemory::FramePush SimMemory::push_frame(std::size_t index, std::size_t bytes, std::size_t align) {
   if (index >= kMaxThreads) throw std::out_of_range(fmt::format("push_frame: no thread {}", index));
@@ -133,8 +131,8 @@ SimMemory::FramePush SimMemory::push_frame(std::size_t index, std::size_t bytes,
   // top - depth, aligned down (the area's top is page aligned, so offsets align as addresses).
   const std::size_t depth = (before + bytes + align - 1) & ~(align - 1);
   if (depth > kFrameBytes)
-    throw std::length_error(fmt::format("thread {}'s frame objects (P::Local) need more than {} bytes", index,
-                                        kFrameBytes));
+    throw std::length_error(
+        fmt::format("thread {}'s frame objects (P::Local) need more than {} bytes", index, kFrameBytes));
   frame_depth_[index] = static_cast<std::uint32_t>(depth);
   framed_ = std::max(framed_, index + 1);
   std::byte* p = frames_ + (index + 1) * kFrameBytes - depth;

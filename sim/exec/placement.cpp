@@ -11,7 +11,8 @@ namespace lockstep::sim {
 CpuTree::CpuTree(const std::vector<int>& core_of_cpu, const std::vector<NodeId>& node_of_cpu,
                  const std::vector<int>& board_of_cpu) {
   const std::size_t n = node_of_cpu.size();
-  if (n == 0 || (!core_of_cpu.empty() && core_of_cpu.size() != n) || (!board_of_cpu.empty() && board_of_cpu.size() != n))
+  if (n == 0 || (!core_of_cpu.empty() && core_of_cpu.size() != n) ||
+      (!board_of_cpu.empty() && board_of_cpu.size() != n))
     throw std::invalid_argument("CpuTree: one core, one node and one board per CPU");
   auto build = [this, n](int level, auto key_of) {
     std::map<long long, std::size_t> index;  // key -> group, groups in order of their first CPU
@@ -63,7 +64,8 @@ CpuId most_idle(const Loads& loads) {
 namespace {
 
 // The first idle CPU of `group` on a wholly idle core, or with `whole_core` false any idle one.
-std::optional<CpuId> idle_in(const CpuTree& tree, const Loads& loads, const std::vector<CpuId>& group, bool whole_core) {
+std::optional<CpuId> idle_in(const CpuTree& tree, const Loads& loads, const std::vector<CpuId>& group,
+                             bool whole_core) {
   for (CpuId c : group) {
     if (loads[static_cast<std::size_t>(c)] != 0) continue;
     if (whole_core && load_of(tree.group(CpuTree::kCore, c), loads) != 0) continue;

@@ -41,7 +41,9 @@ namespace lockstep::sim {
 enum class ThreadPlacement : std::uint8_t { pinned, simple, topology, sharing };
 inline constexpr std::array<std::string_view, 4> kPlacementNames{"pinned", "simple", "topology", "sharing"};
 // ULE's tree, affinity and balancers: topology and sharing.
-constexpr bool uses_topology(ThreadPlacement p) { return p == ThreadPlacement::topology || p == ThreadPlacement::sharing; }
+constexpr bool uses_topology(ThreadPlacement p) {
+  return p == ThreadPlacement::topology || p == ThreadPlacement::sharing;
+}
 
 class CpuTree {
  public:

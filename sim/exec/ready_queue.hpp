@@ -152,7 +152,8 @@ class ReadyQueue {
     leaves_ = old == 0 ? 2 : 2 * old;
     std::vector<ReadyEntry> nodes(2 * leaves_, kLatest);
     for (std::size_t slot = 0; slot < old; ++slot) nodes[leaves_ + slot] = nodes_[old + slot];
-    for (std::size_t i = leaves_ - 1; i >= 1; --i) nodes[i] = nodes[2 * i + 1] < nodes[2 * i] ? nodes[2 * i + 1] : nodes[2 * i];
+    for (std::size_t i = leaves_ - 1; i >= 1; --i)
+      nodes[i] = nodes[2 * i + 1] < nodes[2 * i] ? nodes[2 * i + 1] : nodes[2 * i];
     nodes_.swap(nodes);
     slot_of_.resize(std::size_t{1} << ReadyEntry::kThreadBits);
     for (std::size_t slot = leaves_; slot-- > old;) free_.push_back(static_cast<std::uint32_t>(slot));

@@ -76,8 +76,8 @@ struct SimPlatform {
     }
     bool compare_exchange_strong(T& expected, T desired, std::memory_order order = std::memory_order_seq_cst) {
       bool ok = false;
-      const std::uint64_t old = detail::rmw(&value_, sizeof(T), RmwOp::compare_exchange,
-                                                     detail::to_bits(expected), detail::to_bits(desired), order, &ok);
+      const std::uint64_t old = detail::rmw(&value_, sizeof(T), RmwOp::compare_exchange, detail::to_bits(expected),
+                                            detail::to_bits(desired), order, &ok);
       if (!ok) expected = detail::from_bits<T>(old);
       return ok;
     }
@@ -96,8 +96,7 @@ struct SimPlatform {
 
    private:
     T rmw(RmwOp op, T operand, std::memory_order order) {
-      return detail::from_bits<T>(
-          detail::rmw(&value_, sizeof(T), op, detail::to_bits(operand), 0, order, nullptr));
+      return detail::from_bits<T>(detail::rmw(&value_, sizeof(T), op, detail::to_bits(operand), 0, order, nullptr));
     }
     alignas(sizeof(T)) T value_;
   };
@@ -112,12 +111,8 @@ struct SimPlatform {
    public:
     constexpr Shared() noexcept : value_{} {}
     constexpr Shared(T value) noexcept : value_(value) {}  // NOLINT(google-explicit-constructor)
-    T load() const {
-      return detail::from_bits<T>(detail::load(&value_, sizeof(T), std::memory_order_relaxed, true));
-    }
-    void store(T value) {
-      detail::store(&value_, sizeof(T), detail::to_bits(value), std::memory_order_relaxed, true);
-    }
+    T load() const { return detail::from_bits<T>(detail::load(&value_, sizeof(T), std::memory_order_relaxed, true)); }
+    void store(T value) { detail::store(&value_, sizeof(T), detail::to_bits(value), std::memory_order_relaxed, true); }
 
    private:
     alignas(sizeof(T)) T value_;

@@ -12,49 +12,74 @@ std::int64_t thread_field(ThreadId id) { return id == kNoThread ? -1 : static_ca
 // The simulator's notions in the trace's words (trace/format.hpp).
 trace::ThreadState trace_state(ThreadRunState state) {
   switch (state) {
-    case ThreadRunState::running: return trace::ThreadState::running;
-    case ThreadRunState::ready: return trace::ThreadState::ready;
-    case ThreadRunState::parked: return trace::ThreadState::parked;
-    case ThreadRunState::spinning: return trace::ThreadState::spinning;
-    case ThreadRunState::finished: break;
+    case ThreadRunState::running:
+      return trace::ThreadState::running;
+    case ThreadRunState::ready:
+      return trace::ThreadState::ready;
+    case ThreadRunState::parked:
+      return trace::ThreadState::parked;
+    case ThreadRunState::spinning:
+      return trace::ThreadState::spinning;
+    case ThreadRunState::finished:
+      break;
   }
   return trace::ThreadState::finished;
 }
 
 std::string_view trace_op(OpKind kind) {
   switch (kind) {
-    case OpKind::load: return trace::op::load;
-    case OpKind::store: return trace::op::store;
-    case OpKind::rmw: return trace::op::rmw;
-    case OpKind::fence: return trace::op::fence;
-    case OpKind::pause: return trace::op::pause;
-    case OpKind::park: return trace::op::park;
-    case OpKind::unpark: return trace::op::unpark;
-    case OpKind::plain_load: return trace::op::plain_load;
-    case OpKind::plain_store: return trace::op::plain_store;
-    case OpKind::drain: return trace::op::drain;
-    case OpKind::start: break;  // a thread's first step: no operation of the trace
+    case OpKind::load:
+      return trace::op::load;
+    case OpKind::store:
+      return trace::op::store;
+    case OpKind::rmw:
+      return trace::op::rmw;
+    case OpKind::fence:
+      return trace::op::fence;
+    case OpKind::pause:
+      return trace::op::pause;
+    case OpKind::park:
+      return trace::op::park;
+    case OpKind::unpark:
+      return trace::op::unpark;
+    case OpKind::plain_load:
+      return trace::op::plain_load;
+    case OpKind::plain_store:
+      return trace::op::plain_store;
+    case OpKind::drain:
+      return trace::op::drain;
+    case OpKind::start:
+      break;  // a thread's first step: no operation of the trace
   }
   return name_of(kind);
 }
 
 std::string_view trace_rmw(RmwOp op) {
   switch (op) {
-    case RmwOp::exchange: return trace::rmw::exchange;
-    case RmwOp::compare_exchange: return trace::rmw::cas;
-    case RmwOp::fetch_add: return trace::rmw::fetch_add;
-    case RmwOp::fetch_sub: return trace::rmw::fetch_sub;
-    case RmwOp::fetch_or: return trace::rmw::fetch_or;
-    case RmwOp::fetch_and: return trace::rmw::fetch_and;
+    case RmwOp::exchange:
+      return trace::rmw::exchange;
+    case RmwOp::compare_exchange:
+      return trace::rmw::cas;
+    case RmwOp::fetch_add:
+      return trace::rmw::fetch_add;
+    case RmwOp::fetch_sub:
+      return trace::rmw::fetch_sub;
+    case RmwOp::fetch_or:
+      return trace::rmw::fetch_or;
+    case RmwOp::fetch_and:
+      return trace::rmw::fetch_and;
   }
   return "?";
 }
 
 trace::LockAct trace_lock_act(LockNote note) {
   switch (note) {
-    case LockNote::wait: return trace::LockAct::wait;
-    case LockNote::acquire: return trace::LockAct::acquire;
-    case LockNote::release: break;
+    case LockNote::wait:
+      return trace::LockAct::wait;
+    case LockNote::acquire:
+      return trace::LockAct::acquire;
+    case LockNote::release:
+      break;
   }
   return trace::LockAct::release;
 }
@@ -97,22 +122,24 @@ void TraceRecorder::thread(std::uint64_t t_ns, ThreadId id, std::string_view nam
   writer_.thread(t_ns, id, name, cpu);
 }
 
-void TraceRecorder::cpu(std::uint64_t t_ns, CpuId cpu, ThreadId running) { writer_.cpu(t_ns, cpu, thread_field(running)); }
+void TraceRecorder::cpu(std::uint64_t t_ns, CpuId cpu, ThreadId running) {
+  writer_.cpu(t_ns, cpu, thread_field(running));
+}
 
 void TraceRecorder::state(std::uint64_t t_ns, ThreadId id, ThreadRunState state) {
   writer_.state(t_ns, id, trace_state(state));
 }
 
-void TraceRecorder::access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr,
-                           unsigned size, std::uint64_t value, std::uint64_t latency_ns, const AccessDetail* detail,
-                           bool buffered) {
+void TraceRecorder::access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr, unsigned size,
+                           std::uint64_t value, std::uint64_t latency_ns, const AccessDetail* detail, bool buffered) {
   writer_.access(t_ns, id, cpu, trace_op(kind), addr, size, value, latency_ns, Source(detail).given, buffered);
 }
 
 void TraceRecorder::rmw(std::uint64_t t_ns, ThreadId id, CpuId cpu, RmwOp op, std::uint64_t addr, unsigned size,
                         std::uint64_t old_value, std::uint64_t new_value, bool success, std::uint64_t latency_ns,
                         const AccessDetail* detail) {
-  writer_.rmw(t_ns, id, cpu, trace_rmw(op), addr, size, old_value, new_value, success, latency_ns, Source(detail).given);
+  writer_.rmw(t_ns, id, cpu, trace_rmw(op), addr, size, old_value, new_value, success, latency_ns,
+              Source(detail).given);
 }
 
 void TraceRecorder::simple(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t latency_ns) {
@@ -126,8 +153,8 @@ void TraceRecorder::unpark(std::uint64_t t_ns, ThreadId id, CpuId cpu, ThreadId 
 void TraceRecorder::lock(std::uint64_t t_ns, ThreadId id, std::uint64_t addr, LockNote act, bool shared,
                          const std::source_location& site) {
   // Relative to the source tree, so that a trace does not depend on where it was built.
-  const std::string where = site.line() == 0 ? std::string()
-                                             : profile::source_relative(site.file_name()) + ":" + std::to_string(site.line());
+  const std::string where =
+      site.line() == 0 ? std::string() : profile::source_relative(site.file_name()) + ":" + std::to_string(site.line());
   writer_.lock(t_ns, id, addr, trace_lock_act(act), shared, where);
 }
 

@@ -35,9 +35,9 @@ class TraceRecorder {
   void state(std::uint64_t t_ns, ThreadId id, ThreadRunState state);
   // `detail`: where a costed access was answered from (a machine model's `src` and `peer`);
   // `buffered`: a store that entered the TSO store buffer (`buf`).
-  void access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr,
-              unsigned size, std::uint64_t value, std::uint64_t latency_ns,
-              const AccessDetail* detail = nullptr, bool buffered = false);
+  void access(std::uint64_t t_ns, ThreadId id, CpuId cpu, OpKind kind, std::uint64_t addr, unsigned size,
+              std::uint64_t value, std::uint64_t latency_ns, const AccessDetail* detail = nullptr,
+              bool buffered = false);
   void rmw(std::uint64_t t_ns, ThreadId id, CpuId cpu, RmwOp op, std::uint64_t addr, unsigned size,
            std::uint64_t old_value, std::uint64_t new_value, bool success, std::uint64_t latency_ns,
            const AccessDetail* detail = nullptr);

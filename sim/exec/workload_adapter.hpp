@@ -15,7 +15,7 @@ namespace lockstep::sim {
 // The hooks W declares (core/workloads/workload.hpp) are the ones called; the concept makes
 // a declared hook that W lacks, or one W has and does not declare, a compile error.
 template <class W, class Params>
-  requires Workload<W, SimPlatform::Thread>
+requires Workload<W, SimPlatform::Thread>
 class SimWorkloadOf final : public SimWorkload {
  public:
   explicit SimWorkloadOf(Params params) : params_(std::move(params)) {}

@@ -66,8 +66,7 @@ class Cache {
       return;
     }
     const std::uint64_t* tags_and_stamps = tags(set);
-    for (std::size_t word = 0; word < set_words_; word += kWordsPerHostLine)
-      prefetch_host_line(tags_and_stamps + word);
+    for (std::size_t word = 0; word < set_words_; word += kWordsPerHostLine) prefetch_host_line(tags_and_stamps + word);
   }
   // Puts `line` in; returns the line it evicted, if any.
   std::optional<std::uint64_t> insert(std::uint64_t line);
@@ -108,7 +107,9 @@ class Cache {
   std::uint64_t& tag_at(std::size_t set, std::size_t way) { return tags(set)[way * way_stride_]; }
   std::uint64_t tag_at(std::size_t set, std::size_t way) const { return tags(set)[way * way_stride_]; }
   std::uint64_t& stamp_at(std::size_t set, std::size_t way) { return tags(set)[stamp_offset_ + way * way_stride_]; }
-  std::uint64_t stamp_at(std::size_t set, std::size_t way) const { return tags(set)[stamp_offset_ + way * way_stride_]; }
+  std::uint64_t stamp_at(std::size_t set, std::size_t way) const {
+    return tags(set)[stamp_offset_ + way * way_stride_];
+  }
 
   // --- set summaries (caches of kSummaryMinWays ways or more) ---
   bool summarized() const { return summaries_ != nullptr; }
@@ -124,7 +125,9 @@ class Cache {
     return static_cast<std::uint8_t>((line * 0x9E3779B97F4A7C15ULL) >> 56);
   }
   static std::uint8_t* fingerprints(std::uint64_t* s) { return reinterpret_cast<std::uint8_t*>(s + 1); }
-  static const std::uint8_t* fingerprints(const std::uint64_t* s) { return reinterpret_cast<const std::uint8_t*>(s + 1); }
+  static const std::uint8_t* fingerprints(const std::uint64_t* s) {
+    return reinterpret_cast<const std::uint8_t*>(s + 1);
+  }
   std::uint64_t ways_with_fingerprint(const std::uint64_t* s, std::uint8_t fp) const;
 
   // The way of the set holding `line`, or -1.
@@ -158,12 +161,12 @@ class Cache {
   std::uint32_t ways_ = 1;
   double hit_ns_ = 1;
   Replacement replacement_ = Replacement::lru;
-  std::size_t set_words_ = 1;  // ways, and as many stamps with LRU
-  std::size_t way_stride_ = 1;    // words from one way's tag to the next's
-  std::size_t stamp_offset_ = 1;  // words from a way's tag to its stamp
-  std::uint64_t* words_ = nullptr;  // set_words_ per set, not owned
-  std::size_t summary_words_ = 0;    // per set
-  std::uint64_t* summaries_ = nullptr;  // after the sets, in the same block; null: none
+  std::size_t set_words_ = 1;             // ways, and as many stamps with LRU
+  std::size_t way_stride_ = 1;            // words from one way's tag to the next's
+  std::size_t stamp_offset_ = 1;          // words from a way's tag to its stamp
+  std::uint64_t* words_ = nullptr;        // set_words_ per set, not owned
+  std::size_t summary_words_ = 0;         // per set
+  std::uint64_t* summaries_ = nullptr;    // after the sets, in the same block; null: none
   std::vector<std::uint64_t> plru_bits_;  // tree pseudo-LRU, one word per set
   std::uint64_t generation_ = 0;
   std::uint64_t tick_ = 0;

@@ -25,10 +25,10 @@ using lockstep::parse_line_state;
 struct CcbenchParams {
   LineState state = LineState::modified;
   CcOp op = CcOp::cas;
-  std::vector<CpuId> holders{0};   // who puts the line in its state, in this order
-  std::vector<CpuId> cpus;         // who time the operation, each in its own execution
+  std::vector<CpuId> holders{0};  // who puts the line in its state, in this order
+  std::vector<CpuId> cpus;        // who time the operation, each in its own execution
   std::uint32_t repetitions = 100;
-  std::optional<NodeId> home;      // the line's memory; default: the first holder's node
+  std::optional<NodeId> home;  // the line's memory; default: the first holder's node
 };
 
 struct CcbenchRow {

@@ -242,10 +242,14 @@ double MemorySystem::copy_lost_at(CpuId cpu, std::uint64_t addr) const {
 char MemorySystem::state_letter(const Line& line, int core) {
   if (line.owner == core) {
     switch (line.owner_state) {
-      case OwnerState::exclusive: return 'E';
-      case OwnerState::modified: return 'M';
-      case OwnerState::owned: return 'O';
-      case OwnerState::forward: return 'F';
+      case OwnerState::exclusive:
+        return 'E';
+      case OwnerState::modified:
+        return 'M';
+      case OwnerState::owned:
+        return 'O';
+      case OwnerState::forward:
+        return 'F';
     }
   }
   return line.shared_by(core) ? 'S' : 'I';

@@ -39,9 +39,9 @@ Interconnect::Tree Interconnect::build_tree(const Topology& topology, int from) 
     const int parent = topology.channels()[static_cast<std::size_t>(last.channel)].from;
     if (parent != from) {
       const Route& up = routes_[index(from, parent)];
-      if (up.hops + 1 != route.hops ||
-          !std::equal(hops_.begin() + up.first_hop, hops_.begin() + up.first_hop + up.hops, hops_.begin() + route.first_hop,
-                      [](const Hop& a, const Hop& b) { return a.channel == b.channel; }))
+      if (up.hops + 1 != route.hops || !std::equal(hops_.begin() + up.first_hop, hops_.begin() + up.first_hop + up.hops,
+                                                   hops_.begin() + route.first_hop,
+                                                   [](const Hop& a, const Hop& b) { return a.channel == b.channel; }))
         throw std::logic_error("interconnect: the routes from a package do not form a tree");
     }
     tree.nodes.push_back(TreeNode{to, parent, last, {route.tail_ns[0], route.tail_ns[1]}});
@@ -151,8 +151,9 @@ void Interconnect::broadcast(int from, std::uint32_t targets, Message kind, doub
   if ((targets >> from & 1u) != 0) arrival[from] = start;
   for (const TreeNode& node : tree.nodes) {
     if ((needed >> node.package & 1u) == 0) continue;
-    const double head = book(channels_[static_cast<std::size_t>(node.hop.channel)], head_[static_cast<std::size_t>(node.parent)],
-                             node.hop.serialize_ns[k]) + node.hop.latency_ns;
+    const double head = book(channels_[static_cast<std::size_t>(node.hop.channel)],
+                             head_[static_cast<std::size_t>(node.parent)], node.hop.serialize_ns[k]) +
+                        node.hop.latency_ns;
     head_[static_cast<std::size_t>(node.package)] = head;
     if ((targets >> node.package & 1u) != 0) arrival[node.package] = head + node.tail_ns[k];
   }

@@ -58,7 +58,7 @@ class Interconnect {
   struct Route {
     std::uint32_t first_hop = 0;  // into hops_
     std::uint32_t hops = 0;
-    double tail_ns[2] = {0, 0};   // per Message kind: the longest serialization on the route
+    double tail_ns[2] = {0, 0};  // per Message kind: the longest serialization on the route
   };
   // One package's place in the broadcast tree of a source: the last hop of the route to it.
   struct TreeNode {
@@ -68,7 +68,7 @@ class Interconnect {
     double tail_ns[2] = {0, 0};  // the whole route's, as Route's
   };
   struct Tree {
-    std::vector<TreeNode> nodes;  // every other package, parents before children
+    std::vector<TreeNode> nodes;       // every other package, parents before children
     std::vector<std::uint32_t> reach;  // per package: its bit and its ancestors' (not the source's)
   };
 
@@ -79,11 +79,11 @@ class Interconnect {
   double book(Channel& channel, double ready, double length);
   void forget_past(Channel& channel) const;
 
-  int vertices_ = 0;  // packages and hubs
+  int vertices_ = 0;           // packages and hubs
   std::vector<Route> routes_;  // per (from, to)
   std::vector<Hop> hops_;
   std::vector<Channel> channels_;
-  std::vector<Tree> trees_;  // per source package
+  std::vector<Tree> trees_;   // per source package
   std::vector<double> head_;  // scratch for broadcast: per package, when the head arrives
   double now_ns_ = 0;
 };

@@ -33,7 +33,7 @@ enum class OwnerState : std::uint8_t {
 };
 
 struct DirectoryLine {
-  std::int16_t owner = -1;   // core holding it E, M or O, or -1
+  std::int16_t owner = -1;  // core holding it E, M or O, or -1
   OwnerState owner_state = OwnerState::exclusive;
   // The package whose shared last level holds the only dirty copy (the owner left it there
   // when it evicted the line), or -1; written back to memory when that cache evicts it.
@@ -48,9 +48,7 @@ struct DirectoryLine {
   std::vector<int> sharers;  // cores holding it Shared, in the order they got it (the order
                              // invalidations are sent in, which decides link bookings)
 
-  bool dirty() const {
-    return owner >= 0 && (owner_state == OwnerState::modified || owner_state == OwnerState::owned);
-  }
+  bool dirty() const { return owner >= 0 && (owner_state == OwnerState::modified || owner_state == OwnerState::owned); }
   // E or M: no other copy, so the owner writes without a message.
   bool sole_copy() const { return owner_state == OwnerState::exclusive || owner_state == OwnerState::modified; }
   bool shared_by(int core) const { return std::find(sharers.begin(), sharers.end(), core) != sharers.end(); }

@@ -45,15 +45,15 @@ struct CacheLevel {
 };
 
 struct Link {
-  int a = 0;  // package
-  int b = 0;  // package
-  double latency_ns = 15;                  // one way, per message
-  double bandwidth_bytes_per_ns = 4;       // each direction
+  int a = 0;                          // package
+  int b = 0;                          // package
+  double latency_ns = 15;             // one way, per message
+  double bandwidth_bytes_per_ns = 4;  // each direction
 };
 
 struct Dram {
-  double latency_ns = 60;            // row miss, from the memory controller's point of view
-  double open_row_saving_ns = 15;    // a hit in the open row of its bank is this much faster
+  double latency_ns = 60;          // row miss, from the memory controller's point of view
+  double open_row_saving_ns = 15;  // a hit in the open row of its bank is this much faster
   std::uint64_t row_bytes = 8192;
   std::uint32_t banks = 16;
   double refresh_interval_ns = 7800;  // tREFI
@@ -76,34 +76,34 @@ struct MachineConfig {
   // Each node's memory controllers and home agent sit on a hub of their own, a vertex of
   // the interconnect without cores (AMD Zen's IO die); false: on the node's first package.
   bool node_hubs = false;
-  std::vector<CacheLevel> caches;     // from L1 outwards; line size is kLineBytes
+  std::vector<CacheLevel> caches;  // from L1 outwards; line size is kLineBytes
   Coherence coherence = Coherence::home_snoop;
   LineStates line_states = LineStates::mesi;
-  bool probe_filter = false;          // broadcast only: probe just the packages that may hold the line
-  bool inclusive_llc = true;          // the last level holds every line its cores hold
+  bool probe_filter = false;  // broadcast only: probe just the packages that may hold the line
+  bool inclusive_llc = true;  // the last level holds every line its cores hold
   // home_snoop with a directory in memory (Intel Skylake-SP, Cascade Lake): a line another
   // package holds dirty is found through its home's DRAM unless that package is the home,
   // so a remote transfer costs a DRAM read more when the reader's package is home.
   bool memory_directory = false;
-  double uncore_ns = 10;              // a miss's trip through the package's uncore to the memory controller
-  double c2c_same_package_ns = 30;    // a dirty line from another core of the same package (HITM)
+  double uncore_ns = 10;            // a miss's trip through the package's uncore to the memory controller
+  double c2c_same_package_ns = 30;  // a dirty line from another core of the same package (HITM)
   // A clean (E or F) line from another core of the package where no inclusive last level
   // answers it (a snoop filter forwards the request to the core); 0: as a dirty one.
   double c2c_clean_same_package_ns = 0;
-  double remote_cache_ns = 20;        // a package answering a probe with its dirty line
-  double probe_ns = 5;                // a package looking up a probe
+  double remote_cache_ns = 20;  // a package answering a probe with its dirty line
+  double probe_ns = 5;          // a package looking up a probe
   // A locked read-modify-write's own cost, on top of reaching its line: the line held across
   // the read and the write, the store buffer drained. 0: none (presets calibrated before the
   // field, whose c2c figures fold it into the transfer).
   double locked_ns = 0;
-  std::uint32_t request_bytes = 16;   // a request or probe message
-  std::uint32_t data_bytes = 80;      // a cache line with its header
+  std::uint32_t request_bytes = 16;  // a request or probe message
+  std::uint32_t data_bytes = 80;     // a cache line with its header
   Dram dram;
   std::uint32_t store_buffer_entries = 32;
   // How much longer a thread's CPU work (P::charge) takes while its core's other hardware
   // thread is busy too; 1 without SMT.
   double smt_work_factor = 1.0;
-  FlatCosts os;                       // pause, fence, wake, context switch, time slice, work costs
+  FlatCosts os;  // pause, fence, wake, context switch, time slice, work costs
 
   int cpus() const { return packages * cores_per_package * threads_per_core; }
   int nodes() const { return packages / packages_per_node; }

@@ -13,14 +13,22 @@ namespace lockstep::sim::machine {
 
 const char* name_of(Source source) {
   switch (source) {
-    case Source::l1: return "l1";
-    case Source::l2: return "l2";
-    case Source::l3: return "l3";
-    case Source::same_package_core: return "same_package_core";
-    case Source::remote_cache: return "remote_cache";
-    case Source::dram_local: return "dram_local";
-    case Source::dram_remote: return "dram_remote";
-    case Source::upgrade: return "upgrade";
+    case Source::l1:
+      return "l1";
+    case Source::l2:
+      return "l2";
+    case Source::l3:
+      return "l3";
+    case Source::same_package_core:
+      return "same_package_core";
+    case Source::remote_cache:
+      return "remote_cache";
+    case Source::dram_local:
+      return "dram_local";
+    case Source::dram_remote:
+      return "dram_remote";
+    case Source::upgrade:
+      return "upgrade";
   }
   return "?";
 }
@@ -28,7 +36,8 @@ const char* name_of(Source source) {
 MemorySystem::MemorySystem(const MachineConfig& config)
     : config_(config), topology_(config), links_(topology_, config_.request_bytes, config_.data_bytes) {
   if (config_.caches.empty() || config_.caches.front().scope != CacheScope::core)
-    throw std::invalid_argument(fmt::format("machine {}: the first cache level must be private to a core", config_.name));
+    throw std::invalid_argument(
+        fmt::format("machine {}: the first cache level must be private to a core", config_.name));
   // Each level's caches (one per core or per package), carved out of one block of words.
   struct LevelCaches {
     std::vector<Cache>* caches;
@@ -97,7 +106,8 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
     throw std::out_of_range(fmt::format("access to {:#x}, beyond the simulated physical address space", a.addr));
   // The only insertion into the directory: everything below finds, which moves no entry.
   if (a.home < 0 || a.home >= topology_.nodes())
-    throw std::out_of_range(fmt::format("access homed on node {}, which machine {} does not have", a.home, config_.name));
+    throw std::out_of_range(
+        fmt::format("access homed on node {}, which machine {} does not have", a.home, config_.name));
   Line& line = lines_.find_or_insert(line_addr);
   line.home = static_cast<std::uint8_t>(a.home);
   links_.set_now(static_cast<double>(a.start_ns));
@@ -215,8 +225,9 @@ double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_add
   }
   // Another core's copy is involved, or the line's previous transaction is still in flight:
   // the engine applies this access's value when the line arrives (CostModel::last_in_flight).
-  last_in_flight_ = line.busy_until_ns > start || (line.owner >= 0 && line.owner != core) ||
-                    (exclusive && std::any_of(line.sharers.begin(), line.sharers.end(), [core](int s) { return s != core; }));
+  last_in_flight_ =
+      line.busy_until_ns > start || (line.owner >= 0 && line.owner != core) ||
+      (exclusive && std::any_of(line.sharers.begin(), line.sharers.end(), [core](int s) { return s != core; }));
   if (line.owner != core && !line.shared_by(core)) {
     const double t = miss(a, line, line_addr, core, start);
     check_line(line, a);
@@ -225,7 +236,8 @@ double MemorySystem::latency(const Access& a, Line& line, std::uint64_t line_add
   // S, O or F here, wanted exclusive: invalidate every other copy (an RFO upgrade).
   for (int sharer : line.sharers) prefetch_core_sets(sharer, line_addr);
   const double begin = std::max(start, line.busy_until_ns);
-  const double done = begin + private_hit(core, line, line_addr, begin) + invalidate_others(line, line_addr, core, begin, 0);
+  const double done =
+      begin + private_hit(core, line, line_addr, begin) + invalidate_others(line, line_addr, core, begin, 0);
   set_owner(line, core, OwnerState::modified);
   line.busy_until_ns = done;
   line.owner_busy = true;

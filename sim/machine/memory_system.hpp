@@ -100,9 +100,7 @@ class MemorySystem final : public CostModel {
   std::uint32_t packages_to_probe(const Line& line, int package) const;
 
   // coherence.cpp: the line's MESI/MOESI state, where copies live, what leaves the caches
-  static std::uint16_t package_bit(int package) {
-    return package < 0 ? 0 : static_cast<std::uint16_t>(1u << package);
-  }
+  static std::uint16_t package_bit(int package) { return package < 0 ? 0 : static_cast<std::uint16_t>(1u << package); }
   void set_owner(Line& line, int core, OwnerState state);
   void add_sharer(Line& line, int core);
   void grant_read(Line& line, int core);
@@ -137,7 +135,7 @@ class MemorySystem final : public CostModel {
   // of time order (the data reply before the probes it races), so a single "busy until"
   // would make early messages queue behind later ones.
   Interconnect links_;
-  std::vector<double> probe_arrival_;  // scratch for from_memory: per package, when its probe arrives
+  std::vector<double> probe_arrival_;    // scratch for from_memory: per package, when its probe arrives
   std::vector<std::uint64_t> open_row_;  // per node and bank
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
   // Per core, the copies it has been asked for whose request has not reached it yet: it

@@ -44,7 +44,9 @@ std::vector<int> boards_in_order(int packages, int per_board) {
 // The first presets' cost of a locked instruction of their own: [derived] from the preset's
 // estimate of one (os.rmw_ns, which the flat machine charges) less an L1 hit. Their transfer
 // terms are fitted with it to the published CAS ping-pong figures (each preset says how).
-void locked_from_rmw_guess(MachineConfig& c) { c.locked_ns = static_cast<double>(c.os.rmw_ns) - c.caches.front().hit_ns; }
+void locked_from_rmw_guess(MachineConfig& c) {
+  c.locked_ns = static_cast<double>(c.os.rmw_ns) - c.caches.front().hit_ns;
+}
 
 MachineConfig nehalem_2s() {
   MachineConfig c;
@@ -67,7 +69,7 @@ MachineConfig nehalem_2s() {
       CacheLevel{"L3", 8 * kMiB, 16, 15, CacheScope::package, Replacement::lru},
   };
   c.coherence = Coherence::home_snoop;  // REF: home snoop
-  c.line_states = LineStates::mesif;   // Intel: MESIF (Nehalem introduced the Forward state)
+  c.line_states = LineStates::mesif;    // Intel: MESIF (Nehalem introduced the Forward state)
   c.probe_filter = false;               // only meaningful for broadcast; Nehalem's L3 is the filter
   c.inclusive_llc = true;               // REF: inclusive L3
   // One QPI link between the two packages. REF: 6.4 GT/s, 12.8 GB/s per direction = 12.8 bytes/ns.
@@ -116,17 +118,17 @@ MachineConfig nehalem_2s() {
   };
   // The idle loop (sim/exec/idle_model.hpp, used with `scheduler: {idle: ...}`).
   c.os.idle = IdleCosts{
-      .ipi_send_ns = 600,     // [guess] the xAPIC ICR write (an uncached MMIO write) and the kernel's path to it
-      .hlt_exit_ns = 4000,    // Linux intel_idle's Nehalem table: C1 (hlt) exit latency 3 us; [guess] 1 us
-                              // more for the interrupt's delivery and handler
-      .mwait_exit_ns = 200,   // [guess] mwait with a C0 hint (the seed keeps the Xeons in C0): the
-                              // watched line's invalidation restarts the core
-      .spin_detect_ns = 60,   // [guess] the spinning loop sees the line change: one transfer within the
-                              // package, of the order of the c2c figure above
+      .ipi_send_ns = 600,        // [guess] the xAPIC ICR write (an uncached MMIO write) and the kernel's path to it
+      .hlt_exit_ns = 4000,       // Linux intel_idle's Nehalem table: C1 (hlt) exit latency 3 us; [guess] 1 us
+                                 // more for the interrupt's delivery and handler
+      .mwait_exit_ns = 200,      // [guess] mwait with a C0 hint (the seed keeps the Xeons in C0): the
+                                 // watched line's invalidation restarts the core
+      .spin_detect_ns = 60,      // [guess] the spinning loop sees the line change: one transfer within the
+                                 // package, of the order of the c2c figure above
       .spin_iterations = 10000,  // FreeBSD sched_ule.c: sched_idlespins
-      .spin_switches = 4,     // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
-      .mwait_switches = 1,    // the same: cpu_idle(switchcnt > 1)
-      .tick_ns = 1'000'000,   // [guess] FreeBSD's default hz = 1000 (which clock rolls the count: not checked)
+      .spin_switches = 4,        // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
+      .mwait_switches = 1,       // the same: cpu_idle(switchcnt > 1)
+      .tick_ns = 1'000'000,      // [guess] FreeBSD's default hz = 1000 (which clock rolls the count: not checked)
   };
   locked_from_rmw_guess(c);
   return c;
@@ -193,15 +195,15 @@ MachineConfig barcelona_core() {
   };
   // The idle loop: Nehalem's guesses scaled by the clock where they are the core's work.
   c.os.idle = IdleCosts{
-      .ipi_send_ns = 800,     // [derived] Nehalem's 600 * 1.33
-      .hlt_exit_ns = 5300,    // [guess] Nehalem's 4000 * 1.33: family 10h's hlt may enter C1E, which the
-                              // seed's "mwait doesn't enter as deep of a sleep" suggests is deeper
-      .mwait_exit_ns = 270,   // [derived] Nehalem's 200 * 1.33 (the seed keeps the Opterons in C0 too)
-      .spin_detect_ns = 76,   // [derived] the same-die c2c one way above (REF: ~76 ns)
+      .ipi_send_ns = 800,        // [derived] Nehalem's 600 * 1.33
+      .hlt_exit_ns = 5300,       // [guess] Nehalem's 4000 * 1.33: family 10h's hlt may enter C1E, which the
+                                 // seed's "mwait doesn't enter as deep of a sleep" suggests is deeper
+      .mwait_exit_ns = 270,      // [derived] Nehalem's 200 * 1.33 (the seed keeps the Opterons in C0 too)
+      .spin_detect_ns = 76,      // [derived] the same-die c2c one way above (REF: ~76 ns)
       .spin_iterations = 10000,  // FreeBSD sched_ule.c: sched_idlespins
-      .spin_switches = 4,     // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
-      .mwait_switches = 1,    // the same: cpu_idle(switchcnt > 1)
-      .tick_ns = 1'000'000,   // [guess] FreeBSD's default hz = 1000 (which clock rolls the count: not checked)
+      .spin_switches = 4,        // FreeBSD sched_ule.c of 2008: sched_idlespinthresh = 4
+      .mwait_switches = 1,       // the same: cpu_idle(switchcnt > 1)
+      .tick_ns = 1'000'000,      // [guess] FreeBSD's default hz = 1000 (which clock rolls the count: not checked)
   };
   locked_from_rmw_guess(c);
   return c;
@@ -314,14 +316,14 @@ MachineConfig xeon_e7_16s() {
         c.links.push_back(Link{4 * a + p, 4 * b + p, kNodeControllerNs, kNumalinkBytesPerNs});
     }
   }
-  c.uncore_ns = 25;            // [derived] the ~20 ns L3 miss plus ~5 ns to the memory controller [guess]
+  c.uncore_ns = 25;  // [derived] the ~20 ns L3 miss plus ~5 ns to the memory controller [guess]
   // [guess] a dirty line from another core across the larger ring: a ping-pong of ~35 ns one
   // way, which with locked_ns 6.4 is a 43 ns transfer (as fitted for nehalem-2s).
   c.c2c_same_package_ns = 43;
-  c.remote_cache_ns = 28;      // [guess] as nehalem-2s
-  c.probe_ns = 5;              // [guess] as Nehalem
-  c.request_bytes = 16;        // [guess] as Nehalem's QPI
-  c.data_bytes = 80;           // [derived] as Nehalem's QPI
+  c.remote_cache_ns = 28;  // [guess] as nehalem-2s
+  c.probe_ns = 5;          // [guess] as Nehalem
+  c.request_bytes = 16;    // [guess] as Nehalem's QPI
+  c.data_bytes = 80;       // [derived] as Nehalem's QPI
   // [guess] local DRAM ~120 ns (the E7's DDR4 sits behind scalable memory buffers) = uncore 25
   // + this, so 95 ns.
   c.dram.latency_ns = 95;
@@ -351,8 +353,9 @@ MachineConfig xeon_e7_16s() {
 }  // namespace
 
 std::vector<std::string> preset_names() {
-  return {"nehalem-2s", "barcelona-4s", "barcelona-8s", "xeon-e7-16s", "opteron-6172-4s", "xeon-e7-8867l-8s",
-          "skylake-sp-2s", "cascade-lake-2s", "ice-lake-2s", "epyc-7r13-2s", "host"};
+  return {"nehalem-2s",      "barcelona-4s",     "barcelona-8s",  "xeon-e7-16s",
+          "opteron-6172-4s", "xeon-e7-8867l-8s", "skylake-sp-2s", "cascade-lake-2s",
+          "ice-lake-2s",     "epyc-7r13-2s",     "host"};
 }
 
 MachineConfig make_preset(std::string_view name) {

@@ -48,12 +48,12 @@ MachineConfig epyc_7r13_2s() {
   MachineConfig c;
   c.name = "epyc-7r13-2s";
   c.boards = 1;
-  c.packages = 12;           // C2C: 96 cores; AMD: 8 cores per CCX, so 6 CCX a socket
+  c.packages = 12;  // C2C: 96 cores; AMD: 8 cores per CCX, so 6 CCX a socket
   c.cores_per_package = 8;
-  c.threads_per_core = 2;    // C2C: 192 hardware threads, CPU n + 96 the sibling of n
-  c.packages_per_node = 6;   // [guess] NPS1, the default: one node per socket
-  c.node_hubs = true;        // AMD: the IO die holds the memory controllers and the fabric
-  c.smt_work_factor = 1.6;   // [guess] as nehalem-2s
+  c.threads_per_core = 2;   // C2C: 192 hardware threads, CPU n + 96 the sibling of n
+  c.packages_per_node = 6;  // [guess] NPS1, the default: one node per socket
+  c.node_hubs = true;       // AMD: the IO die holds the memory controllers and the fabric
+  c.smt_work_factor = 1.6;  // [guess] as nehalem-2s
   // [guess] the clock while measured: AWS quotes 3.6 GHz all-core turbo for the 7R13.
   constexpr double kGhz = 3.6;
   c.caches = {
@@ -71,16 +71,17 @@ MachineConfig epyc_7r13_2s() {
   // the owner CCX's shadow tags and its core's L2.
   c.uncore_ns = 46 / kGhz;
   c.remote_cache_ns = 12;
-  c.probe_ns = 5;         // [guess] as the Xeons
-  c.request_bytes = 16;   // [guess] a fabric request: header only
-  c.data_bytes = 80;      // [derived] a 64-byte line and its header
+  c.probe_ns = 5;        // [guess] as the Xeons
+  c.request_bytes = 16;  // [guess] a fabric request: header only
+  c.data_bytes = 80;     // [derived] a 64-byte line and its header
   // Links [derived]: 4a + remote_cache = 97, so a = 21.25 ns; b = 44.4 ns.
   // Bandwidth: a CCD's link reads 32 bytes a fabric clock (AMD), 1.6 GHz with DDR4-3200 at
   // 1:1, 51.2 bytes/ns; one xGMI-2 link, x16 at 18 GT/s, 36 bytes/ns per direction
   // [simplification: one link stands for the three or four a two-socket board has].
   constexpr double kCcxLinkNs = 21.25;
   constexpr double kXgmiNs = 44.36;
-  for (int p = 0; p < c.packages; ++p) c.links.push_back(Link{p, c.packages + p / c.packages_per_node, kCcxLinkNs, 51.2});
+  for (int p = 0; p < c.packages; ++p)
+    c.links.push_back(Link{p, c.packages + p / c.packages_per_node, kCcxLinkNs, 51.2});
   c.links.push_back(Link{c.packages, c.packages + 1, kXgmiNs, 36});
   // [guess] local memory ~105 ns (no published figure for this machine): uncore 12.8 + two
   // link hops 42.5 + their serialisation 1.9 + this; remote adds the two crossings, ~195 ns.
@@ -92,7 +93,7 @@ MachineConfig epyc_7r13_2s() {
   c.dram.refresh_busy_ns = 350;       // JEDEC DDR4 tRFC1 for 8 Gb devices [guess at the density]
   c.store_buffer_entries = 64;        // AMD: Zen 3's store queue
   c.os = scaled_os_costs(kGhz);
-  c.os.pause_ns = 18;                 // [guess] Zen 2 and 3's pause, ~65 cycles
+  c.os.pause_ns = 18;  // [guess] Zen 2 and 3's pause, ~65 cycles
   return c;
 }
 

@@ -101,7 +101,7 @@ MachineConfig xeon_e7_8867l_8s() {
   c.packages = 8;            // MCTOP: 8 sockets, 8 NUMA nodes
   c.cores_per_package = 10;  // MCTOP: 80 cores, 160 hardware threads
   c.threads_per_core = 2;
-  c.smt_work_factor = 1.6;   // [guess] as nehalem-2s (Hyper-Threading, same core family)
+  c.smt_work_factor = 1.6;  // [guess] as nehalem-2s (Hyper-Threading, same core family)
   c.caches = {
       // 32 KiB 8-way, 4 cycles (Intel, Westmere): 4 / 2.13 GHz = 1.88 ns.
       CacheLevel{"L1", 32 * kKiB, 8, 1.88, CacheScope::core, Replacement::lru},

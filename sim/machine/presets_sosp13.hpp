@@ -7,7 +7,7 @@
 
 namespace lockstep::sim::machine {
 
-MachineConfig opteron_6172_4s();    // 4 x AMD Opteron 6172: 48 cores on 8 dies
+MachineConfig opteron_6172_4s();   // 4 x AMD Opteron 6172: 48 cores on 8 dies
 MachineConfig xeon_e7_8867l_8s();  // 8 x Intel Xeon E7-8867L: 80 cores, 160 threads
 
 }  // namespace lockstep::sim::machine

@@ -35,17 +35,17 @@ MachineConfig xeon_2s_base(double ghz) {
   MachineConfig c;
   c.boards = 1;
   c.packages = 2;
-  c.threads_per_core = 2;    // Intel: Hyper-Threading
-  c.smt_work_factor = 1.6;   // [guess] as nehalem-2s
+  c.threads_per_core = 2;   // Intel: Hyper-Threading
+  c.smt_work_factor = 1.6;  // [guess] as nehalem-2s
   c.coherence = Coherence::home_snoop;
   c.line_states = LineStates::mesif;
   c.inclusive_llc = false;
-  c.probe_ns = 5;            // [guess] a snoop filter lookup, as nehalem-2s
-  c.request_bytes = 16;      // [guess] a UPI request: header flits
-  c.data_bytes = 80;         // [derived] a 64-byte line and its header
+  c.probe_ns = 5;               // [guess] a snoop filter lookup, as nehalem-2s
+  c.request_bytes = 16;         // [guess] a UPI request: header flits
+  c.data_bytes = 80;            // [derived] a 64-byte line and its header
   c.store_buffer_entries = 56;  // Intel: Skylake's store buffer
   c.os = scaled_os_costs(ghz);
-  c.os.pause_ns = 40;  // Intel: Skylake's pause takes ~140 cycles (optimization manual)
+  c.os.pause_ns = 40;                 // Intel: Skylake's pause takes ~140 cycles (optimization manual)
   c.dram.open_row_saving_ns = 13.75;  // [derived] DDR4-2666 CL19: tRCD = 19 / 1333 MHz = 14.25; ~13.75 for 2933
   c.dram.row_bytes = 8192;            // [derived] x8 DDR4: 1 KiB page * 8 devices
   c.dram.banks = 96;                  // [derived] 6 channels * 16 banks (DDR4); [guess] one rank each
@@ -72,9 +72,9 @@ MachineConfig with_memory_directory(MachineConfig c, double l1_ns, double l2_ns)
 
 // What MLC measured on one machine, in ns.
 struct MlcFigures {
-  double local, remote;                        // idle memory latency
-  double clean_socket, hitm_socket;            // a line clean / modified in another core's L2 of the socket
-  double hitm_writer_home, hitm_reader_home;   // modified in the other socket, by the line's home
+  double local, remote;                       // idle memory latency
+  double clean_socket, hitm_socket;           // a line clean / modified in another core's L2 of the socket
+  double hitm_writer_home, hitm_reader_home;  // modified in the other socket, by the line's home
 };
 
 // Solves the model's sums for MLC's figures (the fit above) over one UPI link of
@@ -93,7 +93,8 @@ void fit_to_mlc(MachineConfig& c, const MlcFigures& mlc, double bytes_per_ns, do
 
 // A Skylake-SP or Cascade Lake pair: its name, cores, clock, L1 and L2 hits and MLC figures;
 // UPI at 10.4 GT/s, 20.8 bytes/ns (Intel).
-MachineConfig directory_xeon(const char* name, int cores, double ghz, double l1_ns, double l2_ns, const MlcFigures& mlc) {
+MachineConfig directory_xeon(const char* name, int cores, double ghz, double l1_ns, double l2_ns,
+                             const MlcFigures& mlc) {
   MachineConfig c = with_memory_directory(xeon_2s_base(ghz), l1_ns, l2_ns);
   c.name = name;
   c.cores_per_package = cores;
@@ -137,7 +138,7 @@ MachineConfig ice_lake_2s() {
   c.memory_directory = false;  // MLC: the same 127 ns whichever socket is home
   // MLC: 60.1 clean, 64.2 HITM in the socket.
   fit_to_mlc(c, MlcFigures{89.2, 143, 60.1, 64.2, 127, 127}, 22.4, 20);
-  c.locked_ns = 5.9;            // [derived] core-to-core-latency's 8375C (Ice Lake) SMT sibling, 8.0 ns, less an L1 hit (2.08)
+  c.locked_ns = 5.9;  // [derived] core-to-core-latency's 8375C (Ice Lake) SMT sibling, 8.0 ns, less an L1 hit (2.08)
   c.store_buffer_entries = 72;  // Intel: Sunny Cove's store buffer
   return c;
 }

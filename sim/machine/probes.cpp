@@ -11,8 +11,7 @@ namespace lockstep::sim::machine {
 
 void LatencyProbe::setup(Engine& engine) {
   counts_.clear();
-  const std::uint64_t base =
-      engine.memory().reserve_unbacked(params_.bytes, params_.placement, engine.shape().nodes());
+  const std::uint64_t base = engine.memory().reserve_unbacked(params_.bytes, params_.placement, engine.shape().nodes());
   engine.spawn("probe", params_.cpu, [this, &engine, base] {
     const std::uint64_t lines = std::max<std::uint64_t>(1, params_.bytes / kLineBytes);
     if (params_.bytes <= params_.warmup_max_bytes)
@@ -131,7 +130,8 @@ C2cResult run_c2c(Engine& engine, const C2cParams& params, const std::vector<int
     result.cpus.push_back(cpu);
   }
   for (const CpuId cpu : params.cpus) {
-    if (cpu >= static_cast<CpuId>(core_of_cpu.size())) throw std::invalid_argument("c2c: a CPU the machine does not have");
+    if (cpu >= static_cast<CpuId>(core_of_cpu.size()))
+      throw std::invalid_argument("c2c: a CPU the machine does not have");
     result.cpus.push_back(cpu);
   }
   const std::size_t n = result.cpus.size();

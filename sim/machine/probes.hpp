@@ -59,7 +59,7 @@ struct Peak {
 std::vector<Peak> find_peaks(const LatencyCounts& counts, double min_fraction = 0.005);
 
 struct C2cParams {
-  bool smt = false;        // include pairs of SMT siblings (one core)
+  bool smt = false;  // include pairs of SMT siblings (one core)
   // The CPUs to measure, each pair of them (empty: every CPU, one per core unless `smt`); a
   // big machine's distances show in a few (its 80 cores are 3,160 pairs).
   std::vector<CpuId> cpus;
@@ -71,7 +71,7 @@ struct C2cParams {
 };
 
 struct C2cResult {
-  std::vector<CpuId> cpus;                   // the CPUs measured, in order
+  std::vector<CpuId> cpus;                      // the CPUs measured, in order
   std::vector<std::vector<double>> one_way_ns;  // [i][j] for cpus[i], cpus[j]; 0 on the diagonal
   std::uint64_t executions = 0;
   std::uint64_t memory_ops = 0;  // summed over the pairs' executions

@@ -21,7 +21,7 @@ enum class EdgeKind : std::uint8_t { contains, link };
 struct EdgeProps {
   EdgeKind kind = EdgeKind::contains;
   double weight = 1e12;  // routing weight: a link's latency; containment edges never carry messages
-  int a = -1;           // link ends (routing vertices: packages and hubs)
+  int a = -1;            // link ends (routing vertices: packages and hubs)
   int b = -1;
   int channel_ab = -1;  // the channel from a to b
   int channel_ba = -1;
@@ -43,10 +43,11 @@ Topology::Topology(const MachineConfig& c)
   if (c.packages < 1 || c.cores_per_package < 1 || c.threads_per_core < 1 || c.boards < 1)
     throw std::invalid_argument("a machine needs at least one board, package, core and thread");
   if (c.packages_per_node < 1 || c.packages % c.packages_per_node != 0)
-    throw std::invalid_argument(fmt::format("packages_per_node {} does not divide {} packages", c.packages_per_node, c.packages));
+    throw std::invalid_argument(
+        fmt::format("packages_per_node {} does not divide {} packages", c.packages_per_node, c.packages));
   vertices_ = c.packages + c.hubs();
-  board_of_package_ = c.board_of_package.empty() ? std::vector<int>(static_cast<std::size_t>(c.packages), 0)
-                                                 : c.board_of_package;
+  board_of_package_ =
+      c.board_of_package.empty() ? std::vector<int>(static_cast<std::size_t>(c.packages), 0) : c.board_of_package;
   if (board_of_package_.size() != static_cast<std::size_t>(c.packages))
     throw std::invalid_argument("board_of_package needs one entry per package");
   // CPUs are numbered as Linux numbers them: every core's first thread, then every core's second.
@@ -73,7 +74,8 @@ void Topology::compute_routes(const MachineConfig& c) {
     boost::add_edge(board_v[static_cast<std::size_t>(board)], package_v.back(), EdgeProps{}, g);
   }
   // Hubs carry messages and hold no cores; they join the graph only through their links.
-  for (int h = 0; h < c.hubs(); ++h) package_v.push_back(boost::add_vertex(VertexProps{VertexKind::hub, c.packages + h}, g));
+  for (int h = 0; h < c.hubs(); ++h)
+    package_v.push_back(boost::add_vertex(VertexProps{VertexKind::hub, c.packages + h}, g));
   for (int core = 0; core < cores_; ++core) {
     const Vertex v = boost::add_vertex(VertexProps{VertexKind::core, core}, g);
     boost::add_edge(package_v[static_cast<std::size_t>(package_of_core(core))], v, EdgeProps{}, g);
@@ -81,7 +83,11 @@ void Topology::compute_routes(const MachineConfig& c) {
   for (const Link& l : c.links) {
     if (l.a < 0 || l.a >= vertices_ || l.b < 0 || l.b >= vertices_ || l.a == l.b)
       throw std::invalid_argument(fmt::format("link {}-{} does not join two packages or hubs", l.a, l.b));
-    EdgeProps e{EdgeKind::link, l.latency_ns, l.a, l.b, static_cast<int>(channels_.size()),
+    EdgeProps e{EdgeKind::link,
+                l.latency_ns,
+                l.a,
+                l.b,
+                static_cast<int>(channels_.size()),
                 static_cast<int>(channels_.size() + 1)};
     channels_.push_back(Channel{l.a, l.b, l.latency_ns, l.bandwidth_bytes_per_ns});
     channels_.push_back(Channel{l.b, l.a, l.latency_ns, l.bandwidth_bytes_per_ns});
@@ -97,14 +103,16 @@ void Topology::compute_routes(const MachineConfig& c) {
   std::vector<double> dist(boost::num_vertices(g));
   for (int from = 0; from < vertices_; ++from) {
     const Vertex src = package_v[static_cast<std::size_t>(from)];
-    boost::dijkstra_shortest_paths(g, src,
-                                   boost::weight_map(weight)
-                                       .predecessor_map(boost::make_iterator_property_map(pred.begin(), boost::get(boost::vertex_index, g)))
-                                       .distance_map(boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g))));
+    boost::dijkstra_shortest_paths(
+        g, src,
+        boost::weight_map(weight)
+            .predecessor_map(boost::make_iterator_property_map(pred.begin(), boost::get(boost::vertex_index, g)))
+            .distance_map(boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g))));
     for (int to = 0; to < vertices_; ++to) {
       if (to == from) continue;
       const Vertex dst = package_v[static_cast<std::size_t>(to)];
-      if (dist[dst] >= kNotARoute) throw std::invalid_argument(fmt::format("no link route from vertex {} to {}", from, to));
+      if (dist[dst] >= kNotARoute)
+        throw std::invalid_argument(fmt::format("no link route from vertex {} to {}", from, to));
       std::vector<int> path;  // channels, built backwards
       for (Vertex v = dst; v != src; v = pred[v]) {
         const auto [e, found] = boost::edge(pred[v], v, g);

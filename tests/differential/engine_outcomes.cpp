@@ -143,7 +143,7 @@ EngineOutcomes explore_engine(const std::shared_ptr<const program::Program>& pro
 }
 
 model::SearchEstimate estimate_engine(const std::shared_ptr<const program::Program>& program, Model model,
-                                     const model::EstimateOptions& options) {
+                                      const model::EstimateOptions& options) {
   Executor executor(program, model);
   return model::estimate_search(executor, options);
 }

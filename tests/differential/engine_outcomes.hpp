@@ -40,6 +40,6 @@ EngineOutcomes explore_engine(const std::shared_ptr<const program::Program>& pro
 
 // The estimate of dfs's executions (model/search_estimate.hpp) on the same engine.
 model::SearchEstimate estimate_engine(const std::shared_ptr<const program::Program>& program, Model model,
-                                     const model::EstimateOptions& options);
+                                      const model::EstimateOptions& options);
 
 }  // namespace lockstep::difftest

@@ -242,8 +242,9 @@ class Run {
               // is a bug (an extra class explored twice, or a class missed that the outcomes
               // happened not to show).
               bad = true;
-              report += fmt::format("# dfs ran {} complete executions; the reference counts {} classes of its dependence\n",
-                                    e.executions, *ref.dependence_classes);
+              report +=
+                  fmt::format("# dfs ran {} complete executions; the reference counts {} classes of its dependence\n",
+                              e.executions, *ref.dependence_classes);
               if (o_.verbose)
                 fmt::print("seed {} {}: dfs {} executions, {} classes of its dependence\n", seed, name_of(model),
                            e.executions, *ref.dependence_classes);
@@ -320,8 +321,9 @@ class Run {
             t.estimate_sampled > 0 ? 100 * t.estimate_error_sum / static_cast<double>(t.estimate_sampled) : 0.0,
             t.estimate_within);
       if (t.smt_programs > 0)
-        fmt::print("     smt: {} programs, {} witnesses followed by the engine to their outcome, {:.2f} s in the solver\n",
-                   t.smt_programs, t.smt_witnesses, t.smt_seconds);
+        fmt::print(
+            "     smt: {} programs, {} witnesses followed by the engine to their outcome, {:.2f} s in the solver\n",
+            t.smt_programs, t.smt_witnesses, t.smt_seconds);
       fmt::print("     host time: reference {:.2f} s, dfs ({} worker{}) {:.2f} s, smt with every outcome {:.2f} s\n",
                  t.reference_s, o_.workers.front(), o_.workers.front() == 1 ? "" : "s", t.dfs_s, t.smt_s);
     }
@@ -352,8 +354,8 @@ class Run {
 
   // The axiomatic checker's outcomes against the reference's, and the engine following the
   // solver's model of each to the same outcome.
-  static bool smt(const std::shared_ptr<const lockstep::program::Program>& prog, Model model, const ReferenceResult& ref,
-                  Tally& t, std::string& report) {
+  static bool smt(const std::shared_ptr<const lockstep::program::Program>& prog, Model model,
+                  const ReferenceResult& ref, Tally& t, std::string& report) {
     axiomatic::SmtOptions so;
     so.model = model == Model::tso ? axiomatic::Model::tso : axiomatic::Model::sc;
     so.all_outcomes = true;
@@ -433,7 +435,8 @@ int main(int argc, char** argv) {
   app.add_flag("--exact-shape", o.exact_shape, "Every program has exactly --threads threads of --ops operations");
   app.add_flag("--verbose", o.verbose, "Name the programs whose counts differ from the classes");
   app.add_flag("--keep", o.keep, "Keep every program's scenario file in --out, not only the mismatches");
-  app.add_flag("--generate-only", o.generate_only, "Write every program's scenario files to --out and check nothing (benchmarks)");
+  app.add_flag("--generate-only", o.generate_only,
+               "Write every program's scenario files to --out and check nothing (benchmarks)");
   app.add_option("--file", o.files, "Check these scenario files' thread programs instead of random ones");
   CLI11_PARSE(app, argc, argv);
   if (o.exact_shape) {
