@@ -27,6 +27,7 @@
 #include "scenario/futex_loader.hpp"
 #include "scenario/machine_workloads_loader.hpp"
 #include "scenario/outcome.hpp"
+#include "scenario/workload_rows.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/machine/probes.hpp"
@@ -65,59 +66,6 @@ HeaderScanParams load_header_scan(const yaml::Map& m, const MachineSpec& machine
     m.source().fail(m.node(), fmt::format("header-scan: a {}-byte item{} does not fit a 4 KiB page (keg: small)",
                                           p.item_bytes, p.colour ? " with its colour's line" : ""));
   return p;
-}
-
-// --- the simulator: a fresh workload W<SimPlatform> per execution (sim/exec/workload_adapter.hpp)
-
-//
-// Each simulator gets parameters of its own. A program is shared through a shared_ptr, and
-// every execution's workload copies it: with one copy for all the workers of a parallel
-// search, each execution's reference count went up and down on one cache line that every
-// core wrote (2% of a 2-worker dfs in perf, and slower steps around it).
-template <class P>
-P own_copy(const P& params) {
-  return params;
-}
-template <class T>
-std::shared_ptr<const T> own_copy(const std::shared_ptr<const T>& shared) {
-  return std::make_shared<const T>(*shared);
-}
-
-template <class W, class Params>
-std::unique_ptr<sim::SimWorkload> simulate(const WorkloadSpec& spec) {
-  return std::make_unique<sim::SimWorkloadOf<W, Params>>(own_copy(spec.get<Params>()));
-}
-
-// --- natively: one execution on real threads
-
-template <class W, class Params>
-requires Workload<W, NativePlatform::Thread> RowReport run_native(const Scenario& s, const Params& params) {
-  W workload(params);
-  native::NativeRunner runner;
-  workload.setup([&runner](std::string name, CpuId cpu, std::function<void()> body) {
-    runner.spawn(std::move(name), cpu, std::move(body));
-  });
-  native::NativeRunResult r = runner.run();
-  workload.check();  // reports through the platform, after the threads' own reports
-  if (native::NativeViolation late; native::take_violation(late) && !r.violation) r.violation = std::move(late);
-  RowReport report;
-  report.strategy = "native";
-  report.executions = 1;
-  report.elapsed_s = r.elapsed_s;
-  if constexpr (W::kHooks.metrics) report.workload = workload.metrics();
-  if (r.violation && reports_property(s, r.violation->property)) {
-    report.result = "violation";
-    report.property = r.violation->property;
-    report.message = r.violation->message;
-  } else {
-    report.result = "pass";
-  }
-  return report;
-}
-
-template <class W, class Params>
-RowReport native_of(const Scenario& s) {
-  return run_native<W>(s, s.workload.get<Params>());
 }
 
 FutexBackendKind backend_of(const Scenario& s) {
@@ -197,16 +145,18 @@ WorkloadKindInfo futex_wake_row(std::string_view name) {
           .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
             return load_futex_wake(m, machine, design, Mode);
           },
-          .simulate = simulate<FutexWake<SimPlatform>, FutexWakeParams>,
+          .simulate = simulate_row<FutexWake<SimPlatform>, FutexWakeParams>,
           .check_native = table_backend_only,
-          .native = native_of<FutexWake<NativePlatform>, FutexWakeParams>,
+          .native = native_row<FutexWake<NativePlatform>, FutexWakeParams>,
           .properties = futex_properties()};
 }
 
 }  // namespace
 
-const std::vector<WorkloadKindInfo>& workload_registry() {
-  static const std::vector<WorkloadKindInfo> rows{
+namespace {
+
+std::deque<WorkloadKindInfo>& registry_rows() {
+  static std::deque<WorkloadKindInfo> rows{
       {.name = "lock-counter",
        .keys = {"threads", "iterations", "cpus", "cs_work"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
@@ -218,9 +168,9 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
          p.cs_work = static_cast<std::uint32_t>(m.unsigned_or("cs_work", 0, kMaxCsWork, 0));
          return p;
        },
-       .simulate = simulate<LockCounter<SimPlatform>, LockCounterParams>,
+       .simulate = simulate_row<LockCounter<SimPlatform>, LockCounterParams>,
        .check_native = lock_counter_native_check,
-       .native = native_of<LockCounter<NativePlatform>, LockCounterParams>,
+       .native = native_row<LockCounter<NativePlatform>, LockCounterParams>,
        .properties =
            names({property::mutual_exclusion, property::deadlock, property::lost_wakeup, property::bound_exceeded})},
       {.name = "header-scan",
@@ -228,9 +178,9 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
          return load_header_scan(m, machine);
        },
-       .simulate = simulate<HeaderScan<SimPlatform>, HeaderScanParams>,
+       .simulate = simulate_row<HeaderScan<SimPlatform>, HeaderScanParams>,
        .check_native = nullptr,
-       .native = native_of<HeaderScan<NativePlatform>, HeaderScanParams>,
+       .native = native_row<HeaderScan<NativePlatform>, HeaderScanParams>,
        .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "counter-sharing",
        .keys = {"layout", "threads", "iterations", "cpus"},
@@ -244,9 +194,9 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
          p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
          return p;
        },
-       .simulate = simulate<CounterSharing<SimPlatform>, CounterSharingParams>,
+       .simulate = simulate_row<CounterSharing<SimPlatform>, CounterSharingParams>,
        .check_native = nullptr,
-       .native = native_of<CounterSharing<NativePlatform>, CounterSharingParams>,
+       .native = native_row<CounterSharing<NativePlatform>, CounterSharingParams>,
        .properties = names({property::lost_update, property::deadlock, property::bound_exceeded})},
       {.name = "latency-probe",
        .keys = {"bytes", "placement", "cpu", "samples", "seed"},
@@ -283,7 +233,7 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return load_futex_hash(m, machine, design);
        },
-       .simulate = simulate<FutexHash<SimPlatform>, FutexHashParams>,
+       .simulate = simulate_row<FutexHash<SimPlatform>, FutexHashParams>,
        .check_native = nullptr,
        .native = native_on_backend<FutexHash, FutexHashParams>,
        .properties = futex_properties()},
@@ -292,7 +242,7 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return load_futex_pingpong(m, machine, design);
        },
-       .simulate = simulate<FutexPingpong<SimPlatform>, FutexPingpongParams>,
+       .simulate = simulate_row<FutexPingpong<SimPlatform>, FutexPingpongParams>,
        .check_native = nullptr,
        .native = native_on_backend<FutexPingpong, FutexPingpongParams>,
        .properties = futex_properties()},
@@ -301,7 +251,7 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return load_futex_ring(m, machine, design);
        },
-       .simulate = simulate<FutexRing<SimPlatform>, FutexRingParams>,
+       .simulate = simulate_row<FutexRing<SimPlatform>, FutexRingParams>,
        .check_native = ring_native_check,
        .native = native_on_backend<FutexRing, FutexRingParams>,
        .properties = futex_properties()},
@@ -312,21 +262,37 @@ const std::vector<WorkloadKindInfo>& workload_registry() {
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return std::shared_ptr<const fileio::FileioSpec>(load_fileio_workload(m, machine, design));
        },
-       .simulate = simulate<FileioWorkload<SimPlatform>, std::shared_ptr<const fileio::FileioSpec>>,
+       .simulate = simulate_row<FileioWorkload<SimPlatform>, std::shared_ptr<const fileio::FileioSpec>>,
        .check_native = nullptr,
-       .native = native_of<FileioWorkload<NativePlatform>, std::shared_ptr<const fileio::FileioSpec>>,
+       .native = native_row<FileioWorkload<NativePlatform>, std::shared_ptr<const fileio::FileioSpec>>,
        .properties = fileio_properties()},
       // Thread programs are read from `threads` (program_loader.cpp), not from a workload map.
       {.name = "program",
        .keys = {},
        .load = nullptr,
-       .simulate = simulate<ProgramWorkload<SimPlatform>, std::shared_ptr<const program::Program>>,
+       .simulate = simulate_row<ProgramWorkload<SimPlatform>, std::shared_ptr<const program::Program>>,
        .check_native = nullptr,
        .native = nullptr,
        .properties = names({property::assertion, property::condvar_mutex, property::deadlock, property::lost_wakeup,
                             property::bound_exceeded})},
   };
   return rows;
+}
+
+}  // namespace
+
+const std::deque<WorkloadKindInfo>& workload_registry() { return registry_rows(); }
+
+void register_workload(WorkloadKindInfo row) {
+  if (row.name.empty() || find_workload(row.name) != nullptr)
+    throw std::invalid_argument(fmt::format("register_workload: the kind '{}' is taken (or empty)", row.name));
+  if (row.load == nullptr || row.simulate == nullptr)
+    throw std::invalid_argument(fmt::format("register_workload: '{}' needs a load and a simulate entry", row.name));
+  for (const std::string& p : row.properties)
+    if (find_property(p) == nullptr)
+      throw std::invalid_argument(
+          fmt::format("register_workload: '{}' lists '{}', which core/properties.hpp does not declare", row.name, p));
+  registry_rows().push_back(std::move(row));
 }
 
 const WorkloadKindInfo* find_workload(std::string_view name) {

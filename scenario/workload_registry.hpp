@@ -6,6 +6,7 @@
 #pragma once
 
 #include <any>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,8 +35,16 @@ struct WorkloadKindInfo {
   std::vector<std::string> properties;
 };
 
-// Every row, in the order `lockstep --help` lists them (thread programs last).
-const std::vector<WorkloadKindInfo>& workload_registry();
+// Every row, in the order `lockstep --help` lists them: the bundled ones (thread programs
+// last of them), then those registered. A deque: a row's address stays valid while others
+// are added, as loaded scenarios point at their rows.
+const std::deque<WorkloadKindInfo>& workload_registry();
+// Adds a workload kind of a program's own (examples/backoff-lock/): scenarios loaded after
+// this may name it, and the runners run it like a bundled one (scenario/workload_rows.hpp
+// makes its simulate and native entries). Call it before loading scenarios, from one thread.
+// Throws std::invalid_argument when the name is taken, a row has no load or simulate, or a
+// property it lists is not declared in core/properties.hpp.
+void register_workload(WorkloadKindInfo row);
 // The row named `name`, or null.
 const WorkloadKindInfo* find_workload(std::string_view name);
 // The thread programs' row.
