@@ -10,13 +10,13 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(LOCKSTEP_EXPORTED_LIBRARIES
-    lockstep_core lockstep_io lockstep_report lockstep_trace lockstep_profile lockstep_axiomatic lockstep_sim
+    lockstep_core lockstep_io lockstep_report lockstep_trace lockstep_profile lockstep_measure lockstep_axiomatic lockstep_sim
     lockstep_model lockstep_native lockstep_native_probes lockstep_scenario lockstep_driver)
 install(TARGETS ${LOCKSTEP_EXPORTED_LIBRARIES} EXPORT lockstepTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS lockstep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(dir core io report trace profile axiomatic sim model native scenario driver)
+foreach(dir core io report trace profile measure axiomatic sim model native scenario driver)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockstep/${dir}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

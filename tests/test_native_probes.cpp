@@ -414,7 +414,7 @@ TEST_CASE("native probes: the memory probe's JSON has the simulator's row shape"
   MemorySizeResult s;
   s.bytes = 4096;
   s.counts = {{1, 3}, {2, 1}};
-  s.histogram = lockstep::sim::machine::histogram(s.counts, 1);
+  s.histogram = lockstep::measure::histogram(s.counts, 1);
   s.peaks_ns = {1.25};
   s.latency = summarize({1, 1, 1, 2});
   r.sizes.push_back(s);

@@ -4,15 +4,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "measure/sysfs.hpp"
 #include "native/probes/chase_buffer.hpp"
 #include "native/probes/chase_cycle.hpp"
 #include "native/probes/pinned_threads.hpp"
 #include "native/runner.hpp"
-#include "sim/machine/host_topology.hpp"
 
 namespace lockstep::native::probes {
 
@@ -59,9 +62,9 @@ MemorySizeResult size_result(std::uint64_t bytes, int node, std::vector<double> 
   r.bytes = bytes;
   r.node = node;
   for (double s : samples_ns) ++r.counts[static_cast<std::uint64_t>(std::llround(std::max(0.0, s)))];
-  r.histogram = sim::machine::histogram(r.counts, 1);
+  r.histogram = measure::histogram(r.counts, 1);
   r.peaks_ns.clear();
-  for (const sim::machine::Peak& p : sim::machine::find_peaks(r.counts)) r.peaks_ns.push_back(p.centre_ns);
+  for (const measure::Peak& p : measure::find_peaks(r.counts)) r.peaks_ns.push_back(p.centre_ns);
   r.accesses = samples_ns.size() * kBatchLoads;
   r.latency = summarize(std::move(samples_ns));
   return r;
@@ -177,11 +180,28 @@ void run_memory_probe(const MemoryProbeOptions& options, const Deadline& deadlin
 }  // namespace
 
 LastLevelCache host_last_level_cache(const std::string& sysfs_root) {
-  const sim::machine::HostTopology host = sim::machine::read_host_topology(sysfs_root);
-  if (!host.caches_from_sysfs || host.config.caches.empty()) return LastLevelCache{kAssumedLlcBytes, false};
-  std::uint64_t largest = 0;
-  for (const sim::machine::CacheLevel& level : host.config.caches) largest = std::max(largest, level.size_bytes);
-  return LastLevelCache{largest, true};
+  // The caches of the lowest-numbered CPU that lists any, levels 1 to 3 as the model has them
+  // (sim/machine/host_topology.cpp reads the same files for the host preset).
+  namespace fs = std::filesystem;
+  constexpr int kMaxLevel = 3;
+  const fs::path cpus = fs::path(sysfs_root) / "devices/system/cpu";
+  std::vector<int> numbers;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(cpus, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > 3 && name.starts_with("cpu") &&
+        std::all_of(name.begin() + 3, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      numbers.push_back(std::stoi(name.substr(3)));
+  }
+  std::sort(numbers.begin(), numbers.end());
+  for (const int cpu : numbers) {
+    const std::vector<measure::HostCache> caches = measure::read_caches(cpus / fmt::format("cpu{}/cache", cpu));
+    std::uint64_t largest = 0;
+    for (const measure::HostCache& c : caches)
+      if (c.level <= kMaxLevel) largest = std::max(largest, c.size_bytes);
+    if (largest > 0) return LastLevelCache{largest, true};
+  }
+  return LastLevelCache{kAssumedLlcBytes, false};
 }
 
 std::vector<std::uint64_t> memory_probe_sizes(std::uint64_t max_bytes) {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "measure/latency_histogram.hpp"
 #include "native/probes/clock.hpp"
 #include "native/probes/latency_summary.hpp"
 #include "native/probes/limits.hpp"
-#include "sim/machine/probes.hpp"
 
 namespace lockstep::native::probes {
 
@@ -60,10 +60,10 @@ struct MemorySizeResult {
   // one batch, so it averages 256 accesses: a buffer between two cache levels shows one
   // peak at the mix, where the simulator's per-access histogram shows two.
   LatencySummary latency;
-  sim::machine::LatencyCounts counts;  // per-access latency of each batch, rounded to whole ns -> batches
-  std::vector<sim::machine::HistogramBin> histogram;  // counts in 1 ns bins, as the simulator's latency-probe
-  std::vector<double> peaks_ns;                       // sim::machine::find_peaks(counts)
-  std::uint64_t accesses = 0;                         // timed loads: samples x kBatchLoads
+  measure::LatencyCounts counts;                 // per-access latency of each batch, rounded to whole ns -> batches
+  std::vector<measure::HistogramBin> histogram;  // counts in 1 ns bins, as the simulator's latency-probe
+  std::vector<double> peaks_ns;                  // measure::find_peaks(counts)
+  std::uint64_t accesses = 0;                    // timed loads: samples x kBatchLoads
 };
 
 // One mapping per node, shared by that node's sizes.

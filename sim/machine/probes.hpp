@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "measure/latency_histogram.hpp"
 #include "sim/exec/engine.hpp"
 #include "sim/exec/memory.hpp"
 #include "sim/scheduler.hpp"
@@ -29,8 +30,13 @@ struct LatencyProbeParams {
   std::uint64_t warmup_max_bytes = 64ULL << 20;
 };
 
-// Latency (ns) -> how many accesses took exactly that long.
-using LatencyCounts = std::map<std::uint64_t, std::uint64_t>;
+// The histogram and its peaks (measure/latency_histogram.hpp), which the native memory probe
+// shares.
+using measure::find_peaks;
+using measure::histogram;
+using measure::HistogramBin;
+using measure::LatencyCounts;
+using measure::Peak;
 
 class LatencyProbe final : public SimWorkload {
  public:
@@ -43,20 +49,6 @@ class LatencyProbe final : public SimWorkload {
   LatencyProbeParams params_;
   LatencyCounts counts_;
 };
-
-struct HistogramBin {
-  std::uint64_t lo_ns = 0;
-  std::uint64_t hi_ns = 0;  // exclusive
-  std::uint64_t count = 0;
-};
-std::vector<HistogramBin> histogram(const LatencyCounts& counts, std::uint64_t bin_ns);
-
-struct Peak {
-  double centre_ns = 0;
-  std::uint64_t count = 0;  // accesses within the peak's window
-};
-// Local maxima of the histogram holding at least `min_fraction` of the samples, tallest first.
-std::vector<Peak> find_peaks(const LatencyCounts& counts, double min_fraction = 0.005);
 
 struct C2cParams {
   bool smt = false;  // include pairs of SMT siblings (one core)
