@@ -366,6 +366,8 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
 Calibration fit_calibration(const mc::HostTopology& host, const CalibrationMeasurements& measured,
                             const scenario::HostIdentity& id, const std::string& when, const std::string& work_dir,
                             TransferFit transfer) {
+  if (transfer == TransferFit::ccbench && !measured.ccbench_transfer)
+    throw std::runtime_error("calibrate --transfer-from ccbench: no two cores of one package were measured");
   Calibration c;
   c.config = host.config;
   c.config.name = "host";
