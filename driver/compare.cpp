@@ -1,7 +1,6 @@
 #include "driver/compare.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <filesystem>
 #include <limits>
