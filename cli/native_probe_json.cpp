@@ -33,7 +33,7 @@ void put_run(Json& out, double seconds, double elapsed_s, bool interrupted, cons
   out["notes"] = notes;
 }
 
-void put_summary(Json& out, const np::LatencySummary& s) {
+void put_summary(Json& out, const measure::LatencySummary& s) {
   out["samples"] = s.samples;
   out["median_ns"] = hundredths(s.median_ns);
   out["mean_ns"] = hundredths(s.mean_ns);

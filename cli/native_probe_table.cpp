@@ -48,7 +48,7 @@ std::string huge_page_line(const np::MemoryProbeResult& r) {
 
 std::string figure_row(const char* name, const np::FutexFigure& f) {
   if (!f.measured) return fmt::format("  {:<34} not measured: {}\n", name, f.note);
-  const np::LatencySummary& s = f.latency;
+  const measure::LatencySummary& s = f.latency;
   std::string out =
       fmt::format("  {:<34} {:>10.0f} {:>10.0f} {:>10.0f} {:>9}", name, s.median_ns, s.p10_ns, s.p90_ns, s.samples);
   if (f.not_asleep != 0) out += fmt::format("  ({} handoffs found the partner awake)", f.not_asleep);

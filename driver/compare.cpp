@@ -14,6 +14,7 @@
 #include "driver/native_ccbench.hpp"
 #include "driver/native_runner.hpp"
 #include "driver/runner.hpp"
+#include "measure/latency_summary.hpp"
 #include "native/probes/c2c_probe.hpp"
 #include "native/probes/memory_probe.hpp"
 #include "report/workload_figures.hpp"
@@ -49,15 +50,9 @@ std::vector<std::pair<std::string, double>> figures_of(const RowReport& r, bool 
   return out;
 }
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 void summarise(MetricComparison& m) {
   if (m.native.empty()) return;
-  m.native_median = median_of(m.native);
+  m.native_median = measure::summarize(m.native).median_ns;
   m.native_min = *std::min_element(m.native.begin(), m.native.end());
   m.native_max = *std::max_element(m.native.begin(), m.native.end());
 }

@@ -17,13 +17,13 @@
 #include <vector>
 
 #include "cli/native_probe.hpp"
+#include "measure/latency_summary.hpp"
 #include "native/probes/c2c_probe.hpp"
 #include "native/probes/ccbench_probe.hpp"
 #include "native/probes/chase_buffer.hpp"
 #include "native/probes/chase_cycle.hpp"
 #include "native/probes/clock.hpp"
 #include "native/probes/futex_probe.hpp"
-#include "native/probes/latency_summary.hpp"
 #include "native/probes/memory_probe.hpp"
 #include "native/probes/pinned_threads.hpp"
 #include "native/probes/thread_state.hpp"
@@ -36,7 +36,7 @@ namespace {
 
 bool positive_finite(double v) { return std::isfinite(v) && v > 0; }
 
-void check_summary(const LatencySummary& s) {
+void check_summary(const lockstep::measure::LatencySummary& s) {
   CHECK(s.samples > 0);
   CHECK(positive_finite(s.median_ns));
   CHECK(positive_finite(s.mean_ns));
@@ -47,14 +47,14 @@ void check_summary(const LatencySummary& s) {
 }  // namespace
 
 TEST_CASE("native probes: percentiles interpolate between ranks", "[probes]") {
-  const LatencySummary s = summarize({5, 1, 4, 2, 3});
+  const lockstep::measure::LatencySummary s = lockstep::measure::summarize({5, 1, 4, 2, 3});
   CHECK(s.samples == 5);
   CHECK(s.median_ns == 3);
   CHECK(s.mean_ns == 3);
   CHECK(s.p10_ns == Approx(1.4));
   CHECK(s.p90_ns == Approx(4.6));
-  CHECK(summarize({}).samples == 0);
-  CHECK(percentile({7}, 0.9) == 7);
+  CHECK(lockstep::measure::summarize({}).samples == 0);
+  CHECK(lockstep::measure::percentile({7}, 0.9) == 7);
 }
 
 TEST_CASE("native probes: the chase is one cycle through every line", "[probes]") {
@@ -416,7 +416,7 @@ TEST_CASE("native probes: the memory probe's JSON has the simulator's row shape"
   s.counts = {{1, 3}, {2, 1}};
   s.histogram = lockstep::measure::histogram(s.counts, 1);
   s.peaks_ns = {1.25};
-  s.latency = summarize({1, 1, 1, 2});
+  s.latency = lockstep::measure::summarize({1, 1, 1, 2});
   r.sizes.push_back(s);
   const nlohmann::ordered_json j = lockstep::cli::memory_probe_json(r);
   CHECK(j["probe"] == "memory");

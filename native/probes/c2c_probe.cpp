@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "native/probes/latency_summary.hpp"
+#include "measure/latency_summary.hpp"
 #include "native/probes/pinned_threads.hpp"
 #include "native/runner.hpp"
 
@@ -89,7 +89,7 @@ double per_op_ns(const Clock& clock, Op op) {
     const std::uint64_t t1 = clock.stop();
     samples.push_back(clock.ns(static_cast<double>(t1 - t0)) / static_cast<double>(kOps));
   }
-  return summarize(samples).median_ns;
+  return measure::summarize(samples).median_ns;
 }
 
 // A locked fetch_add on a line of one's own: each adds what the last returned (a dependent
@@ -161,7 +161,7 @@ C2cProbeResult c2c_probe(const C2cProbeOptions& options) {
       }
       const std::vector<double> samples =
           ping_pong(context, result.cpus[i], result.cpus[j], deadline.next_part_end(pairs_left--));
-      result.one_way_ns[i][j] = result.one_way_ns[j][i] = summarize(samples).median_ns;
+      result.one_way_ns[i][j] = result.one_way_ns[j][i] = measure::summarize(samples).median_ns;
       result.batches[i][j] = result.batches[j][i] = samples.size();
     }
   }

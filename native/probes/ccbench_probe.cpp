@@ -162,7 +162,7 @@ CcbenchProbeResult ccbench_probe(const CcbenchProbeOptions& options) {
     row.cpu = cpu;
     row.min_ns = *std::min_element(samples.begin(), samples.end());
     row.max_ns = *std::max_element(samples.begin(), samples.end());
-    row.latency = summarize(std::move(samples));
+    row.latency = measure::summarize(std::move(samples));
     result.rows.push_back(row);
   }
   result.elapsed_s = deadline.elapsed_s();

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/workloads/ccbench_test.hpp"
+#include "measure/latency_summary.hpp"
 #include "native/probes/clock.hpp"
-#include "native/probes/latency_summary.hpp"
 #include "native/probes/limits.hpp"
 
 namespace lockstep::native::probes {
@@ -36,7 +36,7 @@ struct CcbenchProbeOptions {
 
 struct CcbenchProbeRow {
   int cpu = 0;
-  LatencySummary latency;  // over the repetitions, the readings' own cost taken off
+  measure::LatencySummary latency;  // over the repetitions, the readings' own cost taken off
   double min_ns = 0;
   double max_ns = 0;
 };

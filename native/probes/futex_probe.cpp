@@ -45,7 +45,7 @@ FutexFigure eagain_cost(const Context& c, Deadline::Clock::time_point part_end) 
       throw std::logic_error("FUTEX_WAIT on a word that differs did not fail with EAGAIN");
     samples_ns.push_back(c.clock.ns(static_cast<double>(t1 - t0) - c.overhead_ticks));
   } while (!enough(c, samples_ns.size(), part_end));
-  return FutexFigure{true, summarize(std::move(samples_ns)), 0, {}};
+  return FutexFigure{true, measure::summarize(std::move(samples_ns)), 0, {}};
 }
 
 // How a ping-pong's threads sleep and wake: the kernel's futex, or std::atomic::wait.
@@ -214,13 +214,13 @@ OneWayResult one_way_wakeups(const Context& c, int cpu_a, int cpu_b, Deadline::C
 FutexFigure not_measured(std::string why) { return FutexFigure{false, {}, 0, std::move(why)}; }
 
 FutexFigure switch_figure(const PingPongResult& r) {
-  return FutexFigure{true, summarize(r.half_round_trip_ns), r.not_asleep, {}};
+  return FutexFigure{true, measure::summarize(r.half_round_trip_ns), r.not_asleep, {}};
 }
 
 template <class Signal>
 FutexFigure wakeup_figure(const OneWayResult& r) {
   if (r.wake_to_running_ns.empty()) return not_measured("the partner was never asleep when woken");
-  FutexFigure f{true, summarize(r.wake_to_running_ns), r.not_asleep, {}};
+  FutexFigure f{true, measure::summarize(r.wake_to_running_ns), r.not_asleep, {}};
   if (r.state_unknown)
     f.note = std::is_same_v<Signal, AtomicWaitSignal>
                  ? "the kernel did not say whether the partner slept (no /proc): not every sample need be a wakeup"
@@ -250,7 +250,7 @@ void run_futex_probe(const FutexProbeOptions& options, const Deadline& deadline,
     const OneWayResult r = one_way_wakeups<FutexSignal>(c, result.cpu_a, result.cpu_b, next());
     result.wake_to_running = wakeup_figure<FutexSignal>(r);
     result.wake_call = r.wake_call_ns.empty() ? not_measured("the partner was never asleep when woken")
-                                              : FutexFigure{true, summarize(r.wake_call_ns), 0, {}};
+                                              : FutexFigure{true, measure::summarize(r.wake_call_ns), 0, {}};
   }
   if (!options.limits.stopped()) result.context_switch = switch_figure(ping_pong(c, result.cpu_a, next()));
   if (two_cpus && !options.limits.stopped())

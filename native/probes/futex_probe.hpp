@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "measure/latency_summary.hpp"
 #include "native/probes/clock.hpp"
-#include "native/probes/latency_summary.hpp"
 #include "native/probes/limits.hpp"
 
 namespace lockstep::native::probes {
@@ -31,7 +31,7 @@ struct FutexProbeOptions {
 
 struct FutexFigure {
   bool measured = false;
-  LatencySummary latency;
+  measure::LatencySummary latency;
   // (c): handoffs where the partner was not asleep yet (the FUTEX_WAKE woke nobody), so no
   // sleep and wakeup happened; the figure is good while this is small. (b), (d): rounds
   // left out of the figure because the partner was not asleep when woken.

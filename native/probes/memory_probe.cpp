@@ -66,7 +66,7 @@ MemorySizeResult size_result(std::uint64_t bytes, int node, std::vector<double> 
   r.peaks_ns.clear();
   for (const measure::Peak& p : measure::find_peaks(r.counts)) r.peaks_ns.push_back(p.centre_ns);
   r.accesses = samples_ns.size() * kBatchLoads;
-  r.latency = summarize(std::move(samples_ns));
+  r.latency = measure::summarize(std::move(samples_ns));
   return r;
 }
 

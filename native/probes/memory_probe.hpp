@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "measure/latency_histogram.hpp"
+#include "measure/latency_summary.hpp"
 #include "native/probes/clock.hpp"
-#include "native/probes/latency_summary.hpp"
 #include "native/probes/limits.hpp"
 
 namespace lockstep::native::probes {
@@ -59,7 +59,7 @@ struct MemorySizeResult {
   // Per access: a batch's time, less the clock's own cost, over kBatchLoads. Each sample is
   // one batch, so it averages 256 accesses: a buffer between two cache levels shows one
   // peak at the mix, where the simulator's per-access histogram shows two.
-  LatencySummary latency;
+  measure::LatencySummary latency;
   measure::LatencyCounts counts;                 // per-access latency of each batch, rounded to whole ns -> batches
   std::vector<measure::HistogramBin> histogram;  // counts in 1 ns bins, as the simulator's latency-probe
   std::vector<double> peaks_ns;                  // measure::find_peaks(counts)

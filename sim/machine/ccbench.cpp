@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "measure/latency_summary.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/machine/machine_config.hpp"
 #include "sim/timed_strategy.hpp"
@@ -84,18 +85,16 @@ CcbenchResult run_ccbench(Engine& engine, const CcbenchParams& params, std::uint
     const ExecutionResult r = engine.run(w, oracle, trace, result.executions++);
     if (r.violation) throw std::runtime_error("ccbench failed: " + r.violation->message);
     result.memory_ops += r.memory_ops;
-    std::vector<double> s = w.samples();
+    const std::vector<double>& s = w.samples();
     if (s.size() != params.repetitions) throw std::logic_error("ccbench: a repetition went unmeasured");
+    // The native probe's summary (measure/latency_summary.hpp), so both sides agree on a median.
+    const measure::LatencySummary summary = measure::summarize(s);
     CcbenchRow row;
     row.cpu = cpu;
     row.min_ns = *std::min_element(s.begin(), s.end());
     row.max_ns = *std::max_element(s.begin(), s.end());
-    double sum = 0;
-    for (const double v : s) sum += v;
-    row.mean_ns = sum / static_cast<double>(s.size());
-    std::sort(s.begin(), s.end());
-    const std::size_t n = s.size();
-    row.median_ns = n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    row.mean_ns = summary.mean_ns;
+    row.median_ns = summary.median_ns;
     result.rows.push_back(row);
   }
   return result;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace lockstep::native::probes {
+namespace lockstep::measure {
 
 struct LatencySummary {
   std::uint64_t samples = 0;
@@ -22,4 +22,4 @@ double percentile(const std::vector<double>& sorted_ns, double q);
 // All zero for no samples.
 LatencySummary summarize(std::vector<double> samples_ns);
 
-}  // namespace lockstep::native::probes
+}  // namespace lockstep::measure

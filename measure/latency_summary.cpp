@@ -1,11 +1,11 @@
-#include "native/probes/latency_summary.hpp"
+#include "measure/latency_summary.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
 
-namespace lockstep::native::probes {
+namespace lockstep::measure {
 
 double percentile(const std::vector<double>& sorted_ns, double q) {
   if (sorted_ns.empty() || q < 0 || q > 1) throw std::logic_error("percentile of no samples, or q outside [0, 1]");
@@ -27,4 +27,4 @@ LatencySummary summarize(std::vector<double> samples_ns) {
   return s;
 }
 
-}  // namespace lockstep::native::probes
+}  // namespace lockstep::measure
