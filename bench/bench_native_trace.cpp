@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "core/futex/futex_table.hpp"
+#include "driver/workload_bindings.hpp"
 #include "io/files.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/workload_registry.hpp"
 
 namespace {
 
@@ -140,7 +140,7 @@ void BM_FutexHashTraceCost(benchmark::State& state) {
         const int side = (r + k) % 3;
         std::optional<lockstep::native::TraceSession> session;
         if (side > 0) session.emplace(lockstep::native::TraceOptions{kEventsPerThread, side == 2, sample});
-        const lockstep::scenario::RowReport row = s.workload.kind->native(s);
+        const lockstep::report::RowReport row = lockstep::driver::binding_of(s.workload).native(s);
         if (session)
           for (const auto& t : session->threads()) dropped += t->dropped;
         ops[static_cast<std::size_t>(side)].push_back(row.workload.value("ops_per_s"));

@@ -1,10 +1,6 @@
 #include "cli/calibrate_command.hpp"
 
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <map>
 
@@ -13,9 +9,7 @@
 #include "driver/calibration.hpp"
 #include "driver/host_probes.hpp"
 #include "io/files.hpp"
-#include "native/fileio/interrupt.hpp"
 #include "scenario/host_calibration.hpp"
-#include "sim/machine/host_topology.hpp"
 
 namespace lockstep::cli {
 
@@ -23,15 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kExitInterrupted = 130;
-std::string now_utc() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
+constexpr int kExitInterrupted = 130;  // the shell's code for a process ended by SIGINT
 
 }  // namespace
 
@@ -60,30 +46,14 @@ int run_calibrate(const CalibrateCommand& c) {
     if (!c.quiet) fmt::print("this host is calibrated: {}\n", scenario::host_calibration_path());
     return 0;
   }
-  const native::fileio::InterruptGuard guard;
-  const auto stop = [] { return native::fileio::interrupted(); };
   if (!c.quiet) fmt::print("calibrating this host: the probes take about {:g} s\n", c.seconds);
   std::fflush(stdout);
-  const driver::HostProbes probed = driver::probe_host(c.seconds, stop);
-  if (probed.interrupted || stop()) {
+  const driver::HostCalibration fitted = driver::calibrate_host(c.seconds, c.transfer_from);
+  if (fitted.interrupted) {
     std::fprintf(stderr, "interrupted: nothing was calibrated or stored\n");
     return kExitInterrupted;
   }
-  const driver::CalibrationMeasurements& measured = probed.measured;
-  const std::vector<std::string>& notes = probed.notes;
-  const fs::path work = fs::temp_directory_path() / fmt::format("lockstep-calibrate.{}", ::getpid());
-  driver::Calibration calibration;
-  try {
-    calibration = driver::fit_calibration(sim::machine::read_host_topology(), measured, scenario::this_host(),
-                                          now_utc(), work.string(), c.transfer_from);
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove_all(work, ignored);
-    throw;
-  }
-  std::error_code ignored;
-  fs::remove_all(work, ignored);
-  calibration.info.notes.insert(calibration.info.notes.end(), notes.begin(), notes.end());
+  const driver::Calibration& calibration = fitted.calibration;
   const std::string text = driver::machine_file_text(calibration);
   std::vector<std::string> written;
   if (!c.no_store) {

@@ -5,6 +5,7 @@
 #include "cli/compare_outputs.hpp"
 #include "cli/lock_profile_output.hpp"
 #include "io/files.hpp"
+#include "report/lock_profile_json.hpp"
 
 namespace lockstep::cli {
 
@@ -43,17 +44,17 @@ namespace {
 
 // The comparison's lock profiles as the two scenario reports the lock profile writers take:
 // the simulated side's rows, then the native side's.
-std::vector<scenario::ScenarioReport> lock_profile_sides(const driver::CompareReport& report) {
-  std::vector<scenario::ScenarioReport> sides(2);
+std::vector<report::ScenarioReport> lock_profile_sides(const driver::CompareReport& report) {
+  std::vector<report::ScenarioReport> sides(2);
   for (std::size_t side = 0; side < 2; ++side) {
-    scenario::ScenarioReport& s = sides[side];
+    report::ScenarioReport& s = sides[side];
     s.scenario = report.scenario;
     s.name = report.name;
     s.command = "compare";
     s.platform = side == 0 ? "sim" : "native";
     s.swept = report.swept;
     for (const driver::CompareRow& row : report.rows) {
-      scenario::RowReport& r = s.rows.emplace_back();
+      report::RowReport& r = s.rows.emplace_back();
       r.params = row.params;
       r.lock_profile = side == 0 ? row.simulated_locks : row.native_locks;
     }
@@ -68,7 +69,7 @@ int run_compare(CompareCommand c) {
   const driver::CompareReport report = driver::compare_scenario(c.file, c.options);
   if (!c.quiet) fmt::print("{}", compare_table(report));
   if (c.options.lock_profile) {
-    const std::vector<scenario::ScenarioReport> sides = lock_profile_sides(report);
+    const std::vector<report::ScenarioReport> sides = lock_profile_sides(report);
     if (!c.quiet) {
       for (std::size_t i = 0; i < report.rows.size(); ++i) {
         std::string params;

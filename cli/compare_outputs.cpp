@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "cli/junit.hpp"
-#include "cli/result_json.hpp"
 #include "cli/sweep_csv.hpp"
+#include "report/result_json.hpp"
 #include "report/si_units.hpp"
 
 namespace lockstep::cli {

@@ -6,6 +6,9 @@
 
 namespace lockstep::cli {
 
+using report::RowReport;
+using report::ScenarioReport;
+
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8

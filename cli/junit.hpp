@@ -6,13 +6,13 @@
 #include <string_view>
 #include <vector>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 
 namespace lockstep::cli {
 
-using scenario::MachineMeasurements;
-using scenario::RowReport;
-using scenario::ScenarioReport;
+using report::MachineMeasurements;
+using report::RowReport;
+using report::ScenarioReport;
 
 std::string junit_xml(const std::vector<ScenarioReport>& reports);
 

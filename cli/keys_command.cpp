@@ -3,10 +3,9 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "axiomatic/futex_keys.hpp"
 #include "core/futex/futex_designs.hpp"
+#include "driver/colliding_keys.hpp"
 #include "io/files.hpp"
 
 namespace lockstep::cli {
@@ -44,7 +43,7 @@ CLI::App* add_keys(CLI::App& app, KeysCommand& c) {
 }
 
 int run_keys(const KeysCommand& c) {
-  axiomatic::KeyQuery q;
+  driver::CollidingKeysRequest q;
   try {
     const std::size_t colon = c.range.find(':');
     if (colon == std::string::npos) throw std::invalid_argument("expected LO:HI");
@@ -54,13 +53,15 @@ int run_keys(const KeysCommand& c) {
     fmt::print(stderr, "lockstep keys: --range {}: {}\n", c.range, e.what());
     return 2;
   }
-  q.config = futex::named_design(c.design)->config;
-  q.config.key = c.key == "shared" ? futex::KeyKind::shared_key : futex::KeyKind::private_key;
-  q.machine = {c.cpus, c.nodes, c.threads == 0 ? c.cpus : c.threads};
+  q.design = c.design;
+  q.shared = c.key == "shared";
   q.count = c.count;
-  axiomatic::KeyAnswer a;
+  q.cpus = c.cpus;
+  q.nodes = c.nodes;
+  q.threads = c.threads;
+  driver::CollidingKeys a;
   try {
-    a = axiomatic::colliding_keys(q);
+    a = driver::find_colliding_keys(q);
   } catch (const std::exception& e) {
     fmt::print(stderr, "lockstep keys: {}\n", e.what());
     return 2;
@@ -69,30 +70,15 @@ int run_keys(const KeysCommand& c) {
     fmt::print(
         "{} futex keys of design {} ({}), {} CPUs, {} nodes: {} addresses in [{:#x}, {:#x}) share bucket {} of "
         "table {} ({} tables of {} buckets)\n",
-        c.key, c.design, futex::describe(q.config), q.machine.cpus, q.machine.nodes, a.addresses.size(), q.lo, q.hi,
-        a.bucket.index, a.bucket.table, a.tables, a.buckets_per_table);
+        c.key, c.design, a.design_text, q.cpus, q.nodes, a.addresses.size(), q.lo, q.hi, a.bucket_index, a.bucket_table,
+        a.tables, a.buckets_per_table);
     for (std::uint64_t addr : a.addresses) fmt::print("  {:#x}\n", addr);
     fmt::print("{}; {:.3f} s in Z3\n",
                a.verified ? "every address checked with the table's own hash: all in that bucket"
                           : "NOT VERIFIED: the table's own hash puts some address elsewhere (an encoding bug)",
-               a.seconds);
+               a.solver_s);
   }
-  if (!c.json.empty()) {
-    nlohmann::ordered_json j;
-    j["design"] = c.design;
-    j["key"] = c.key;
-    j["cpus"] = q.machine.cpus;
-    j["nodes"] = q.machine.nodes;
-    j["threads"] = q.machine.threads;
-    j["range"] = {q.lo, q.hi};
-    j["tables"] = a.tables;
-    j["buckets_per_table"] = a.buckets_per_table;
-    j["bucket"] = {{"table", a.bucket.table}, {"index", a.bucket.index}};
-    j["addresses"] = a.addresses;
-    j["verified"] = a.verified;
-    j["solver_s"] = a.seconds;
-    io::write_file_atomically(c.json, j.dump(2) + "\n");
-  }
+  if (!c.json.empty()) io::write_file_atomically(c.json, driver::colliding_keys_json(q, a).dump(2) + "\n");
   return a.verified ? 0 : 1;
 }
 

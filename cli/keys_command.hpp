@@ -1,5 +1,5 @@
 // `lockstep keys --design NAME --count K [--range LO:HI]`: worst-case futex keys for a table
-// design (axiomatic/futex_keys.hpp): K distinct aligned addresses whose keys land in one
+// design (driver/colliding_keys.hpp, axiomatic/futex_keys.hpp): K distinct aligned addresses whose keys land in one
 // bucket, found by Z3 and checked with the table's own hash. Exit 0 when every answer is
 // verified, 1 when one is not (a bug of the encoding), 2 for bad arguments or a range that
 // holds too few.

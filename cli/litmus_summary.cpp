@@ -6,9 +6,9 @@
 
 namespace lockstep::cli {
 
-using scenario::LitmusCondition;
-using scenario::LitmusReport;
-using scenario::LitmusVerdict;
+using report::LitmusCondition;
+using report::LitmusReport;
+using report::LitmusVerdict;
 
 namespace {
 
@@ -26,7 +26,7 @@ std::string runs_line(const std::string& name, const LitmusReport& r) {
 std::string histogram(const LitmusReport& r) {
   std::string out = fmt::format("  histogram ({} state{}; *> satisfies an exists condition)\n", r.histogram.size(),
                                 r.histogram.size() == 1 ? "" : "s");
-  for (const scenario::LitmusState& s : r.histogram) {
+  for (const report::LitmusState& s : r.histogram) {
     const std::string violation = s.violation.empty() ? std::string() : fmt::format("[{}] ", s.violation);
     out += fmt::format("  {:>12} {} {}{}\n", s.count, s.witness ? "*>" : ":>", violation, s.state);
   }
@@ -62,7 +62,7 @@ std::string condition(const LitmusCondition& c, const LitmusReport& r) {
 
 }  // namespace
 
-std::string litmus_summary(const std::string& name, const scenario::RowReport& row) {
+std::string litmus_summary(const std::string& name, const report::RowReport& row) {
   if (!row.litmus) return "";
   const LitmusReport& r = *row.litmus;
   std::string out = runs_line(name, r) + histogram(r);

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 
 namespace lockstep::cli {
 
-std::string litmus_summary(const std::string& name, const scenario::RowReport& row);
+std::string litmus_summary(const std::string& name, const report::RowReport& row);
 
 }  // namespace lockstep::cli

@@ -18,7 +18,6 @@
 
 #include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
-#include "cli/fileio_probe.hpp"
 #include "cli/import_command.hpp"
 #include "cli/junit.hpp"
 #include "cli/keys_command.hpp"
@@ -27,18 +26,20 @@
 #include "cli/measurements_csv.hpp"
 #include "cli/native_probe.hpp"
 #include "cli/progress_line.hpp"
-#include "cli/result_json.hpp"
 #include "cli/summary_table.hpp"
 #include "cli/sweep_csv.hpp"
 #include "cli/sweep_table.hpp"
-#include "cli/terminal_plots.hpp"
 #include "core/futex/futex_designs.hpp"
+#include "driver/fileio_probe.hpp"
 #include "driver/native_runner.hpp"
 #include "driver/runner.hpp"
 #include "io/files.hpp"
 #include "model/replay_strategy.hpp"
 #include "model/schedule_file.hpp"
 #include "model/strategy_spec.hpp"
+#include "report/lock_profile_json.hpp"
+#include "report/result_json.hpp"
+#include "report/terminal_plots.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/scenario_schema.hpp"
 #ifdef LOCKSTEP_HAVE_MPI
@@ -47,6 +48,10 @@
 #endif
 
 namespace lockstep::cli {
+
+using report::MachineMeasurements;
+using report::RowReport;
+using report::ScenarioReport;
 namespace {
 
 // The command line loads scenarios (scenario/), runs them through the driver (driver/) and
@@ -405,7 +410,7 @@ void add_litmus_options(CLI::App& native_cmd, NativeLitmusOptions& litmus) {
 }
 
 // `lockstep native probe fileio`: a nested subcommand, so `lockstep native FILE...` keeps its form.
-CLI::App* add_fileio_probe(CLI::App& native_cmd, FileioProbeOptions& probe) {
+CLI::App* add_fileio_probe(CLI::App& native_cmd, driver::FileioProbeOptions& probe) {
   CLI::App* probe_cmd = native_cmd.add_subcommand("probe", "Measure what this host's OS guarantees (no scenario)");
   probe_cmd->require_subcommand(1);
   CLI::App* fileio = probe_cmd->add_subcommand(
@@ -561,7 +566,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   native_cmd->add_flag("--quiet,-q", out.quiet, "Print nothing but errors");
   native_cmd->add_flag("--verbose,-v", out.verbose, "Print every row of several files");
   add_litmus_options(*native_cmd, native.litmus);
-  FileioProbeOptions probe;
+  driver::FileioProbeOptions probe;
   CLI::App* fileio_cmd = add_fileio_probe(*native_cmd, probe);
   CompareCommand compare;
   CLI::App* compare_cmd = add_compare(app, compare);
@@ -571,7 +576,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
   CLI::App* keys_cmd = add_keys(app, keys);
   ImportCommand import;
   CLI::App* import_litmus_cmd = add_import(app, import);
-  NativeProbeOptions machine_probe;
+  driver::NativeProbeOptions machine_probe;
   add_native_probes(*native_cmd->get_subcommand("probe"), machine_probe);
   CLI::App* list_cmd = app.add_subcommand("list", "List presets, designs, workloads, properties, strategies");
   std::string schema_out;
@@ -612,7 +617,7 @@ int main_impl(int argc, char** argv, const Launch& launch) {
     }
     return kExitMatched;
   }
-  if (fileio_cmd->parsed()) return run_fileio_probe(probe);
+  if (fileio_cmd->parsed()) return driver::run_fileio_probe(probe);
   if (import_litmus_cmd->parsed()) return run_import(import);
   if (keys_cmd->parsed()) {
     require_writable(keys.json, "--json");
@@ -630,9 +635,9 @@ int main_impl(int argc, char** argv, const Launch& launch) {
       require_writable(path, option);
     return run_compare(compare);
   }
-  if (machine_probe.kind != NativeProbeKind::none) {
+  if (machine_probe.kind != driver::NativeProbeKind::none) {
     require_writable(machine_probe.json, "--json");
-    return run_native_probe(machine_probe);
+    return driver::run_native_probe(machine_probe);
   }
   if (native_cmd->parsed()) {
     if (files.empty())

@@ -4,6 +4,8 @@
 
 namespace lockstep::cli {
 
+using report::MachineMeasurements;
+
 std::string histogram_csv(const MachineMeasurements& m) {
   std::string out = "lo_ns,hi_ns,count\n";
   for (const auto& b : m.histogram) out += fmt::format("{},{},{}\n", b.lo_ns, b.hi_ns, b.count);

@@ -4,13 +4,13 @@
 
 #include <string>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 
 namespace lockstep::cli {
 
-using scenario::MachineMeasurements;
-using scenario::RowReport;
-using scenario::ScenarioReport;
+using report::MachineMeasurements;
+using report::RowReport;
+using report::ScenarioReport;
 
 std::string histogram_csv(const MachineMeasurements& m);
 std::string c2c_csv(const MachineMeasurements& m);

@@ -8,6 +8,9 @@
 
 namespace lockstep::cli {
 
+using report::RowReport;
+using report::ScenarioReport;
+
 namespace {
 
 enum Column : std::size_t { kScenario, kExpected, kResult, kExecutions, kTime, kMark, kColumns };

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 
 namespace lockstep::cli {
 
-using scenario::MachineMeasurements;
-using scenario::RowReport;
-using scenario::ScenarioReport;
+using report::MachineMeasurements;
+using report::RowReport;
+using report::ScenarioReport;
 
 // Columns: scenario, expected, result, executions, time, and "ok" or "MISMATCH". With
 // `color`, the mark is green or red (ANSI escapes); the alignment is the same either way.

@@ -8,6 +8,9 @@
 
 namespace lockstep::cli {
 
+using report::RowReport;
+using report::ScenarioReport;
+
 namespace {
 
 constexpr std::string_view kRowColumns =

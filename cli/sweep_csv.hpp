@@ -5,13 +5,13 @@
 #include <string>
 #include <string_view>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 
 namespace lockstep::cli {
 
-using scenario::MachineMeasurements;
-using scenario::RowReport;
-using scenario::ScenarioReport;
+using report::MachineMeasurements;
+using report::RowReport;
+using report::ScenarioReport;
 
 // Header: the parameter paths, in the order the rows give them, then result, property,
 // matched, executions, sim_ops, steps, virtual_time_ns, elapsed_s, trace_sha256.

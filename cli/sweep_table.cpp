@@ -10,6 +10,9 @@
 
 namespace lockstep::cli {
 
+using report::RowReport;
+using report::ScenarioReport;
+
 namespace {
 
 struct Column {

@@ -6,12 +6,12 @@
 
 #include <string>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 
 namespace lockstep::cli {
 
-using scenario::RowReport;
-using scenario::ScenarioReport;
+using report::RowReport;
+using report::ScenarioReport;
 
 // Empty when the report is not a sweep or no row reports a headline figure (a correctness
 // sweep: its rows' verdicts are printed already). Otherwise an empty line, a title line, a

@@ -18,6 +18,8 @@
 
 namespace lockstep::driver {
 
+using report::RowReport;
+
 namespace {
 
 namespace fs = std::filesystem;

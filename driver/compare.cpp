@@ -14,16 +14,18 @@
 #include "driver/native_ccbench.hpp"
 #include "driver/native_runner.hpp"
 #include "driver/runner.hpp"
+#include "driver/workload_bindings.hpp"
 #include "measure/latency_summary.hpp"
 #include "native/probes/c2c_probe.hpp"
 #include "native/probes/memory_probe.hpp"
 #include "report/workload_figures.hpp"
 #include "scenario/outcome.hpp"
-#include "scenario/workload_registry.hpp"
 #include "sim/machine/host_topology.hpp"
 #include "sim/machine/probes.hpp"
 
 namespace lockstep::driver {
+
+using report::RowReport;
 
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
 
@@ -135,7 +137,7 @@ bool is_probe(const Scenario& s) {
 }
 
 RowReport run_native_once(const Scenario& s) {
-  RowReport r = s.workload.kind->native(s);
+  RowReport r = binding_of(s.workload).native(s);
   r.params = s.params;
   judge(r, s);
   return r;
@@ -307,14 +309,14 @@ CompareReport compare_scenario(const std::string& path, const CompareOptions& op
   report.sim_runtime_cap_us = options.sim_runtime_cap_us;
   report.native_runtime_floor_us = options.native_runtime_floor_us;
   for (const Scenario& s : file.rows) {
-    const WorkloadKindInfo& kind = *s.workload.kind;
+    const WorkloadBinding& kind = binding_of(s.workload);
     if (is_probe(s)) continue;
     if (kind.native == nullptr) {
       throw ScenarioError(
           fmt::format("{}: the {} workload has no native form to compare with (compare runs: "
                       "futex-hash, futex-pingpong, futex-wake, futex-requeue, lock-counter, "
                       "counter-sharing, fileio, ccbench, and latency-probe and c2c against the native probes)",
-                      s.path, kind.name == "program" ? "thread-program" : kind.name));
+                      s.path, s.workload.is("program") ? "thread-program" : s.workload.name()));
     }
     if (kind.check_native != nullptr) kind.check_native(s);
   }

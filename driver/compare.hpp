@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockstep::driver {
@@ -71,7 +71,7 @@ struct CompareReport {
   int repetitions = 0;
   std::uint64_t sim_runtime_cap_us = 0;
   std::uint64_t native_runtime_floor_us = 0;
-  scenario::MachineProvenance machine;
+  report::MachineProvenance machine;
   std::vector<CompareRow> rows;
   std::vector<RatioComparison> ratios;
   bool passed() const;  // every figure within its tolerance and every native run passed

@@ -1,18 +1,37 @@
 #include "driver/host_probes.hpp"
 
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "core/workloads/ccbench_test.hpp"
+#include "native/fileio/interrupt.hpp"
 #include "native/probes/c2c_probe.hpp"
 #include "native/probes/ccbench_probe.hpp"
 #include "native/probes/futex_probe.hpp"
 #include "native/probes/memory_probe.hpp"
+#include "scenario/host_calibration.hpp"
+#include "sim/machine/host_topology.hpp"
 
 namespace lockstep::driver {
 
 namespace {
 
 namespace np = native::probes;
+namespace fs = std::filesystem;
+
+std::string now_utc() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
 
 // How the budget is shared: the memory sweep has the most sizes to cover (and DRAM is slow
 // to sample), the c2c matrix one pair here but n^2/2 on a big host [guess: proportions].
@@ -98,6 +117,30 @@ HostProbes probe_host(double seconds, const std::function<bool()>& stop) {
   HostProbes out;
   out.interrupted = memory.interrupted || c2c.interrupted || futex.interrupted || stop();
   out.measured = measurements(memory, c2c, ccbench, futex, out.notes);
+  return out;
+}
+
+HostCalibration calibrate_host(double seconds, TransferFit transfer) {
+  const native::fileio::InterruptGuard guard;
+  const auto stop = [] { return native::fileio::interrupted(); };
+  HostCalibration out;
+  const HostProbes probed = probe_host(seconds, stop);
+  if (probed.interrupted || stop()) {
+    out.interrupted = true;
+    return out;
+  }
+  const fs::path work = fs::temp_directory_path() / fmt::format("lockstep-calibrate.{}", ::getpid());
+  try {
+    out.calibration = fit_calibration(sim::machine::read_host_topology(), probed.measured, scenario::this_host(),
+                                      now_utc(), work.string(), transfer);
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(work, ignored);
+    throw;
+  }
+  std::error_code ignored;
+  fs::remove_all(work, ignored);
+  out.calibration.info.notes.insert(out.calibration.info.notes.end(), probed.notes.begin(), probed.notes.end());
   return out;
 }
 

@@ -46,8 +46,8 @@ std::uint64_t FinalStates::violations(std::string_view property) const {
   return n;
 }
 
-std::vector<scenario::LitmusState> FinalStates::histogram(const program::Program& prog) const {
-  std::vector<scenario::LitmusState> out;
+std::vector<report::LitmusState> FinalStates::histogram(const program::Program& prog) const {
+  std::vector<report::LitmusState> out;
   for (const auto& [key, count] : counts_) {
     bool witness = false;
     for (const program::FinalCondition& c : prog.exists) witness = witness || holds(prog, c, key.values);

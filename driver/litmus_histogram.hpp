@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/workloads/program.hpp"
-#include "scenario/litmus_report.hpp"
+#include "report/litmus_report.hpp"
 
 namespace lockstep::driver {
 
@@ -31,7 +31,7 @@ class FinalStates {
   // Runs in which a thread reported `property`.
   std::uint64_t violations(std::string_view property) const;
   // Every distinct state, in order of its values, in words ("t0.r0=0; t1.r1=0; x=1; y=1;").
-  std::vector<scenario::LitmusState> histogram(const program::Program& prog) const;
+  std::vector<report::LitmusState> histogram(const program::Program& prog) const;
 
  private:
   struct Key {

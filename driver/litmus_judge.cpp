@@ -7,9 +7,9 @@
 
 namespace lockstep::driver {
 
-using scenario::LitmusCondition;
-using scenario::LitmusReport;
-using scenario::LitmusVerdict;
+using report::LitmusCondition;
+using report::LitmusReport;
+using report::LitmusVerdict;
 
 namespace {
 

@@ -6,13 +6,13 @@
 // model allows, and a finite number of runs shows fewer still.
 #pragma once
 
-#include "scenario/litmus_report.hpp"
+#include "report/litmus_report.hpp"
 
 namespace lockstep::driver {
 
 // Fills report.model_bugs and report.notes from the conditions' counts and verdicts (and the
 // host's model, the runs, the stuck threads); reads nothing else, so a test can judge a
 // stand-in report.
-void judge_litmus(scenario::LitmusReport& report);
+void judge_litmus(report::LitmusReport& report);
 
 }  // namespace lockstep::driver

@@ -8,6 +8,9 @@
 
 namespace lockstep::driver {
 
+using report::LitmusCondition;
+using report::LitmusVerdict;
+
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
 
 namespace {

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "scenario/litmus_report.hpp"
+#include "report/litmus_report.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockstep::driver {
@@ -17,11 +17,11 @@ namespace lockstep::driver {
 // `deadlock` and `lost_wakeup` (kind "hang": natively, a run the watchdog finds stuck), each
 // where the scenario checks it and the program has an op that can report it. Counts and
 // verdicts are left empty.
-std::vector<scenario::LitmusCondition> litmus_conditions(const scenario::Scenario& s);
+std::vector<report::LitmusCondition> litmus_conditions(const scenario::Scenario& s);
 
 // Searches `s` under `model` for each condition; one verdict per condition, in order.
-std::vector<scenario::LitmusVerdict> check_conditions(const scenario::Scenario& s,
-                                                      const std::vector<scenario::LitmusCondition>& conditions,
-                                                      scenario::MemoryModel model);
+std::vector<report::LitmusVerdict> check_conditions(const scenario::Scenario& s,
+                                                    const std::vector<report::LitmusCondition>& conditions,
+                                                    scenario::MemoryModel model);
 
 }  // namespace lockstep::driver

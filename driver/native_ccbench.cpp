@@ -15,7 +15,7 @@
 
 namespace lockstep::driver {
 
-using scenario::RowReport;
+using report::RowReport;
 using scenario::Scenario;
 
 RowReport run_native_ccbench(const Scenario& s) {

@@ -4,12 +4,12 @@
 // is read from sysfs (same core, same package, other package).
 #pragma once
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockstep::driver {
 
 // Throws ScenarioError when the scenario names a CPU this process may not use.
-scenario::RowReport run_native_ccbench(const scenario::Scenario& s);
+report::RowReport run_native_ccbench(const scenario::Scenario& s);
 
 }  // namespace lockstep::driver

@@ -17,6 +17,11 @@
 
 namespace lockstep::driver {
 
+using report::LitmusCondition;
+using report::LitmusReport;
+using report::LitmusVerdict;
+using report::RowReport;
+
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
 
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "native/litmus_harness.hpp"
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockstep::driver {
@@ -37,11 +37,11 @@ std::string host_architecture();
 // The row a judged litmus report (driver/litmus_judge.hpp) makes: its result is what hardware
 // showed, its `expected` what the checker says under the host's model, in the words of
 // results; it matches unless the report has a model bug or a stuck run.
-scenario::RowReport litmus_row(scenario::LitmusReport litmus);
+report::RowReport litmus_row(report::LitmusReport litmus);
 
 // Runs a thread-program row natively, many times; the report's `litmus` holds what it found.
 // The row matches unless hardware showed an outcome the checker proves impossible under the
 // host's model, or a run got stuck.
-scenario::RowReport run_native_litmus(const scenario::Scenario& s, const NativeLitmusOptions& options);
+report::RowReport run_native_litmus(const scenario::Scenario& s, const NativeLitmusOptions& options);
 
 }  // namespace lockstep::driver

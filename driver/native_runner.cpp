@@ -13,11 +13,14 @@
 #include "driver/native_trace.hpp"
 #include "driver/runner.hpp"
 #include "driver/trace_output.hpp"
-#include "scenario/workload_registry.hpp"
+#include "driver/workload_bindings.hpp"
 #include "scenario/yaml_fields.hpp"
 #include "trace/address_names.hpp"
 
 namespace lockstep::driver {
+
+using report::RowReport;
+using report::ScenarioReport;
 
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
 
@@ -30,16 +33,16 @@ bool is_litmus(const Scenario& s) { return s.workload.kind == &program_workload(
 bool is_ccbench(const Scenario& s) { return s.workload.is("ccbench"); }
 
 void check_row(const Scenario& s) {
-  const WorkloadKindInfo& row = *s.workload.kind;
+  const WorkloadBinding& row = binding_of(s.workload);
   if (is_litmus(s) || is_ccbench(s)) return;
   if (row.native == nullptr) {
     std::vector<std::string> native;
-    for (const WorkloadKindInfo& r : workload_registry())
-      if (r.native != nullptr) native.emplace_back(r.name);
+    for (const WorkloadBinding& r : workload_bindings())
+      if (r.native != nullptr) native.emplace_back(r.kind->name);
     native.emplace_back("ccbench");
     native.emplace_back("thread programs");
     throw ScenarioError(fmt::format("{}: the {} workload runs in the simulator only (native runs: {})", s.path,
-                                    row.name, yaml::join(native)));
+                                    s.workload.name(), yaml::join(native)));
   }
   if (row.check_native != nullptr) row.check_native(s);
 }
@@ -116,7 +119,7 @@ RowReport run_native_row_profiled(const Scenario& s) {
   recording.events = false;
   recording.profile_locks = true;
   native::TraceSession session(recording);
-  RowReport row = s.workload.kind->native(s);
+  RowReport row = binding_of(s.workload).native(s);
   row.params = s.params;
   judge(row, s);
   record_lock_profile(session, row);
@@ -160,7 +163,7 @@ ScenarioReport run_native_file(const ScenarioFile& file, const NativeOptions& op
       recording.profile_locks = options.lock_profile;
       session.emplace(recording);
     }
-    RowReport row = s.workload.kind->native(s);
+    RowReport row = binding_of(s.workload).native(s);
     row.params = s.params;
     judge(row, s);
     if (session && files.wanted()) record_native_trace(*session, s, files, row);

@@ -7,7 +7,7 @@
 
 #include "driver/native_litmus.hpp"
 #include "native/native_trace.hpp"
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockstep::driver {
@@ -26,7 +26,7 @@ struct NativeOptions {
 
 // Runs a (non-litmus) row once natively with its locks profiled (docs/os.md), events not
 // traced: the row's report with lock_profile and lock_profile_unmatched filled.
-scenario::RowReport run_native_row_profiled(const scenario::Scenario& s);
+report::RowReport run_native_row_profiled(const scenario::Scenario& s);
 
 // Throws ScenarioError when some row's workload has no native form (latency-probe and c2c are
 // the simulator's; compare holds them against the native probes), or a workload cannot use the
@@ -36,6 +36,6 @@ void require_native(const scenario::ScenarioFile& file);
 // Runs every row once, natively, recording its trace when `options` asks for one; thread
 // programs many times, as litmus tests (driver/native_litmus.hpp), with `options.litmus`'s
 // limits, and untraced. Call require_native first.
-scenario::ScenarioReport run_native_file(const scenario::ScenarioFile& file, const NativeOptions& options = {});
+report::ScenarioReport run_native_file(const scenario::ScenarioFile& file, const NativeOptions& options = {});
 
 }  // namespace lockstep::driver

@@ -137,7 +137,7 @@ std::string native_trace_header(const native::TraceSession& session, const scena
   return text.substr(1, text.size() - 2);
 }
 
-NativeTraceCounts write_native_trace(const native::TraceSession& session, const scenario::RowReport& row,
+NativeTraceCounts write_native_trace(const native::TraceSession& session, const report::RowReport& row,
                                      trace::Writer& w) {
   NativeTraceCounts counts;
   for (const native::TraceLabel& l : session.labels()) w.label(l.addr, l.bytes, l.name, l.stride, l.first, l.fields);

@@ -8,7 +8,7 @@
 
 #include "driver/trace_output.hpp"
 #include "native/native_trace.hpp"
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockstep::driver {
@@ -26,7 +26,7 @@ struct NativeTraceCounts {
 
 // Writes the recording of the run that made `row`: labels, threads, the events in time order (a thread's
 // own in the order it made them), the violation if the row found one, and `end`.
-NativeTraceCounts write_native_trace(const native::TraceSession& session, const scenario::RowReport& row,
+NativeTraceCounts write_native_trace(const native::TraceSession& session, const report::RowReport& row,
                                      trace::Writer& writer);
 
 }  // namespace lockstep::driver

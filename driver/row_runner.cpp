@@ -21,6 +21,9 @@
 
 namespace lockstep::driver {
 
+using report::MachineMeasurements;
+using report::RowReport;
+
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
 
 namespace {

@@ -21,6 +21,8 @@
 
 namespace lockstep::driver {
 
+using report::RowReport;
+
 // The per-row context: one engine (its arena reserved once), one cost model, one workload.
 class RowRunner {
  public:

@@ -10,11 +10,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "driver/report_codec.hpp"
 #include "driver/sweep_checkpoint.hpp"
 #include "io/files.hpp"
+#include "report/row_codec.hpp"
 
 namespace lockstep::driver {
+
+using report::RowReport;
+using report::ScenarioReport;
 
 namespace fs = std::filesystem;
 
@@ -79,7 +82,7 @@ std::string serve_row_unit(const ScenarioFile& file, std::size_t row, const std:
   nlohmann::json answer;
   try {
     answer["report"] = nlohmann::json::binary_t([&] {
-      const std::string bytes = encode_row_report(run_scenario_row(file, row, o));
+      const std::string bytes = report::encode_row_report(run_scenario_row(file, row, o));
       return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
     }());
     answer["scratch"] = o.out_dir;
@@ -106,7 +109,7 @@ RowReport accept_row_answer(const std::string& answer, const RunOptions& options
     throw std::runtime_error(std::string("a row's answer: malformed: ") + e.what());
   }
   const auto& report_bytes = j.at("report").get_binary();
-  RowReport report = decode_row_report(std::string(report_bytes.begin(), report_bytes.end()));
+  RowReport report = report::decode_row_report(std::string(report_bytes.begin(), report_bytes.end()));
   const std::string scratch = j.at("scratch").get<std::string>();
   for (const auto& [name, content] : j.at("files").items()) {
     if (name.find('/') != std::string::npos || name == ".." || name == ".")

@@ -12,6 +12,9 @@
 
 namespace lockstep::driver {
 
+using report::RowReport;
+using report::ScenarioReport;
+
 // The unit for rows of a file run with `options` (the same bytes for every row: the row
 // travels in the envelope).
 std::string encode_row_unit(const RunOptions& options);

@@ -11,6 +11,9 @@
 
 namespace lockstep::driver {
 
+using report::RowReport;
+using report::ScenarioReport;
+
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
 
 const char* name_of(Command command) {

@@ -12,17 +12,17 @@
 #include "driver/row_lanes.hpp"
 #include "model/schedule_file.hpp"
 #include "model/search.hpp"
+#include "report/row_report.hpp"
 #include "scenario/outcome.hpp"
-#include "scenario/report.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockstep::driver {
 
 // The driver speaks in the scenario layer's words.
-using scenario::RowReport;
+using report::RowReport;
+using report::ScenarioReport;
 using scenario::Scenario;
 using scenario::ScenarioFile;
-using scenario::ScenarioReport;
 
 enum class Command : std::uint8_t { run, check, replay };
 const char* name_of(Command command);

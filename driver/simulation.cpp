@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/properties.hpp"
-#include "scenario/workload_registry.hpp"
+#include "driver/workload_bindings.hpp"
 #include "sim/machine/memory_system.hpp"
 #include "sim/machine/topology.hpp"
 
@@ -12,8 +12,9 @@ namespace lockstep::driver {
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
 
 std::unique_ptr<sim::SimWorkload> make_workload(const Scenario& s) {
-  if (s.workload.kind->simulate == nullptr) return nullptr;  // c2c: many executions, see RowRunner::c2c
-  return s.workload.kind->simulate(s.workload);
+  const WorkloadBinding& binding = binding_of(s.workload);
+  if (binding.simulate == nullptr) return nullptr;  // c2c: many executions, see RowRunner::c2c
+  return binding.simulate(s.workload);
 }
 
 std::unique_ptr<sim::CostModel> make_costs(const Scenario& s) {

@@ -15,6 +15,8 @@
 
 namespace lockstep::driver {
 
+using report::RowReport;
+
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace): the driver runs scenarios
 
 RowReport RowRunner::smt() {

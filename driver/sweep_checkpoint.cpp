@@ -6,11 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/checkpoint_file.hpp"
-#include "driver/report_codec.hpp"
 #include "io/base64.hpp"
 #include "io/files.hpp"
+#include "report/row_codec.hpp"
 
 namespace lockstep::driver {
+
+using report::RowReport;
 
 namespace {
 
@@ -51,7 +53,7 @@ SweepCheckpoint::SweepCheckpoint(const ScenarioFile& file, const RunOptions& opt
       if (row >= file.rows.size())
         throw std::out_of_range(fmt::format("row {} is past the sweep's {} rows", row, file.rows.size()));
       std::string report = io::base64_decode(value.get<std::string>());
-      (void)decode_row_report(report);  // refused here, not half way through the sweep
+      (void)report::decode_row_report(report);  // refused here, not half way through the sweep
       rows_[row] = std::move(report);
     }
   } catch (const std::exception& e) {
@@ -63,12 +65,12 @@ std::optional<RowReport> SweepCheckpoint::finished(std::size_t row) const {
   const std::lock_guard lock(mutex_);
   const auto it = rows_.find(row);
   if (it == rows_.end()) return std::nullopt;
-  return decode_row_report(it->second);
+  return report::decode_row_report(it->second);
 }
 
 void SweepCheckpoint::row_done(std::size_t row, const RowReport& report) {
   const std::lock_guard lock(mutex_);
-  rows_[row] = encode_row_report(report);
+  rows_[row] = report::encode_row_report(report);
   if (!write_path_.empty()) write();
 }
 

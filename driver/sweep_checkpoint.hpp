@@ -17,6 +17,8 @@
 
 namespace lockstep::driver {
 
+using report::RowReport;
+
 class SweepCheckpoint {
  public:
   // Reads options.checkpoints.resume_path if set. Throws std::runtime_error, naming the
@@ -35,7 +37,7 @@ class SweepCheckpoint {
   std::string sha256_;
   std::string options_;  // what the rows' results depend on, as the file records it
   mutable std::mutex mutex_;
-  std::map<std::size_t, std::string> rows_;  // encoded reports (driver/report_codec.hpp)
+  std::map<std::size_t, std::string> rows_;  // encoded reports (report/row_codec.hpp)
 };
 
 }  // namespace lockstep::driver

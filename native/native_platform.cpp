@@ -13,6 +13,8 @@
 #include <new>
 #include <optional>
 
+#include "measure/host_cpus.hpp"
+
 namespace lockstep::native {
 
 namespace {
@@ -114,10 +116,6 @@ CpuId current_cpu() {
   return cpu < 0 ? 0 : cpu;
 }
 
-NodeId node_of_cpu(CpuId cpu) {
-  if (!numa_nodes_present()) return 0;
-  const int node = numa_node_of_cpu(cpu);
-  return node < 0 ? 0 : node;
-}
+NodeId node_of_cpu(CpuId cpu) { return measure::node_of_cpu(cpu); }
 
 }  // namespace lockstep::native

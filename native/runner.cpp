@@ -11,19 +11,11 @@
 #include <string>
 #include <thread>
 
+#include "measure/host_cpus.hpp"
+
 namespace lockstep::native {
 
-std::vector<CpuId> allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<CpuId> cpus;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-  }
-  if (cpus.empty()) cpus.push_back(0);
-  return cpus;
-}
+std::vector<CpuId> allowed_cpus() { return measure::allowed_cpus(); }
 
 void NativeRunner::spawn(std::string name, CpuId cpu, std::function<void()> body) {
   specs_.push_back(Spec{std::move(name), cpu, std::move(body)});

@@ -1,5 +1,5 @@
 // The result JSON's members (docs/results.md), declared once: each member a row or a scenario
-// object can hold, and what it is. cli/result_json.cpp writes them, the viewer
+// object can hold, and what it is. report/result_json.cpp writes them, the viewer
 // (gui/model/result.cpp) sorts a row's members by this table, and a test holds what the
 // writer emits to it. A member not declared here is one of the workload's figures
 // (report/workload_figures.hpp). Plain C++.

@@ -10,6 +10,9 @@
 
 namespace lockstep::scenario {
 
+using report::MachineProvenance;
+using report::RowReport;
+
 namespace {
 
 bool is_exists(const Scenario& s, const std::string& property) {

@@ -10,11 +10,13 @@
 #include <optional>
 #include <string>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/exec/engine.hpp"
 
 namespace lockstep::scenario {
+
+using report::RowReport;
 
 // The violation or witness an execution reports, when the scenario checks its property.
 // A lost wakeup is one kind of deadlock: where deadlock is checked and lost_wakeup is not,

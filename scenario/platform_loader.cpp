@@ -3,8 +3,7 @@
 #include <array>
 #include <string_view>
 
-#include "native/native_platform.hpp"
-#include "native/runner.hpp"
+#include "measure/host_cpus.hpp"
 
 namespace lockstep::scenario {
 
@@ -19,7 +18,7 @@ PlatformKind load_platform(const yaml::Map& root, std::string& where) {
 MachineSpec host_machine() {
   MachineSpec m;
   m.preset = "native";
-  for (const CpuId cpu : native::allowed_cpus()) m.node_of_cpu.push_back(native::node_of_cpu(cpu));
+  for (const int cpu : measure::allowed_cpus()) m.node_of_cpu.push_back(measure::node_of_cpu(cpu));
   return m;
 }
 

@@ -100,7 +100,7 @@ struct DesignSpec {
   std::string fileio_where;
 };
 
-struct WorkloadKindInfo;  // a row of the workload registry (scenario/workload_registry.hpp)
+struct WorkloadKindInfo;  // a row of the workload kinds (scenario/workload_kinds.hpp)
 
 // A scenario's workload: its registry row and that row's parameters (LockCounterParams for
 // lock-counter, std::shared_ptr<const program::Program> for thread programs, ...).

@@ -26,7 +26,7 @@
 #include "scenario/platform_loader.hpp"
 #include "scenario/program_loader.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/workload_registry.hpp"
+#include "scenario/workload_kinds.hpp"
 #include "scenario/yaml_document.hpp"
 #include "scenario/yaml_fields.hpp"
 #include "sim/exec/memory.hpp"
@@ -101,13 +101,13 @@ bool is_program(const yaml::Map& root) {
   return true;
 }
 
-// The built-in workloads, by kind (scenario/workload_registry.cpp); each takes its own keys.
+// The built-in workloads, by kind (scenario/workload_kinds.cpp); each takes its own keys.
 WorkloadSpec load_workload(const yaml::Map& root, const MachineSpec& machine, const DesignSpec& design) {
   const yaml::Source& src = root.source();
   const YAML::Node node = root.required("workload");
   // Every kind's keys, to read `kind` first; the kind's own map then rejects the others'.
   std::vector<std::string_view> every_key{"kind"};
-  for (const WorkloadKindInfo& row : workload_registry())
+  for (const WorkloadKindInfo& row : workload_kind_table())
     for (const std::string_view key : row.keys)
       if (std::find(every_key.begin(), every_key.end(), key) == every_key.end()) every_key.push_back(key);
   const yaml::Map probe(src, node, "workload", every_key);
@@ -148,7 +148,7 @@ std::string builtin_property(const yaml::Source& src, const YAML::Node& node, co
       std::find(kind.properties.begin(), kind.properties.end(), name) != kind.properties.end())
     return name;
   std::vector<std::string> owners;
-  for (const WorkloadKindInfo& row : workload_registry())
+  for (const WorkloadKindInfo& row : workload_kind_table())
     if (std::find(row.properties.begin(), row.properties.end(), name) != row.properties.end())
       owners.emplace_back(row.name == "program" ? "thread programs" : fmt::format("the {} workload", row.name));
   src.fail(node, fmt::format("{} is a property of {} only, not of {} (docs/scenarios.md, \"Properties\")", name,
@@ -610,7 +610,7 @@ std::string show(const Params& params) {
 
 std::vector<std::string> workload_kinds() {
   std::vector<std::string> names;
-  for (const WorkloadKindInfo& row : workload_registry())
+  for (const WorkloadKindInfo& row : workload_kind_table())
     if (row.load != nullptr) names.emplace_back(row.name);
   return names;
 }

@@ -13,7 +13,7 @@
 #include "scenario/futex_loader.hpp"
 #include "scenario/machine_loader.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/workload_registry.hpp"
+#include "scenario/workload_kinds.hpp"
 #include "sim/exec/idle_model.hpp"
 #include "sim/exec/placement.hpp"
 
@@ -50,7 +50,7 @@ Json kind_object(Json kind, Json properties) {
 
 Json workload_schema() {
   Json one_of = Json::array();
-  for (const WorkloadKindInfo& row : workload_registry()) {
+  for (const WorkloadKindInfo& row : workload_kind_table()) {
     if (row.load == nullptr) continue;  // thread programs: `threads`, not a workload map
     Json properties = Json::object();
     for (const std::string_view key : row.keys) properties[std::string(key)] = Json::object();

@@ -19,10 +19,10 @@ TEST_CASE("false sharing costs like true sharing, padding removes it (nehalem-2s
   driver::RunOptions options;
   options.command = driver::Command::run;
   options.out_dir = (lockstep::testing::scratch_dir() / "counter-sharing").string();
-  const scenario::ScenarioReport report = driver::run_scenario_file(file, options);
+  const report::ScenarioReport report = driver::run_scenario_file(file, options);
   REQUIRE(report.rows.size() == 3);
   std::map<std::string, double> rate;
-  for (const scenario::RowReport& row : report.rows) {
+  for (const report::RowReport& row : report.rows) {
     INFO(row.message);
     CHECK(row.result == "pass");  // the counters add up to threads * iterations
     rate[row.params.front().second] = row.workload.value("ops_per_s");

@@ -217,7 +217,7 @@ expect: {violation: data_race}
       options.command = driver::Command::check;
       options.workers = workers;
       options.out_dir = (scratch().path() / "out").string();
-      const scenario::ScenarioReport report = driver::run_scenario_file(file, options);
+      const report::ScenarioReport report = driver::run_scenario_file(file, options);
       REQUIRE(report.rows.size() == 1);
       CHECK(report.rows.front().result == "violation");
       CHECK(report.rows.front().property == "data_race");

@@ -117,7 +117,7 @@ TEST_CASE("the bundled fileio scenarios give docs/sources.md's verdicts", "[file
     driver::RunOptions options;
     options.command = driver::Command::check;
     options.out_dir = (lockstep::testing::scratch_dir() / "fileio").string();
-    const scenario::ScenarioReport report = driver::run_scenario_file(file, options);
+    const report::ScenarioReport report = driver::run_scenario_file(file, options);
     REQUIRE(report.rows.size() == 1);
     CHECK(report.rows[0].matched);
   }

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/fileio_probe.hpp"
+#include "driver/fileio_probe.hpp"
 #include "native/fileio/policy_classification.hpp"
 #include "native/fileio/records.hpp"
 
@@ -138,7 +138,7 @@ TEST_CASE("fileio probe JSON: the documented fields, in order", "[fileio][probe]
   r.torn_reads = {{512, 10, 1}};
   Observations o;
   o.torn_reads_within_page = 1;
-  const auto json = lockstep::cli::fileio_probe_json(r, 4096, classify(o));
+  const auto json = lockstep::driver::fileio_probe_json(r, 4096, classify(o));
   std::vector<std::string> keys;
   for (const auto& [key, value] : json.items()) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"probe", "platform", "path", "filesystem", "page_bytes", "seconds",

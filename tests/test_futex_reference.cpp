@@ -25,10 +25,10 @@ std::map<std::pair<std::string, std::string>, double> rates_of(const std::string
   driver::RunOptions options;
   options.command = driver::Command::run;
   options.out_dir = (lockstep::testing::scratch_dir() / name).string();
-  const scenario::ScenarioReport report = driver::run_scenario_file(file, options);
+  const report::ScenarioReport report = driver::run_scenario_file(file, options);
   REQUIRE(report.rows.size() == rows);
   std::map<std::pair<std::string, std::string>, double> rate;
-  for (const scenario::RowReport& row : report.rows) {
+  for (const report::RowReport& row : report.rows) {
     INFO(row.message);
     CHECK(row.result == "pass");
     rate[{row.params.at(0).second, row.params.at(1).second}] = row.workload.value("ops_per_s");

@@ -90,7 +90,7 @@ struct RingRow {
 };
 
 // Runs the scenario `yaml` (written into `scratch`) as `lockstep run` does.
-scenario::ScenarioReport run_scenario(const testing::ScratchDir& scratch, const std::string& yaml) {
+report::ScenarioReport run_scenario(const testing::ScratchDir& scratch, const std::string& yaml) {
   const auto path = scratch.path() / "scenario.yaml";
   std::ofstream(path) << yaml;
   driver::RunOptions o;
@@ -102,14 +102,14 @@ scenario::ScenarioReport run_scenario(const testing::ScratchDir& scratch, const 
 // A four-thread ring on the flat machine (whose idle costs are IdleCosts' defaults), one row
 // per policy: hlt, mwait, adaptive, none.
 std::vector<RingRow> ring_rows(const testing::ScratchDir& scratch) {
-  const scenario::ScenarioReport report = run_scenario(scratch,
-                                                       "name: ring\n"
-                                                       "machine: {preset: flat, cpus: 4}\n"
-                                                       "design: {futex: linux-3.14}\n"
-                                                       "scheduler: {idle: hlt}\n"
-                                                       "workload: {kind: ring, threads: 4, laps: 100}\n"
-                                                       "sweep: {scheduler.idle: [hlt, mwait, adaptive, none]}\n"
-                                                       "expect: pass\n");
+  const report::ScenarioReport report = run_scenario(scratch,
+                                                     "name: ring\n"
+                                                     "machine: {preset: flat, cpus: 4}\n"
+                                                     "design: {futex: linux-3.14}\n"
+                                                     "scheduler: {idle: hlt}\n"
+                                                     "workload: {kind: ring, threads: 4, laps: 100}\n"
+                                                     "sweep: {scheduler.idle: [hlt, mwait, adaptive, none]}\n"
+                                                     "expect: pass\n");
   std::vector<RingRow> rows;
   for (const auto& row : report.rows) {
     REQUIRE(row.result == "pass");
@@ -157,7 +157,7 @@ TEST_CASE("idle: the periodic balancer wakes the idle CPU it hands a thread to, 
   // scenarios/os/placement-periodic.yaml, shorter: the balancer moves 8 queued threads onto
   // 8 CPUs whose threads finished; under hlt each move is an IPI and a halted CPU's wake-up.
   const testing::ScratchDir scratch("lockstep-balance-ipi");
-  const scenario::ScenarioReport report =
+  const report::ScenarioReport report =
       run_scenario(scratch,
                    "name: balancer ipis\n"
                    "machine: {preset: barcelona-4s, time_slice_ns: 10000}\n"
@@ -181,7 +181,7 @@ TEST_CASE("idle: a scenario overrides the machine's idle costs", "[idle]") {
   // The flat ring under hlt: every hop wakes a halted CPU on the token's critical path, so a
   // hlt exit 3 us shorter shortens the run by 3 us per halted wake-up.
   const testing::ScratchDir scratch("lockstep-idle-costs");
-  const scenario::ScenarioReport report =
+  const report::ScenarioReport report =
       run_scenario(scratch,
                    "name: ring\n"
                    "machine: {preset: flat, cpus: 4, idle_costs: {hlt_exit_ns: 4000}}\n"

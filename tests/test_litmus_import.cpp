@@ -46,7 +46,7 @@ std::string check(const std::string& yaml, const std::string& model, const std::
   io::write_file_atomically(path, text);
   driver::RunOptions options;
   options.out_dir = (dir / "out").string();
-  const scenario::ScenarioReport report = driver::run_scenario_file(scenario::load_scenario_file(path), options);
+  const report::ScenarioReport report = driver::run_scenario_file(scenario::load_scenario_file(path), options);
   REQUIRE(report.rows.size() == 1);
   return report.rows.front().result;
 }

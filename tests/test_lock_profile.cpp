@@ -86,9 +86,9 @@ TEST_CASE("lock profile of a simulated run equals its trace's lock events", "[pr
   o.lock_profile = true;
   o.save_traces = true;
   o.out_dir = scratch.path().string();
-  const scenario::ScenarioReport report = driver::run_scenario_file(file, o);
+  const report::ScenarioReport report = driver::run_scenario_file(file, o);
   REQUIRE(report.rows.size() == 5);  // ticket, ttas, mcs, tas, clh
-  for (const scenario::RowReport& row : report.rows) {
+  for (const report::RowReport& row : report.rows) {
     INFO(row.params.front().second);
     // The trace's lock events, summed here: per thread, a wait's time, an acquire's, a release's.
     std::map<std::uint64_t, std::uint64_t> wait_start, acquired;

@@ -19,9 +19,9 @@
 
 using namespace lockstep;
 using driver::NativeLitmusOptions;
-using scenario::LitmusCondition;
-using scenario::LitmusReport;
-using scenario::LitmusVerdict;
+using report::LitmusCondition;
+using report::LitmusReport;
+using report::LitmusVerdict;
 
 namespace {
 
@@ -40,7 +40,7 @@ scenario::Scenario from_text(const std::string& name, const std::string& text) {
   return file.rows.front();
 }
 
-const LitmusCondition& condition(const scenario::RowReport& row, const std::string& property) {
+const LitmusCondition& condition(const report::RowReport& row, const std::string& property) {
   REQUIRE(row.litmus);
   for (const LitmusCondition& c : row.litmus->conditions)
     if (c.property == property) return c;
@@ -50,7 +50,7 @@ const LitmusCondition& condition(const scenario::RowReport& row, const std::stri
 
 std::uint64_t histogram_total(const LitmusReport& r) {
   std::uint64_t n = 0;
-  for (const scenario::LitmusState& s : r.histogram) n += s.count;
+  for (const report::LitmusState& s : r.histogram) n += s.count;
   return n;
 }
 
@@ -178,7 +178,7 @@ TEST_CASE("a native litmus outcome the checker proves unreachable but hardware s
     REQUIRE(r.model_bugs.size() == 1);
     CHECK_THAT(r.model_bugs.front(), Catch::Contains("observed in 3 of 1000 runs"));
     CHECK_THAT(r.model_bugs.front(), Catch::Contains("unreachable under tso"));
-    const scenario::RowReport row = driver::litmus_row(r);
+    const report::RowReport row = driver::litmus_row(r);
     CHECK_FALSE(row.matched);
     CHECK(row.result == "reachable");
     CHECK(row.expected == "unreachable: outcome");
@@ -195,7 +195,7 @@ TEST_CASE("a native litmus outcome the checker proves unreachable but hardware s
     CHECK(r.model_bugs.empty());
     REQUIRE(r.notes.size() == 1);
     CHECK_THAT(r.notes.front(), Catch::Contains("hardware need not show every allowed outcome"));
-    const scenario::RowReport row = driver::litmus_row(r);
+    const report::RowReport row = driver::litmus_row(r);
     CHECK(row.matched);
     CHECK(row.result == "unreachable");
     CHECK(row.expected == "reachable: outcome");
@@ -242,7 +242,7 @@ TEST_CASE("a native litmus outcome the checker proves unreachable but hardware s
     driver::judge_litmus(r);
     CHECK(r.hang_explained);
     CHECK(r.model_bugs.empty());
-    const scenario::RowReport row = driver::litmus_row(r);
+    const report::RowReport row = driver::litmus_row(r);
     CHECK(row.matched);
     CHECK(row.result == "violation");
     CHECK(row.property == "deadlock");
@@ -271,7 +271,7 @@ expect: pass
   NativeLitmusOptions options;
   options.runs = 20000;
   options.seconds = 5;
-  const scenario::RowReport row = driver::run_native_litmus(s, options);
+  const report::RowReport row = driver::run_native_litmus(s, options);
   REQUIRE(row.litmus);
   CHECK(row.litmus->runs > 0);
   CHECK(histogram_total(*row.litmus) == row.litmus->runs);
@@ -298,7 +298,7 @@ TEST_CASE("native SB on x86 shows the relaxed outcome within a bounded time", "[
   NativeLitmusOptions options;
   options.runs = 200'000 / kRunsScale;
   options.seconds = 5;
-  const scenario::RowReport row = driver::run_native_litmus(bundled("sb-tso.yaml"), options);
+  const report::RowReport row = driver::run_native_litmus(bundled("sb-tso.yaml"), options);
   REQUIRE(row.litmus);
   const LitmusReport& r = *row.litmus;
   INFO(r.runs << " runs in " << r.elapsed_s << " s");
@@ -310,7 +310,7 @@ TEST_CASE("native SB on x86 shows the relaxed outcome within a bounded time", "[
   CHECK(sb.host->result == "reachable");  // found by a witness: the search stopped there
   CHECK(row.matched);
   // Every state is one SB can end in: both stores happened, each load read 0 or 1.
-  for (const scenario::LitmusState& st : r.histogram) {
+  for (const report::LitmusState& st : r.histogram) {
     INFO(st.state);
     CHECK_THAT(st.state, Catch::EndsWith("x=1; y=1;"));
   }
@@ -320,7 +320,7 @@ TEST_CASE("native MP on x86 never shows the relaxed outcome", "[native]") {
   NativeLitmusOptions options;
   options.runs = 100'000 / kRunsScale;
   options.seconds = 5;
-  const scenario::RowReport row = driver::run_native_litmus(bundled("mp-tso.yaml"), options);
+  const report::RowReport row = driver::run_native_litmus(bundled("mp-tso.yaml"), options);
   REQUIRE(row.litmus);
   const LitmusReport& r = *row.litmus;
   CHECK(r.runs > 0);
@@ -336,7 +336,7 @@ TEST_CASE("native MP on x86 never shows the relaxed outcome", "[native]") {
 TEST_CASE("native SB under a scenario that says sc is checked under the host's tso, with sc beside it", "[native]") {
   NativeLitmusOptions options;
   options.runs = 2'000;
-  const scenario::RowReport row = driver::run_native_litmus(bundled("sb-sc.yaml"), options);
+  const report::RowReport row = driver::run_native_litmus(bundled("sb-sc.yaml"), options);
   const LitmusCondition& sb = condition(row, "sb_relaxed");
   REQUIRE(sb.host);
   REQUIRE(sb.scenario);

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "cli/native_probe.hpp"
+#include "driver/native_probes.hpp"
 #include "measure/latency_summary.hpp"
 #include "native/probes/c2c_probe.hpp"
 #include "native/probes/ccbench_probe.hpp"
@@ -418,7 +418,7 @@ TEST_CASE("native probes: the memory probe's JSON has the simulator's row shape"
   s.peaks_ns = {1.25};
   s.latency = lockstep::measure::summarize({1, 1, 1, 2});
   r.sizes.push_back(s);
-  const nlohmann::ordered_json j = lockstep::cli::memory_probe_json(r);
+  const nlohmann::ordered_json j = lockstep::driver::memory_probe_json(r);
   CHECK(j["probe"] == "memory");
   CHECK(j["platform"] == "native");
   CHECK(j["clock"] == "clock_gettime");

@@ -102,9 +102,9 @@ TEST_CASE("a native ping-pong's trace reads back: platform native, times in orde
                     "workload: {kind: futex-pingpong, words: 16, runtime_us: 20000}\nexpect: pass\n");
   driver::NativeOptions options;
   options.trace_path = (scratch() / "pingpong.trace.jsonl").string();
-  const scenario::ScenarioReport report = driver::run_native_file(file, options);
+  const report::ScenarioReport report = driver::run_native_file(file, options);
   REQUIRE(report.rows.size() == 1);
-  const scenario::RowReport& row = report.rows.front();
+  const report::RowReport& row = report.rows.front();
   REQUIRE(row.trace_path == options.trace_path);
   const std::string text = slurp(row.trace_path);
   CHECK(row.trace_sha256 == io::sha256_hex(text));
@@ -155,7 +155,7 @@ TEST_CASE("a full trace buffer drops the rest of its thread's events and the tra
     CHECK(t->dropped == kNotes - kCapacity);
   }
 
-  scenario::RowReport row;
+  report::RowReport row;
   row.result = "pass";
   scenario::Scenario s;
   s.path = "unit";

@@ -8,15 +8,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/result_json.hpp"
 #include "cli/summary_table.hpp"
 #include "driver/runner.hpp"
 #include "io/files.hpp"
 #include "model/schedule_file.hpp"
+#include "report/result_json.hpp"
 #include "tests/scenario_fixtures.hpp"
 #include "tests/scratch_dir.hpp"
 
 using namespace lockstep;
+using lockstep::report::RowReport;
+using lockstep::report::ScenarioReport;
 using namespace lockstep::cli;
 using namespace lockstep::driver;
 using namespace lockstep::scenario;
@@ -77,7 +79,7 @@ TEST_CASE("a witness of an exists condition is reachable and its schedule replay
   CHECK(replayed.rows.front().matched);
   CHECK(replayed.rows.front().trace_sha256 == r.trace_sha256);
 
-  const nlohmann::json json = nlohmann::json::parse(results_json({c.report}));
+  const nlohmann::json json = nlohmann::json::parse(report::results_json({c.report}));
   CHECK(json["result"] == "reachable");
   CHECK(json["property"] == "sb_relaxed");
   CHECK(json["expected"] == "reachable: sb_relaxed");
@@ -89,7 +91,7 @@ TEST_CASE("a search that reaches no exists condition is unreachable", "[outcome]
   const RowReport& r = row_of(c, "unreachable", "sb_relaxed");
   CHECK(r.message == "no execution within the bounds reaches sb_relaxed");
   CHECK(r.schedule_path.empty());
-  const nlohmann::json json = nlohmann::json::parse(results_json({c.report}));
+  const nlohmann::json json = nlohmann::json::parse(report::results_json({c.report}));
   CHECK(json["result"] == "unreachable");
   CHECK(json["property"] == "sb_relaxed");
 }

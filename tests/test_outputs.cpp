@@ -8,16 +8,19 @@
 
 #include "cli/junit.hpp"
 #include "cli/measurements_csv.hpp"
-#include "cli/result_json.hpp"
 #include "cli/summary_table.hpp"
 #include "cli/sweep_csv.hpp"
+#include "report/result_json.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/timed_strategy.hpp"
 #include "trace/chrome_trace.hpp"
 
 using namespace lockstep;
+using lockstep::report::MachineMeasurements;
+using lockstep::report::RowReport;
+using lockstep::report::ScenarioReport;
 using namespace lockstep::cli;
-using namespace lockstep::scenario;
+using namespace lockstep::report;
 using Json = nlohmann::ordered_json;
 
 namespace {

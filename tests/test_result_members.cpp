@@ -1,5 +1,5 @@
 // The result JSON's members and the workloads' figures are declared once, in report/: every
-// member the writer (cli/result_json.cpp) emits for a row of each kind of run is declared
+// member the writer (report/result_json.cpp) emits for a row of each kind of run is declared
 // there, as a result member or as a workload's figure (the viewer sorts members by it:
 // gui/tests/test_result_model.cpp).
 #include <catch2/catch.hpp>
@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/result_json.hpp"
 #include "driver/native_runner.hpp"
 #include "driver/runner.hpp"
 #include "report/headline_figures.hpp"
+#include "report/result_json.hpp"
 #include "report/result_members.hpp"
 #include "report/workload_figures.hpp"
 #include "scenario/scenario.hpp"
@@ -59,9 +59,9 @@ TEST_CASE("every member a result row holds is declared in report/", "[report]") 
     driver::RunOptions options;
     options.command = driver::Command::check;
     options.out_dir = (dir / "out").string();
-    const scenario::ScenarioReport report =
+    const report::ScenarioReport report =
         driver::run_scenario_file(scenario::load_scenario_file(file.string()), options);
-    const nlohmann::ordered_json j = cli::to_json(report);
+    const nlohmann::ordered_json j = report::to_json(report);
     INFO(body);
     for (const auto& [key, value] : j.items()) {
       INFO(key);

@@ -9,11 +9,11 @@
 #include <thread>
 #include <vector>
 
-#include "driver/report_codec.hpp"
 #include "driver/row_units.hpp"
 #include "driver/runner.hpp"
 #include "driver/unit_server.hpp"
 #include "io/files.hpp"
+#include "report/row_codec.hpp"
 #include "scratch_dir.hpp"
 
 using namespace lockstep;  // NOLINT(google-build-using-namespace)
@@ -52,11 +52,11 @@ class LoopbackRows final : public driver::RowLanes {
 };
 
 // A report without its host times (which differ between any two runs).
-std::string without_host_times(scenario::RowReport r) {
+std::string without_host_times(report::RowReport r) {
   r.elapsed_s = 0;
   r.sim_ops_per_host_s = 0;
   r.executions_per_s = 0;
-  return driver::encode_row_report(r);
+  return report::encode_row_report(r);
 }
 
 std::map<std::string, std::string> files_in(const std::filesystem::path& dir) {
@@ -80,18 +80,18 @@ TEST_CASE("a sweep's rows run on remote ranks report what one process does", "[d
     one.command = driver::Command::run;
     one.save_traces = true;
     one.out_dir = (scratch.path() / "one").string();
-    const scenario::ScenarioReport alone = driver::run_scenario_file(file, one);
+    const report::ScenarioReport alone = driver::run_scenario_file(file, one);
     for (std::size_t ranks : {1U, 3U}) {
       INFO("remote ranks " << ranks);
       driver::RunOptions many = one;
       many.out_dir = (scratch.path() / ("many" + std::to_string(ranks))).string();
       LoopbackRows lanes(ranks);
       many.lanes = &lanes;
-      const scenario::ScenarioReport spread = driver::run_scenario_file(file, many);
+      const report::ScenarioReport spread = driver::run_scenario_file(file, many);
       CHECK(lanes.rows_served() > 0);
       REQUIRE(spread.rows.size() == alone.rows.size());
       for (std::size_t i = 0; i < alone.rows.size(); ++i) {
-        scenario::RowReport r = spread.rows[i];
+        report::RowReport r = spread.rows[i];
         // The paths name this run's directory; the same file names.
         for (std::string* p : {&r.trace_path, &r.chrome_trace_path, &r.schedule_path, &r.replay_command}) {
           if (p->empty()) continue;
@@ -107,7 +107,7 @@ TEST_CASE("a sweep's rows run on remote ranks report what one process does", "[d
 }
 
 TEST_CASE("a row's report survives its encoding whole", "[driver][distributed]") {
-  scenario::RowReport r;
+  report::RowReport r;
   r.params = {{"workload.batch", "15"}};
   r.result = "violation";
   r.elapsed_s = 0.1;
@@ -117,11 +117,11 @@ TEST_CASE("a row's report survives its encoding whole", "[driver][distributed]")
   r.machine.c2c_ns = {{0, 1.5}, {1.5, 0}};
   r.litmus.emplace();
   r.litmus->conditions.push_back({});
-  r.litmus->conditions.back().host = scenario::LitmusVerdict{"tso", "reachable", true, "dfs", 3, 0};
+  r.litmus->conditions.back().host = report::LitmusVerdict{"tso", "reachable", true, "dfs", 3, 0};
   r.smt.outcomes = {"x=1"};
-  const scenario::RowReport back = driver::decode_row_report(driver::encode_row_report(r));
-  CHECK(driver::encode_row_report(back) == driver::encode_row_report(r));
+  const report::RowReport back = report::decode_row_report(report::encode_row_report(r));
+  CHECK(report::encode_row_report(back) == report::encode_row_report(r));
   CHECK(back.litmus->conditions.back().host->executions == 3);
   CHECK(!back.litmus->conditions.back().scenario);
-  CHECK_THROWS_WITH(driver::decode_row_report("not a report"), Catch::Contains("malformed"));
+  CHECK_THROWS_WITH(report::decode_row_report("not a report"), Catch::Contains("malformed"));
 }

@@ -17,7 +17,7 @@
 #include "io/files.hpp"
 #include "scenario/expr_parser.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/workload_registry.hpp"
+#include "scenario/workload_kinds.hpp"
 #include "scenario/yaml_fields.hpp"
 #include "scenario_fixtures.hpp"
 
@@ -415,7 +415,7 @@ TEST_CASE("the properties come from one table, which every registry row and the 
   }
   CHECK(builtin_properties() == table);
   // A row lists only declared properties; each property scoped to its workloads is some row's.
-  for (const WorkloadKindInfo& row : workload_registry())
+  for (const WorkloadKindInfo& row : workload_kind_table())
     for (const std::string& name : row.properties) {
       INFO(row.name << " lists " << name);
       const PropertyInfo* p = find_property(name);
@@ -425,7 +425,7 @@ TEST_CASE("the properties come from one table, which every registry row and the 
   for (const PropertyInfo& p : kProperties) {
     if (p.scope != PropertyScope::own) continue;
     bool listed = false;
-    for (const WorkloadKindInfo& row : workload_registry())
+    for (const WorkloadKindInfo& row : workload_kind_table())
       listed = listed || std::find(row.properties.begin(), row.properties.end(), p.name) != row.properties.end();
     INFO(p.name);
     CHECK(listed);

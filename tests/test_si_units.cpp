@@ -9,6 +9,8 @@
 #include "report/si_units.hpp"
 
 using namespace lockstep;
+using lockstep::report::RowReport;
+using lockstep::report::ScenarioReport;
 using namespace lockstep::cli;
 
 TEST_CASE("report::format_si gives three significant digits and the prefix that fits", "[si]") {

@@ -22,6 +22,8 @@
 #include "tests/scratch_dir.hpp"
 
 using namespace lockstep;
+using lockstep::report::RowReport;
+using lockstep::report::ScenarioReport;
 using namespace lockstep::driver;
 using namespace lockstep::scenario;
 namespace fs = std::filesystem;

@@ -116,7 +116,7 @@ expect: pass
       std::ofstream(path) << text;
       driver::RunOptions options;
       options.out_dir = (dir / "out").string();
-      const scenario::RowReport r = driver::run_scenario_row(scenario::load_scenario_file(path), 0, options);
+      const report::RowReport r = driver::run_scenario_row(scenario::load_scenario_file(path), 0, options);
       CHECK(r.result == "pass");
       CHECK(r.exhaustive);
       CHECK(r.executions > 10);
@@ -287,7 +287,7 @@ TEST_CASE("scenario files run thread programs under an MCS lock", "[sync][mcs][s
   driver::RunOptions options;
   options.executions = 300;
   options.out_dir = (lockstep::testing::scratch_dir() / "mcs").string();
-  const scenario::ScenarioReport report = driver::run_scenario_file(one, options);
+  const report::ScenarioReport report = driver::run_scenario_file(one, options);
   INFO(report.rows.front().message);
   CHECK(report.result() == "pass");
   CHECK(report.matched());

@@ -21,7 +21,7 @@
 namespace lockstep::testing {
 
 struct TracedRun {
-  scenario::RowReport report;
+  report::RowReport report;
   nlohmann::json header;
   std::vector<nlohmann::json> events;  // every line after the header, in file order
 
@@ -47,7 +47,7 @@ inline TracedRun traced_run(const std::string& path, std::size_t row = 0) {
   driver::RunOptions options;
   options.out_dir = dir.string();
   options.trace_path = (dir / "run.trace.jsonl").string();
-  const scenario::ScenarioReport report = driver::run_scenario_file(one, options);
+  const report::ScenarioReport report = driver::run_scenario_file(one, options);
   REQUIRE(report.rows.size() == 1);
   TracedRun run;
   run.report = report.rows.front();

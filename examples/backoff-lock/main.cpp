@@ -1,5 +1,5 @@
 // A design checked and timed from outside lockstep's tree: this program registers its own
-// workload kind, `backoff-counter` (backoff_counter.hpp), with lockstep's registry, then runs
+// workload kind, `backoff-counter` (backoff_counter.hpp), with lockstep's driver, then runs
 // the scenario files it is given exactly as `lockstep check` would: a dfs search under the
 // scenario's memory model, or a timed run on a modelled machine. It prints each row's verdict
 // and figures; exit 0 when every row matched its `expect`, 1 when one did not, 2 for a bad
@@ -12,9 +12,9 @@
 
 #include "backoff_counter.hpp"
 #include "driver/runner.hpp"
+#include "driver/workload_bindings.hpp"
+#include "driver/workload_rows.hpp"
 #include "scenario/scenario.hpp"
-#include "scenario/workload_registry.hpp"
-#include "scenario/workload_rows.hpp"
 #include "scenario/yaml_fields.hpp"
 #include "sim/exec/sim_platform.hpp"
 
@@ -31,17 +31,21 @@ example::BackoffCounterParams load(const scenario::yaml::Map& m, const scenario:
   return p;
 }
 
-scenario::WorkloadKindInfo backoff_counter_row() {
-  using Params = example::BackoffCounterParams;
+// The scenario's half: its kind, keys, loader and properties.
+scenario::WorkloadKindInfo backoff_counter_kind() {
   return {.name = "backoff-counter",
           .keys = {"threads", "iterations", "cpus", "broken"},
           .load = [](const scenario::yaml::Map& m, const scenario::MachineSpec& machine,
                      const scenario::DesignSpec&) -> std::any { return load(m, machine); },
-          .simulate = scenario::simulate_row<example::BackoffCounter<sim::SimPlatform>, Params>,
-          .check_native = nullptr,
-          .native = scenario::native_row<example::BackoffCounter<native::NativePlatform>, Params>,
           .properties = {std::string(property::mutual_exclusion), std::string(property::deadlock),
                          std::string(property::bound_exceeded)}};
+}
+
+// The driver's half: the workload on the simulator and on real threads.
+driver::WorkloadBinding backoff_counter_binding() {
+  using Params = example::BackoffCounterParams;
+  return {.simulate = driver::simulate_row<example::BackoffCounter<sim::SimPlatform>, Params>,
+          .native = driver::native_row<example::BackoffCounter<native::NativePlatform>, Params>};
 }
 
 }  // namespace
@@ -51,7 +55,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s SCENARIO.yaml...\n", argv[0]);
     return 2;
   }
-  scenario::register_workload(backoff_counter_row());
+  driver::register_workload(backoff_counter_kind(), backoff_counter_binding());
   bool all_matched = true;
   for (int i = 1; i < argc; ++i) {
     try {
@@ -59,8 +63,8 @@ int main(int argc, char** argv) {
       driver::RunOptions options;
       options.command = driver::Command::check;
       options.out_dir = "backoff-lock-out";
-      const scenario::ScenarioReport report = driver::run_scenario_file(file, options);
-      for (const scenario::RowReport& row : report.rows) {
+      const report::ScenarioReport report = driver::run_scenario_file(file, options);
+      for (const report::RowReport& row : report.rows) {
         fmt::print("{}: {}{}{} ({} executions{}, expected {})\n", argv[i], row.result, row.property.empty() ? "" : ": ",
                    row.property, row.executions, row.exhaustive ? ", exhaustive" : "", row.expected);
         if (!row.message.empty()) fmt::print("  {}\n", row.message);

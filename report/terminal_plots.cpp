@@ -1,11 +1,11 @@
-#include "cli/terminal_plots.hpp"
+#include "report/terminal_plots.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-namespace lockstep::cli {
+namespace lockstep::report {
 
 std::string render_histogram(const MachineMeasurements& m, int rows, int width) {
   if (m.histogram.empty()) return {};
@@ -60,4 +60,4 @@ std::string render_c2c(const MachineMeasurements& m) {
   return out;
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report

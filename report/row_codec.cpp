@@ -1,4 +1,4 @@
-#include "driver/report_codec.hpp"
+#include "report/row_codec.hpp"
 
 #include <optional>
 #include <stdexcept>
@@ -37,7 +37,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockProfileEntry, file, line, name, acquisiti
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LockProfile, entries)
 }  // namespace profile
 
-namespace scenario {
+namespace report {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements::Bin, lo_ns, hi_ns, count)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements::CcbenchRow, cpu, distance, mean_ns, median_ns, min_ns, max_ns)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MachineMeasurements, histogram, peaks_ns, mean_ns, c2c_cpus, c2c_ns, ccbench_test,
@@ -66,22 +66,19 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RowReport, params, result, property, message,
                                    remote_progress_reports, remote_units_lent_back, parallel, estimate, internal_errors,
                                    counterexample, interleaving, protocol_steps, protocol_steps_verbose, machine,
                                    machine_source, workload, lock_profile, lock_profile_unmatched, litmus, smt)
-}  // namespace scenario
 
-namespace driver {
-
-std::string encode_row_report(const scenario::RowReport& report) {
-  const std::vector<std::uint8_t> bytes = nlohmann::json::to_msgpack(nlohmann::json(report));
+std::string encode_row_report(const RowReport& row) {
+  const std::vector<std::uint8_t> bytes = nlohmann::json::to_msgpack(nlohmann::json(row));
   return {bytes.begin(), bytes.end()};
 }
 
-scenario::RowReport decode_row_report(const std::string& bytes) {
+RowReport decode_row_report(const std::string& bytes) {
   try {
-    return nlohmann::json::from_msgpack(bytes).get<scenario::RowReport>();
+    return nlohmann::json::from_msgpack(bytes).get<RowReport>();
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("a row's report: malformed: ") + e.what());
   }
 }
 
-}  // namespace driver
+}  // namespace report
 }  // namespace lockstep

@@ -1,14 +1,11 @@
-#include "scenario/workload_registry.hpp"
+#include "scenario/workload_kinds.hpp"
 
-#include <functional>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "core/fileio/history_checks.hpp"
-#include "core/futex/futex_table.hpp"
 #include "core/properties.hpp"
 #include "core/workloads/counter_sharing.hpp"
 #include "core/workloads/fileio_workload.hpp"
@@ -19,17 +16,9 @@
 #include "core/workloads/header_scan.hpp"
 #include "core/workloads/lock_counter.hpp"
 #include "core/workloads/program_workload.hpp"
-#include "native/atomic_wait_futex.hpp"
-#include "native/kernel_futex.hpp"
-#include "native/native_platform.hpp"
-#include "native/runner.hpp"
 #include "scenario/fileio_loader.hpp"
 #include "scenario/futex_loader.hpp"
 #include "scenario/machine_workloads_loader.hpp"
-#include "scenario/outcome.hpp"
-#include "scenario/workload_rows.hpp"
-#include "sim/exec/sim_platform.hpp"
-#include "sim/exec/workload_adapter.hpp"
 #include "sim/machine/probes.hpp"
 
 namespace lockstep::scenario {
@@ -37,9 +26,6 @@ namespace lockstep::scenario {
 std::string_view WorkloadSpec::name() const { return kind != nullptr ? kind->name : "none"; }
 
 namespace {
-
-using native::NativePlatform;
-using sim::SimPlatform;
 
 constexpr std::int64_t kMaxCounterIterations = 1'000'000'000;
 // Instructions of compute in one critical section: a million (about a millisecond) is far past any lock experiment.
@@ -68,59 +54,6 @@ HeaderScanParams load_header_scan(const yaml::Map& m, const MachineSpec& machine
   return p;
 }
 
-FutexBackendKind backend_of(const Scenario& s) {
-  return s.design.futex ? s.design.futex->backend : FutexBackendKind::table;
-}
-
-// Calls f with the row's futex backend type (wrapped in std::type_identity), so each backend
-// gets its own instantiation of the workload and no call goes through an indirection.
-template <class F>
-RowReport with_backend(const Scenario& s, F&& f) {
-  switch (backend_of(s)) {
-    case FutexBackendKind::table:
-      return f(std::type_identity<futex::FutexTable<NativePlatform>>{});
-    case FutexBackendKind::kernel:
-      return f(std::type_identity<native::KernelFutex>{});
-    case FutexBackendKind::std_atomic_wait:
-      return f(std::type_identity<native::AtomicWaitFutex>{});
-  }
-  throw std::logic_error("unknown futex backend");
-}
-
-// A futex workload over any backend: the table, the host's futex(2), std::atomic::wait.
-template <template <class, class> class W, class Params>
-RowReport native_on_backend(const Scenario& s) {
-  return with_backend(s, [&s](auto backend) {
-    return run_native<W<NativePlatform, typename decltype(backend)::type>>(s, s.workload.get<Params>());
-  });
-}
-
-// The waker counts the sleepers with the table's waiters_on(), which the host's futexes lack.
-void table_backend_only(const Scenario& s) {
-  if (backend_of(s) == FutexBackendKind::table) return;
-  const std::string place = s.design.futex && !s.design.futex->where.empty() ? s.design.futex->where : s.path;
-  throw ScenarioError(fmt::format("{}: {} runs natively on a futex table design only, not on '{}'", place,
-                                  s.workload.name(), s.design.futex->name));
-}
-
-// A critical section's `cs_work` is simulated compute; natively it would cost nothing.
-void lock_counter_native_check(const Scenario& s) {
-  if (s.workload.get<LockCounterParams>().cs_work == 0) return;
-  throw ScenarioError(
-      fmt::format("{}: lock-counter's cs_work is simulated compute (Work::compute); natively it would "
-                  "cost nothing: leave it out of a native run",
-                  s.path));
-}
-
-// A ring's `work` is charged to the simulated CPU; the host's CPUs do no such work.
-void ring_native_check(const Scenario& s) {
-  if (s.workload.get<FutexRingParams>().work == 0) return;
-  throw ScenarioError(
-      fmt::format("{}: ring's work is simulated compute (Work::compute); natively it would cost nothing: "
-                  "leave it out of a native ring",
-                  s.path));
-}
-
 // A row's properties, by the names core/properties.hpp declares (a test holds each to the table).
 std::vector<std::string> names(std::initializer_list<std::string_view> properties) {
   return {properties.begin(), properties.end()};
@@ -136,8 +69,7 @@ std::vector<std::string> fileio_properties() {
   return out;
 }
 
-// futex-wake and futex-requeue: one workload (FutexWake), two modes. Only the table has
-// waiters_on(), which its waker counts sleepers with, so natively they need the table.
+// futex-wake and futex-requeue: one workload (FutexWake), two modes.
 template <FutexWakeMode Mode>
 WorkloadKindInfo futex_wake_row(std::string_view name) {
   return {.name = name,
@@ -145,17 +77,10 @@ WorkloadKindInfo futex_wake_row(std::string_view name) {
           .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
             return load_futex_wake(m, machine, design, Mode);
           },
-          .simulate = simulate_row<FutexWake<SimPlatform>, FutexWakeParams>,
-          .check_native = table_backend_only,
-          .native = native_row<FutexWake<NativePlatform>, FutexWakeParams>,
           .properties = futex_properties()};
 }
 
-}  // namespace
-
-namespace {
-
-std::deque<WorkloadKindInfo>& registry_rows() {
+std::deque<WorkloadKindInfo>& kind_rows() {
   static std::deque<WorkloadKindInfo> rows{
       {.name = "lock-counter",
        .keys = {"threads", "iterations", "cpus", "cs_work"},
@@ -168,9 +93,6 @@ std::deque<WorkloadKindInfo>& registry_rows() {
          p.cs_work = static_cast<std::uint32_t>(m.unsigned_or("cs_work", 0, kMaxCsWork, 0));
          return p;
        },
-       .simulate = simulate_row<LockCounter<SimPlatform>, LockCounterParams>,
-       .check_native = lock_counter_native_check,
-       .native = native_row<LockCounter<NativePlatform>, LockCounterParams>,
        .properties =
            names({property::mutual_exclusion, property::deadlock, property::lost_wakeup, property::bound_exceeded})},
       {.name = "header-scan",
@@ -178,9 +100,6 @@ std::deque<WorkloadKindInfo>& registry_rows() {
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
          return load_header_scan(m, machine);
        },
-       .simulate = simulate_row<HeaderScan<SimPlatform>, HeaderScanParams>,
-       .check_native = nullptr,
-       .native = native_row<HeaderScan<NativePlatform>, HeaderScanParams>,
        .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "counter-sharing",
        .keys = {"layout", "threads", "iterations", "cpus"},
@@ -194,38 +113,24 @@ std::deque<WorkloadKindInfo>& registry_rows() {
          p.cpus = static_cast<int>(m.integer_or("cpus", 1, machine.cpus(), machine.cpus()));
          return p;
        },
-       .simulate = simulate_row<CounterSharing<SimPlatform>, CounterSharingParams>,
-       .check_native = nullptr,
-       .native = native_row<CounterSharing<NativePlatform>, CounterSharingParams>,
        .properties = names({property::lost_update, property::deadlock, property::bound_exceeded})},
       {.name = "latency-probe",
        .keys = {"bytes", "placement", "cpu", "samples", "seed"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
          return load_latency_probe(m, machine);
        },
-       .simulate = [](const WorkloadSpec& w) -> std::unique_ptr<sim::SimWorkload> {
-         return std::make_unique<sim::machine::LatencyProbe>(w.get<sim::machine::LatencyProbeParams>());
-       },
-       .check_native = nullptr,
-       .native = nullptr,
        .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "c2c",
        .keys = {"rounds", "warmup_rounds", "smt", "cpus", "home"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
          return load_c2c(m, machine);
        },
-       .simulate = nullptr,  // one execution per pair of CPUs: the runner's own loop (RowRunner::c2c)
-       .check_native = nullptr,
-       .native = nullptr,
        .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "ccbench",
        .keys = {"state", "op", "holders", "cpus", "repetitions", "home"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec&) -> std::any {
          return load_ccbench(m, machine);
        },
-       .simulate = nullptr,  // one execution per measuring CPU: the runner's own loop (RowRunner::ccbench)
-       .check_native = nullptr,
-       .native = nullptr,
        .properties = names({property::deadlock, property::bound_exceeded})},
       {.name = "futex-hash",
        .keys = {"threads", "futexes", "cpus", "runtime_us", "op", "warmup_passes", "processes", "keys", "key_count",
@@ -233,27 +138,18 @@ std::deque<WorkloadKindInfo>& registry_rows() {
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return load_futex_hash(m, machine, design);
        },
-       .simulate = simulate_row<FutexHash<SimPlatform>, FutexHashParams>,
-       .check_native = nullptr,
-       .native = native_on_backend<FutexHash, FutexHashParams>,
        .properties = futex_properties()},
       {.name = "futex-pingpong",
        .keys = {"threads", "words", "cpus", "runtime_us", "rounds"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return load_futex_pingpong(m, machine, design);
        },
-       .simulate = simulate_row<FutexPingpong<SimPlatform>, FutexPingpongParams>,
-       .check_native = nullptr,
-       .native = native_on_backend<FutexPingpong, FutexPingpongParams>,
        .properties = futex_properties()},
       {.name = "ring",
        .keys = {"threads", "cpus", "cpu_stride", "spin", "work", "runtime_us", "laps"},
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return load_futex_ring(m, machine, design);
        },
-       .simulate = simulate_row<FutexRing<SimPlatform>, FutexRingParams>,
-       .check_native = ring_native_check,
-       .native = native_on_backend<FutexRing, FutexRingParams>,
        .properties = futex_properties()},
       futex_wake_row<FutexWakeMode::wake>("futex-wake"),
       futex_wake_row<FutexWakeMode::requeue>("futex-requeue"),
@@ -262,17 +158,11 @@ std::deque<WorkloadKindInfo>& registry_rows() {
        .load = [](const yaml::Map& m, const MachineSpec& machine, const DesignSpec& design) -> std::any {
          return std::shared_ptr<const fileio::FileioSpec>(load_fileio_workload(m, machine, design));
        },
-       .simulate = simulate_row<FileioWorkload<SimPlatform>, std::shared_ptr<const fileio::FileioSpec>>,
-       .check_native = nullptr,
-       .native = native_row<FileioWorkload<NativePlatform>, std::shared_ptr<const fileio::FileioSpec>>,
        .properties = fileio_properties()},
       // Thread programs are read from `threads` (program_loader.cpp), not from a workload map.
       {.name = "program",
        .keys = {},
        .load = nullptr,
-       .simulate = simulate_row<ProgramWorkload<SimPlatform>, std::shared_ptr<const program::Program>>,
-       .check_native = nullptr,
-       .native = nullptr,
        .properties = names({property::assertion, property::condvar_mutex, property::deadlock, property::lost_wakeup,
                             property::bound_exceeded})},
   };
@@ -281,22 +171,22 @@ std::deque<WorkloadKindInfo>& registry_rows() {
 
 }  // namespace
 
-const std::deque<WorkloadKindInfo>& workload_registry() { return registry_rows(); }
+const std::deque<WorkloadKindInfo>& workload_kind_table() { return kind_rows(); }
 
-void register_workload(WorkloadKindInfo row) {
+void register_workload_kind(WorkloadKindInfo row) {
   if (row.name.empty() || find_workload(row.name) != nullptr)
     throw std::invalid_argument(fmt::format("register_workload: the kind '{}' is taken (or empty)", row.name));
-  if (row.load == nullptr || row.simulate == nullptr)
-    throw std::invalid_argument(fmt::format("register_workload: '{}' needs a load and a simulate entry", row.name));
+  if (row.load == nullptr)
+    throw std::invalid_argument(fmt::format("register_workload: '{}' needs a load entry", row.name));
   for (const std::string& p : row.properties)
     if (find_property(p) == nullptr)
       throw std::invalid_argument(
           fmt::format("register_workload: '{}' lists '{}', which core/properties.hpp does not declare", row.name, p));
-  registry_rows().push_back(std::move(row));
+  kind_rows().push_back(std::move(row));
 }
 
 const WorkloadKindInfo* find_workload(std::string_view name) {
-  for (const WorkloadKindInfo& row : workload_registry())
+  for (const WorkloadKindInfo& row : workload_kind_table())
     if (row.name == name) return &row;
   return nullptr;
 }

@@ -10,9 +10,9 @@
 
 #include "core/workloads/metrics.hpp"
 #include "profile/lock_profile.hpp"
-#include "scenario/litmus_report.hpp"
+#include "report/litmus_report.hpp"
 
-namespace lockstep::scenario {
+namespace lockstep::report {
 
 // What a machine workload measured (latency-probe, c2c); empty for the others.
 struct MachineMeasurements {
@@ -140,7 +140,7 @@ struct RowReport {
   // ownership record explained (a lock that notes wrongly; 0 for every lock in core/).
   profile::LockProfile lock_profile;
   std::uint64_t lock_profile_unmatched = 0;
-  std::optional<LitmusReport> litmus;  // a native run of thread programs (scenario/litmus_report.hpp)
+  std::optional<LitmusReport> litmus;  // a native run of thread programs (report/litmus_report.hpp)
   // The smt strategy's side (docs/results.md, "SMT results").
   struct Smt {
     bool present = false;
@@ -187,4 +187,4 @@ struct ScenarioReport {
   }
 };
 
-}  // namespace lockstep::scenario
+}  // namespace lockstep::report

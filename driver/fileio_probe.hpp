@@ -10,7 +10,7 @@
 #include "native/fileio/policy_classification.hpp"
 #include "native/fileio/probe.hpp"
 
-namespace lockstep::cli {
+namespace lockstep::driver {
 
 struct FileioProbeOptions {
   native::fileio::ProbeOptions probe;
@@ -30,4 +30,4 @@ std::string fileio_probe_summary(const native::fileio::ProbeResult& result,
 // no JSON written. File errors throw.
 int run_fileio_probe(const FileioProbeOptions& options);
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::driver

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "cli/fileio_probe.hpp"
+#include "driver/fileio_probe.hpp"
 
-namespace lockstep::cli {
+namespace lockstep::driver {
 
 namespace {
 
@@ -56,4 +56,4 @@ std::string fileio_probe_summary(const nf::ProbeResult& r, const nf::Classificat
   return out + policies_lines(c);
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::driver

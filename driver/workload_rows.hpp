@@ -1,8 +1,9 @@
 // How a workload written against the Platform concept (core/platform.hpp, a `Workload` of
-// core/workloads/workload.hpp) becomes a row of the registry: `simulate_row<W, Params>` makes
-// a fresh W<SimPlatform> per simulated execution, `native_row<W, Params>` runs W natively once.
-// The bundled rows use them (workload_registry.cpp), and so can a program outside the tree
-// that registers its own workload (register_workload; examples/backoff-lock/).
+// core/workloads/workload.hpp) becomes a binding (driver/workload_bindings.hpp):
+// `simulate_row<W, Params>` makes a fresh W<SimPlatform> per simulated execution,
+// `native_row<W, Params>` runs W natively once. The bundled bindings use them, and so can a
+// program outside the tree that registers its own workload (register_workload;
+// examples/backoff-lock/).
 #pragma once
 
 #include <functional>
@@ -13,12 +14,12 @@
 #include "core/workloads/workload.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
+#include "report/row_report.hpp"
 #include "scenario/outcome.hpp"
-#include "scenario/report.hpp"
 #include "scenario/scenario.hpp"
 #include "sim/exec/workload_adapter.hpp"
 
-namespace lockstep::scenario {
+namespace lockstep::driver {
 
 namespace rows {
 // The simulator: a fresh workload per execution (sim/exec/workload_adapter.hpp).
@@ -39,14 +40,15 @@ std::shared_ptr<const T> own_copy(const std::shared_ptr<const T>& shared) {
 }  // namespace rows
 
 template <class W, class Params>
-std::unique_ptr<sim::SimWorkload> simulate_row(const WorkloadSpec& spec) {
+std::unique_ptr<sim::SimWorkload> simulate_row(const scenario::WorkloadSpec& spec) {
   return std::make_unique<sim::SimWorkloadOf<W, Params>>(rows::own_copy(spec.get<Params>()));
 }
 
 // Natively: one execution on real threads.
 
 template <class W, class Params>
-requires Workload<W, native::NativePlatform::Thread> RowReport run_native(const Scenario& s, const Params& params) {
+requires Workload<W, native::NativePlatform::Thread> report::RowReport run_native(const scenario::Scenario& s,
+                                                                                  const Params& params) {
   W workload(params);
   native::NativeRunner runner;
   workload.setup([&runner](std::string name, CpuId cpu, std::function<void()> body) {
@@ -55,12 +57,12 @@ requires Workload<W, native::NativePlatform::Thread> RowReport run_native(const 
   native::NativeRunResult r = runner.run();
   workload.check();  // reports through the platform, after the threads' own reports
   if (native::NativeViolation late; native::take_violation(late) && !r.violation) r.violation = std::move(late);
-  RowReport report;
+  report::RowReport report;
   report.strategy = "native";
   report.executions = 1;
   report.elapsed_s = r.elapsed_s;
   if constexpr (W::kHooks.metrics) report.workload = workload.metrics();
-  if (r.violation && reports_property(s, r.violation->property)) {
+  if (r.violation && scenario::reports_property(s, r.violation->property)) {
     report.result = "violation";
     report.property = r.violation->property;
     report.message = r.violation->message;
@@ -71,8 +73,8 @@ requires Workload<W, native::NativePlatform::Thread> RowReport run_native(const 
 }
 
 template <class W, class Params>
-RowReport native_row(const Scenario& s) {
+report::RowReport native_row(const scenario::Scenario& s) {
   return run_native<W>(s, s.workload.get<Params>());
 }
 
-}  // namespace lockstep::scenario
+}  // namespace lockstep::driver

@@ -1,8 +1,8 @@
 #include <cmath>
 
-#include "cli/fileio_probe.hpp"
+#include "driver/fileio_probe.hpp"
 
-namespace lockstep::cli {
+namespace lockstep::driver {
 
 namespace {
 
@@ -64,4 +64,4 @@ Json fileio_probe_json(const nf::ProbeResult& r, std::size_t page_bytes, const n
   return out;
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::driver

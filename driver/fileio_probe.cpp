@@ -1,4 +1,4 @@
-#include "cli/fileio_probe.hpp"
+#include "driver/fileio_probe.hpp"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 
 #include "io/files.hpp"
 
-namespace lockstep::cli {
+namespace lockstep::driver {
 
 namespace {
 
@@ -35,4 +35,4 @@ int run_fileio_probe(const FileioProbeOptions& options) {
   return 0;
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::driver

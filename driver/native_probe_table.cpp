@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include "cli/native_probe.hpp"
-#include "cli/terminal_plots.hpp"
+#include "driver/native_probes.hpp"
+#include "report/terminal_plots.hpp"
 
-namespace lockstep::cli {
+namespace lockstep::driver {
 
 namespace {
 
@@ -87,7 +87,7 @@ std::string c2c_probe_table(const np::C2cProbeResult& r) {
                   r.cpus.empty() ? -1 : r.cpus.front(), r.own_line_rmw_ns, r.fence_ns);
   if (!r.one_way_ns.empty()) {
     out += clock_line(r.clock);
-    scenario::MachineMeasurements m;
+    report::MachineMeasurements m;
     m.c2c_cpus = r.cpus;
     m.c2c_ns = r.one_way_ns;
     out += render_c2c(m);
@@ -113,4 +113,4 @@ std::string futex_probe_table(const np::FutexProbeResult& r) {
   return out + run_lines(r.elapsed_s, r.interrupted, r.notes);
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::driver

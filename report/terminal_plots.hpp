@@ -4,17 +4,13 @@
 
 #include <string>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 
-namespace lockstep::cli {
-
-using scenario::MachineMeasurements;
-using scenario::RowReport;
-using scenario::ScenarioReport;
+namespace lockstep::report {
 
 std::string render_histogram(const MachineMeasurements& m, int rows = 24, int width = 50);
 std::string render_c2c(const MachineMeasurements& m);
 // The ccbench table: one row per measuring CPU with its distance from the line's holder.
 std::string render_ccbench(const MachineMeasurements& m);
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report

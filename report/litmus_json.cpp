@@ -1,13 +1,13 @@
-#include "cli/litmus_json.hpp"
+#include "report/litmus_json.hpp"
 
 #include <cmath>
 
-namespace lockstep::cli {
+namespace lockstep::report {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
-using scenario::LitmusVerdict;
+using report::LitmusVerdict;
 
 Json verdict_json(const LitmusVerdict& v) {
   return Json{{"memory_model", v.memory_model}, {"result", v.result},         {"exhaustive", v.exhaustive},
@@ -19,7 +19,7 @@ double rounded(double s) { return std::round(s * 1e6) / 1e6; }
 
 }  // namespace
 
-Json litmus_json(const scenario::LitmusReport& r) {
+Json litmus_json(const report::LitmusReport& r) {
   Json out;
   out["runs"] = r.runs;
   out["elapsed_s"] = rounded(r.elapsed_s);
@@ -40,14 +40,14 @@ Json litmus_json(const scenario::LitmusReport& r) {
   out["watchdog_s"] = r.watchdog_s;
   out["hang_explained"] = r.hang_explained;
   Json states = Json::array();
-  for (const scenario::LitmusState& s : r.histogram) {
+  for (const report::LitmusState& s : r.histogram) {
     Json state{{"state", s.state}, {"count", s.count}, {"witness", s.witness}};
     if (!s.violation.empty()) state["violation"] = s.violation;
     states.push_back(std::move(state));
   }
   out["histogram"] = std::move(states);
   Json conditions = Json::array();
-  for (const scenario::LitmusCondition& c : r.conditions) {
+  for (const report::LitmusCondition& c : r.conditions) {
     Json condition{{"property", c.property}, {"kind", c.kind}, {"condition", c.text}, {"observed", c.observed}};
     if (c.host) condition["checker"] = verdict_json(*c.host);
     if (c.scenario) condition["scenario_checker"] = verdict_json(*c.scenario);
@@ -59,4 +59,4 @@ Json litmus_json(const scenario::LitmusReport& r) {
   return out;
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace lockstep::scenario {
+namespace lockstep::report {
 
 // One distinct final state and how many runs ended in it.
 struct LitmusState {
@@ -72,4 +72,4 @@ struct LitmusReport {
   bool hang_explained = false;
 };
 
-}  // namespace lockstep::scenario
+}  // namespace lockstep::report

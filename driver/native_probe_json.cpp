@@ -3,10 +3,10 @@
 // c2c_cpus and c2c_ns).
 #include <cmath>
 
-#include "cli/native_probe.hpp"
-#include "cli/result_json.hpp"
+#include "driver/native_probes.hpp"
+#include "report/result_json.hpp"
 
-namespace lockstep::cli {
+namespace lockstep::driver {
 
 namespace {
 
@@ -46,7 +46,7 @@ Json size_row(const np::MemorySizeResult& s) {
   row["params"] = Json{{"bytes", s.bytes}, {"node", s.node}};
   put_summary(row, s.latency);
   row["accesses"] = s.accesses;
-  scenario::MachineMeasurements m;
+  report::MachineMeasurements m;
   for (const auto& b : s.histogram) m.histogram.push_back({b.lo_ns, b.hi_ns, b.count});
   m.peaks_ns = s.peaks_ns;
   m.mean_ns = s.latency.mean_ns;  // put_machine writes it again, rounded as the simulator's
@@ -96,7 +96,7 @@ Json c2c_probe_json(const np::C2cProbeResult& r) {
   out["own_line_rmw_ns"] = hundredths(r.own_line_rmw_ns);
   out["fence_ns"] = hundredths(r.fence_ns);
   put_run(out, r.seconds, r.elapsed_s, r.interrupted, r.notes);
-  scenario::MachineMeasurements m;
+  report::MachineMeasurements m;
   m.c2c_cpus = r.cpus;
   m.c2c_ns = r.one_way_ns;
   put_machine(out, m);
@@ -124,4 +124,4 @@ Json futex_probe_json(const np::FutexProbeResult& r) {
   return out;
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::driver

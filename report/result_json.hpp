@@ -7,13 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenario/report.hpp"
+#include "report/row_report.hpp"
 
-namespace lockstep::cli {
-
-using scenario::MachineMeasurements;
-using scenario::RowReport;
-using scenario::ScenarioReport;
+namespace lockstep::report {
 
 // A row's machine measurements (docs/results.md, "Machine measurements"): `histogram` and
 // `peaks_ns` (latency-probe), `c2c_cpus` and `c2c_ns` (c2c), `sources`; the native probes'
@@ -23,10 +19,10 @@ void put_machine(nlohmann::ordered_json& out, const MachineMeasurements& m);
 // Where a row's machine came from (docs/results.md, "Where the machine came from"): `name`,
 // `file`, `calibration` {host, when} and `note`, as far as each is known. `compare`'s JSON
 // writes it too.
-nlohmann::ordered_json machine_source_json(const scenario::MachineProvenance& m);
+nlohmann::ordered_json machine_source_json(const report::MachineProvenance& m);
 // The same in words for the terminal: "NAME, calibrated on HOST at WHEN (FILE)", "NAME (FILE)"
 // or "NAME, uncalibrated: WHY".
-std::string machine_source_text(const scenario::MachineProvenance& m);
+std::string machine_source_text(const report::MachineProvenance& m);
 
 // Fields in the documented order. Throws std::invalid_argument for an unswept report
 // that does not hold exactly one row.
@@ -36,4 +32,4 @@ nlohmann::ordered_json to_json(const ScenarioReport& report);
 // newline. Bytes that are not UTF-8 are replaced by U+FFFD rather than rejected.
 std::string results_json(const std::vector<ScenarioReport>& reports);
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report

@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenario/litmus_report.hpp"
+#include "report/litmus_report.hpp"
 
-namespace lockstep::cli {
+namespace lockstep::report {
 
-nlohmann::ordered_json litmus_json(const scenario::LitmusReport& r);
+nlohmann::ordered_json litmus_json(const report::LitmusReport& r);
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report

@@ -1,14 +1,14 @@
-#include "cli/result_json.hpp"
+#include "report/result_json.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "cli/litmus_json.hpp"
-#include "cli/lock_profile_output.hpp"
+#include "report/litmus_json.hpp"
+#include "report/lock_profile_json.hpp"
 
-namespace lockstep::cli {
+namespace lockstep::report {
 
 namespace {
 
@@ -171,7 +171,7 @@ void put_workload(Json& out, const WorkloadMetrics& w) {
 }
 
 // Only where a machine file or the host's calibration was read, or is missing.
-void put_machine_source(Json& out, const scenario::MachineProvenance& m) {
+void put_machine_source(Json& out, const report::MachineProvenance& m) {
   if (!m.empty()) out["machine"] = machine_source_json(m);
 }
 
@@ -216,7 +216,7 @@ Json params_object(const RowReport& r) {
 
 }  // namespace
 
-Json machine_source_json(const scenario::MachineProvenance& m) {
+Json machine_source_json(const report::MachineProvenance& m) {
   Json source{{"name", m.name}};
   put_if(source, "file", m.file);
   if (!m.calibrated_at.empty()) source["calibration"] = Json{{"host", m.calibrated_host}, {"when", m.calibrated_at}};
@@ -224,7 +224,7 @@ Json machine_source_json(const scenario::MachineProvenance& m) {
   return source;
 }
 
-std::string machine_source_text(const scenario::MachineProvenance& m) {
+std::string machine_source_text(const report::MachineProvenance& m) {
   if (!m.calibrated_at.empty())
     return fmt::format("{}, calibrated on {} at {} ({})", m.name, m.calibrated_host, m.calibrated_at, m.file);
   if (!m.file.empty()) return fmt::format("{} ({})", m.name, m.file);
@@ -272,4 +272,4 @@ std::string results_json(const std::vector<ScenarioReport>& reports) {
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace lockstep::cli
+}  // namespace lockstep::report
