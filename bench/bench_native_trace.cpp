@@ -21,7 +21,7 @@
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
 #include "report/row_report.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace {
 

@@ -10,10 +10,10 @@
 
 #include "core/workloads/futex_hash.hpp"
 #include "driver/simulation.hpp"
-#include "scenario/scenario.hpp"
 #include "sim/exec/sim_platform.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
+#include "spec/scenario.hpp"
 
 using namespace lockstep;
 using namespace lockstep::sim;

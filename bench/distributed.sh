@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Distributed search (docs/distributed.md, "Scaling"): exhaustive dfs searches as one process
 # and under `mpirun -np N` for N = 1, 2, ... up to RANKS (default: the CPUs here), on
-# bench/distributed/: mc-four-threads-7-tso.yaml (2.2 million executions),
+# scenarios/bench/long/: mc-four-threads-7-tso.yaml (2.2 million executions),
 # mc-four-threads-8-tso.yaml (19.7 million) and mc-fib-7.yaml (fib_bench, seven rounds each:
 # 25 million). Prints executions/s, the speed-up over one
 # rank and the efficiency per rank, and checks that every run reports the same count.
@@ -16,7 +16,7 @@ ranks=${1:-$(nproc)}
 shift || true
 if [[ $ranks == *,* ]]; then counts=${ranks//,/ }; else counts=$(seq 1 "$ranks"); fi
 scenarios=("$@")
-[[ ${#scenarios[@]} -gt 0 ]] || scenarios=(bench/distributed/mc-four-threads-7-tso.yaml bench/distributed/mc-four-threads-8-tso.yaml bench/distributed/mc-fib-7.yaml)
+[[ ${#scenarios[@]} -gt 0 ]] || scenarios=(scenarios/bench/long/mc-four-threads-7-tso.yaml scenarios/bench/long/mc-four-threads-8-tso.yaml scenarios/bench/long/mc-fib-7.yaml)
 lockstep=${LOCKSTEP:-build/bin/lockstep}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One lock, every thread (bench/locks/lock-sweep.yaml) on each preset: acquisitions per
+# One lock, every thread (scenarios/bench/long/lock-sweep.yaml) on each preset: acquisitions per
 # second, in millions, for TAS, TTAS, ticket, MCS and CLH at 1 to 48 threads, one per core.
 # Usage: bench/lock-sweep.sh [PRESET...]  (default: the presets held to published latencies)
 set -euo pipefail
@@ -13,7 +13,7 @@ presets=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for preset in "${presets[@]}"; do
-  sed "s/^machine: {preset: [a-z0-9-]*}/machine: {preset: $preset}/" bench/locks/lock-sweep.yaml >"$work/$preset.yaml"
+  sed "s/^machine: {preset: [a-z0-9-]*}/machine: {preset: $preset}/" scenarios/bench/long/lock-sweep.yaml >"$work/$preset.yaml"
   build/bin/lockstep run "$work/$preset.yaml" --quiet --out-dir "$work/out" --json "$work/$preset.json"
   python3 - "$work/$preset.json" "$preset" <<'PY'
 import json, sys

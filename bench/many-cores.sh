@@ -58,7 +58,7 @@ print(f\"| $(basename "$f") | $run | $t1 | $t2 | {$t1 / $t2:.2f}x | {b['executio
 # The same search with more workers: how far one process scales, and what the workers did
 # besides (the result's `parallel`: tasks, of them split on demand, idle thread-seconds).
 more_workers() {
-  local f=bench/distributed/mc-four-threads-7-tso.yaml n t base=
+  local f=scenarios/bench/long/mc-four-threads-7-tso.yaml n t base=
   printf '| workers | s | speed-up | efficiency | tasks | on demand | idle |\n|---:|---:|---:|---:|---:|---:|---:|\n'
   for n in 1 2 4 8 16; do
     ((n <= cores)) || break
@@ -72,7 +72,7 @@ print(f\"| $n | $t | {s:.2f}x | {s / $n:.2f} | {p.get('tasks', 0)} | {p.get('spl
 # The same search on every core with split levels fixed in advance (the default, 0, splits on
 # demand only): more tasks handed out from the start against fewer.
 splits() {
-  local f=bench/distributed/mc-four-threads-7-tso.yaml split t
+  local f=scenarios/bench/long/mc-four-threads-7-tso.yaml split t
   printf '| workers | --split | s |\n|---:|---:|---:|\n'
   for split in 0 2 5; do
     t=$(seconds "$LOCKSTEP" check "$f" --quiet --workers "$cores" --split "$split" --executions 1000000000 --out-dir "$work/o")
@@ -85,8 +85,8 @@ splits() {
 ranks() {
   local counts=1 n
   for n in 2 4 8 16; do ((n <= cores)) && counts+=",$n"; done
-  bench/distributed.sh "$counts" bench/distributed/mc-four-threads-7-tso.yaml
-  ONE_PROCESS=0 bench/distributed.sh "${RANKS8:-$counts}" bench/distributed/mc-four-threads-8-tso.yaml
+  bench/distributed.sh "$counts" scenarios/bench/long/mc-four-threads-7-tso.yaml
+  ONE_PROCESS=0 bench/distributed.sh "${RANKS8:-$counts}" scenarios/bench/long/mc-four-threads-8-tso.yaml
 }
 
 native() {

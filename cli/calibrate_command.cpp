@@ -9,7 +9,7 @@
 #include "driver/calibration.hpp"
 #include "driver/host_probes.hpp"
 #include "io/files.hpp"
-#include "scenario/host_calibration.hpp"
+#include "spec/host_calibration.hpp"
 
 namespace lockstep::cli {
 

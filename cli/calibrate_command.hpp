@@ -1,6 +1,6 @@
 // `lockstep calibrate [--out FILE] [--seconds S] [--transfer-from c2c|ccbench]`: runs the native probes, fits this
 // host's machine model to them (driver/calibration.hpp), stores the machine file as this host's calibration
-// (scenario/host_calibration.hpp: what `preset: host` then uses) and, with
+// (spec/host_calibration.hpp: what `preset: host` then uses) and, with
 // --out, writes a copy. Exit 0; 130 when interrupted (nothing is stored).
 #pragma once
 

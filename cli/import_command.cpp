@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "io/files.hpp"
-#include "scenario/litmus_import.hpp"
+#include "spec/litmus_import.hpp"
 
 namespace lockstep::cli {
 

@@ -1,5 +1,5 @@
 // `lockstep import litmus FILE... --out DIR [--kinds FILE]`: herd x86 litmus tests to scenario
-// files (scenario/litmus_import.hpp, docs/litmus.md). Every file is tried; a refused one is
+// files (spec/litmus_import.hpp, docs/litmus.md). Every file is tried; a refused one is
 // reported as FILE:LINE:COL: message. Exit 0 when every file was imported, 2 when any was
 // refused (or the arguments are bad).
 #pragma once

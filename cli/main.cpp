@@ -40,8 +40,8 @@
 #include "report/lock_profile_json.hpp"
 #include "report/result_json.hpp"
 #include "report/terminal_plots.hpp"
-#include "scenario/scenario.hpp"
-#include "scenario/scenario_schema.hpp"
+#include "spec/scenario.hpp"
+#include "spec/scenario_schema.hpp"
 #ifdef LOCKSTEP_HAVE_MPI
 #include "mpi/mpi_session.hpp"
 #include "mpi/rank_failure.hpp"
@@ -54,7 +54,7 @@ using report::RowReport;
 using report::ScenarioReport;
 namespace {
 
-// The command line loads scenarios (scenario/), runs them through the driver (driver/) and
+// The command line loads scenarios (spec/), runs them through the driver (driver/) and
 // writes what they found (the writers here, files through io/).
 using namespace lockstep::driver;    // NOLINT(google-build-using-namespace)
 using namespace lockstep::scenario;  // NOLINT(google-build-using-namespace)

@@ -3,20 +3,21 @@
 #   find_package(lockstep REQUIRED)
 #   target_link_libraries(my_tool PRIVATE lockstep::lockstep_driver)
 # Exported: the platform concept and the designs (lockstep_core, header-only), the simulator,
-# the model checker, the native platform, the scenario loaders and the workload registry, and
-# the driver that runs scenarios; their headers keep the tree's paths under include/lockstep
+# the model checker, the native platform, the scenario specification and its loaders (spec/),
+# results (report/) and the driver that runs scenarios and binds workloads to the simulator
+# and to real threads; their headers keep the tree's paths under include/lockstep
 # ("core/platform.hpp"). The `lockstep` command is installed beside them.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(LOCKSTEP_EXPORTED_LIBRARIES
     lockstep_core lockstep_io lockstep_report lockstep_trace lockstep_profile lockstep_measure lockstep_axiomatic lockstep_sim
-    lockstep_model lockstep_native lockstep_native_probes lockstep_scenario lockstep_driver)
+    lockstep_model lockstep_native lockstep_native_probes lockstep_spec lockstep_driver)
 install(TARGETS ${LOCKSTEP_EXPORTED_LIBRARIES} EXPORT lockstepTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS lockstep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(dir core io report trace profile measure axiomatic sim model native scenario driver)
+foreach(dir core io report trace profile measure axiomatic sim model native spec driver)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockstep/${dir}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

@@ -1,7 +1,7 @@
 // The built-in properties, declared once: each name, who reports it, which scenarios may ask
 // for it and what a violation means. The designs and the engine report violations by these
 // names (P::violation(property::mutual_exclusion, ...)); the scenario loader, `lockstep list`
-// and the workload registry read the table, and a test holds docs/scenarios.md's table of
+// and the workload kinds read the table, and a test holds docs/scenarios.md's table of
 // properties to it.
 #pragma once
 
@@ -31,7 +31,7 @@ inline constexpr std::string_view reads_atomic = "reads_atomic";
 
 // Which scenarios may name a property:
 //   any_workload: every scenario (what any execution can fail, or an opt-in check);
-//   own:          the workloads whose registry row lists it (scenario/workload_registry.cpp).
+//   own:          the workloads whose row lists it (spec/workload_kinds.cpp).
 enum class PropertyScope : std::uint8_t { any_workload, own };
 
 struct PropertyInfo {

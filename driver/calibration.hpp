@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "scenario/host_calibration.hpp"
-#include "scenario/scenario.hpp"
 #include "sim/machine/host_topology.hpp"
 #include "sim/machine/machine_config.hpp"
+#include "spec/host_calibration.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/checkpoint.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

@@ -19,9 +19,9 @@
 #include "native/probes/c2c_probe.hpp"
 #include "native/probes/memory_probe.hpp"
 #include "report/workload_figures.hpp"
-#include "scenario/outcome.hpp"
 #include "sim/machine/host_topology.hpp"
 #include "sim/machine/probes.hpp"
+#include "spec/outcome.hpp"
 
 namespace lockstep::driver {
 

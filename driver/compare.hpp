@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "report/row_report.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

@@ -14,8 +14,8 @@
 #include "native/probes/ccbench_probe.hpp"
 #include "native/probes/futex_probe.hpp"
 #include "native/probes/memory_probe.hpp"
-#include "scenario/host_calibration.hpp"
 #include "sim/machine/host_topology.hpp"
+#include "spec/host_calibration.hpp"
 
 namespace lockstep::driver {
 

@@ -4,7 +4,7 @@
 
 #include "driver/simulation.hpp"
 #include "model/exploration.hpp"
-#include "scenario/outcome.hpp"
+#include "spec/outcome.hpp"
 
 namespace lockstep::driver {
 

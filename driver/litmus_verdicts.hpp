@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "report/litmus_report.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

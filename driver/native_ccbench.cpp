@@ -9,9 +9,9 @@
 #include "driver/c2c_means.hpp"
 #include "native/probes/ccbench_probe.hpp"
 #include "native/runner.hpp"
-#include "scenario/outcome.hpp"
 #include "sim/machine/ccbench.hpp"
 #include "sim/machine/host_topology.hpp"
+#include "spec/outcome.hpp"
 
 namespace lockstep::driver {
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "report/row_report.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

@@ -13,7 +13,7 @@
 #include "driver/litmus_verdicts.hpp"
 #include "native/litmus_harness.hpp"
 #include "native/native_platform.hpp"
-#include "scenario/yaml_fields.hpp"
+#include "spec/yaml_fields.hpp"
 
 namespace lockstep::driver {
 
@@ -117,7 +117,7 @@ void add_verdicts(const Scenario& s, LitmusReport& r) {
   for (std::size_t i = 0; i < r.conditions.size(); ++i) r.conditions[i].scenario = own[i];
 }
 
-// An outcome in the words of results (scenario/outcome.hpp): the first property violated,
+// An outcome in the words of results (spec/outcome.hpp): the first property violated,
 // else the first exists condition reached, else none reached, else pass. `shown` says
 // whether a condition's outcome happened (on hardware, or in the checker's search).
 template <class Shown>

@@ -12,7 +12,7 @@
 
 #include "native/litmus_harness.hpp"
 #include "report/row_report.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

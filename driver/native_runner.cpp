@@ -14,7 +14,7 @@
 #include "driver/runner.hpp"
 #include "driver/trace_output.hpp"
 #include "driver/workload_bindings.hpp"
-#include "scenario/yaml_fields.hpp"
+#include "spec/yaml_fields.hpp"
 #include "trace/address_names.hpp"
 
 namespace lockstep::driver {

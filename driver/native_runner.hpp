@@ -8,7 +8,7 @@
 #include "driver/native_litmus.hpp"
 #include "native/native_trace.hpp"
 #include "report/row_report.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

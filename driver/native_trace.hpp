@@ -9,7 +9,7 @@
 #include "driver/trace_output.hpp"
 #include "native/native_trace.hpp"
 #include "report/row_report.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

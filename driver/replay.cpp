@@ -8,7 +8,7 @@
 #include "driver/runner.hpp"
 #include "io/files.hpp"
 #include "model/replay_strategy.hpp"
-#include "scenario/outcome.hpp"
+#include "spec/outcome.hpp"
 
 namespace lockstep::driver {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "model/remote_lanes.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

@@ -12,11 +12,11 @@
 #include "model/random_strategy.hpp"
 #include "model/replay_strategy.hpp"
 #include "model/search_estimate.hpp"
-#include "scenario/outcome.hpp"
 #include "sim/machine/ccbench.hpp"
 #include "sim/machine/memory_system.hpp"
 #include "sim/machine/probes.hpp"
 #include "sim/timed_strategy.hpp"
+#include "spec/outcome.hpp"
 #include "trace/interleaving.hpp"
 
 namespace lockstep::driver {

@@ -7,7 +7,7 @@
 #include "driver/row_runner.hpp"
 #include "driver/row_units.hpp"
 #include "driver/sweep_checkpoint.hpp"
-#include "scenario/outcome.hpp"
+#include "spec/outcome.hpp"
 
 namespace lockstep::driver {
 

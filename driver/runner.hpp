@@ -13,8 +13,8 @@
 #include "model/schedule_file.hpp"
 #include "model/search.hpp"
 #include "report/row_report.hpp"
-#include "scenario/outcome.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/outcome.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

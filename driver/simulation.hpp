@@ -10,9 +10,9 @@
 #include <memory>
 
 #include "model/search.hpp"
-#include "scenario/scenario.hpp"
 #include "sim/exec/cost_model.hpp"
 #include "sim/exec/engine.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

@@ -11,7 +11,7 @@
 #include "driver/smt_outcome_text.hpp"
 #include "driver/witness_scheduler.hpp"
 #include "model/replay_strategy.hpp"
-#include "scenario/outcome.hpp"
+#include "spec/outcome.hpp"
 
 namespace lockstep::driver {
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "driver/row_units.hpp"
-#include "scenario/outcome.hpp"
+#include "spec/outcome.hpp"
 
 namespace lockstep::driver {
 

@@ -12,7 +12,7 @@
 
 #include "driver/simulation.hpp"
 #include "model/work_units.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

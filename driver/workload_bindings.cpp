@@ -94,7 +94,7 @@ void ring_native_check(const Scenario& s) {
 using FileSpec = std::shared_ptr<const fileio::FileioSpec>;
 using ProgramSpec = std::shared_ptr<const program::Program>;
 
-// A binding of the bundled kind `name` (scenario/workload_kinds.cpp lists the same names).
+// A binding of the bundled kind `name` (spec/workload_kinds.cpp lists the same names).
 WorkloadBinding bundled(std::string_view name, WorkloadBinding binding) {
   binding.kind = scenario::find_workload(name);
   if (binding.kind == nullptr) throw std::logic_error(fmt::format("no workload kind '{}' to bind", name));

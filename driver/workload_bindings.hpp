@@ -1,5 +1,5 @@
 // How each workload kind runs, the driver's half of a workload's row (the scenario's half,
-// its keys, loader and properties, is scenario/workload_kinds.hpp): a fresh simulated
+// its keys, loader and properties, is spec/workload_kinds.hpp): a fresh simulated
 // workload per execution, and one execution on real threads. The runners read this table;
 // nothing else switches on the kind.
 #pragma once
@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "report/row_report.hpp"
-#include "scenario/scenario.hpp"
-#include "scenario/workload_kinds.hpp"
 #include "sim/exec/engine.hpp"
+#include "spec/scenario.hpp"
+#include "spec/workload_kinds.hpp"
 
 namespace lockstep::driver {
 

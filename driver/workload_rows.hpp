@@ -15,9 +15,9 @@
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
 #include "report/row_report.hpp"
-#include "scenario/outcome.hpp"
-#include "scenario/scenario.hpp"
 #include "sim/exec/workload_adapter.hpp"
+#include "spec/outcome.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::driver {
 

@@ -1,4 +1,4 @@
-// Fuzz target: the scenario loader (scenario/scenario.hpp, load_scenario_file), with the bytes as
+// Fuzz target: the scenario loader (spec/scenario.hpp, load_scenario_file), with the bytes as
 // the contents of a scenario file, then the check every simulating command makes before it
 // runs (require_simulable). Any bytes must either load or be refused with a ScenarioError
 // (bad input, "file:line:col: ..."); anything else is a finding.
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "driver/runner.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace {
 

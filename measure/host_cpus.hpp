@@ -1,5 +1,5 @@
 // The CPUs this process may run on and the NUMA node of each, as the kernel gives them: what
-// a native scenario's machine is (scenario/platform_loader.cpp) and where the native runner
+// a native scenario's machine is (spec/platform_loader.cpp) and where the native runner
 // pins its threads (native/runner.hpp). Neither simulator nor native code: facts about the host.
 #pragma once
 

@@ -61,7 +61,7 @@ struct MachineProvenance {
 
 struct RowReport {
   std::vector<std::pair<std::string, std::string>> params;  // sweep values of this row
-  std::string result;    // "pass", "violation", "reachable" or "unreachable" (scenario/outcome.hpp)
+  std::string result;    // "pass", "violation", "reachable" or "unreachable" (spec/outcome.hpp)
   std::string property;  // the violated property, the exists condition reached, or those not reached
   std::string message;   // what the violation, the witness or the search says
   std::string expected;  // "pass", or "violation: P", "reachable: N", "unreachable: N"

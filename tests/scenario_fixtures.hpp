@@ -6,7 +6,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 
 namespace lockstep::testing {
 

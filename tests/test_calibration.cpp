@@ -10,8 +10,8 @@
 
 #include "driver/calibration.hpp"
 #include "driver/runner.hpp"
-#include "scenario/scenario.hpp"
 #include "scratch_dir.hpp"
+#include "spec/scenario.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 #include "driver/runner.hpp"
 #include "model/dpor_strategy.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 #include "tests/differential/engine_outcomes.hpp"
 #include "tests/differential/reference_machine.hpp"
 #include "tests/scratch_dir.hpp"

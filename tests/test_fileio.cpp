@@ -13,8 +13,8 @@
 #include "driver/runner.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
-#include "scenario/scenario.hpp"
 #include "scenario_fixtures.hpp"
+#include "spec/scenario.hpp"
 #include "tests/scratch_dir.hpp"
 
 using namespace lockstep;

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "driver/runner.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 #include "tests/scratch_dir.hpp"
 
 using namespace lockstep;

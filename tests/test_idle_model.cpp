@@ -9,9 +9,9 @@
 #include <string>
 
 #include "driver/runner.hpp"
-#include "scenario/scenario.hpp"
 #include "scratch_dir.hpp"
 #include "sim/exec/idle_model.hpp"
+#include "spec/scenario.hpp"
 
 using namespace lockstep;  // NOLINT(google-build-using-namespace)
 using sim::idle_wake;

@@ -1,4 +1,4 @@
-// `lockstep import litmus` (scenario/litmus_import.hpp): herd's x86 litmus format in both
+// `lockstep import litmus` (spec/litmus_import.hpp): herd's x86 litmus format in both
 // syntaxes, refusals at file:line:col, and a round trip: the tests in tests/litmus/ (our own,
 // written in herd's format) imported and checked under tso and sc against the literature's
 // verdicts (Owens, Sarkar and Sewell 2009; herd's x86 catalogue).
@@ -10,7 +10,7 @@
 
 #include "driver/runner.hpp"
 #include "io/files.hpp"
-#include "scenario/litmus_import.hpp"
+#include "spec/litmus_import.hpp"
 #include "tests/scratch_dir.hpp"
 
 using namespace lockstep;

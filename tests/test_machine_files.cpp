@@ -1,5 +1,5 @@
 // Machine files (`machine: {file: F}`), the caches list and shape keys, and `preset: host`
-// with and without this host's stored calibration (scenario/host_calibration.hpp).
+// with and without this host's stored calibration (spec/host_calibration.hpp).
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -7,10 +7,10 @@
 #include <fstream>
 #include <string>
 
-#include "scenario/host_calibration.hpp"
-#include "scenario/machine_loader.hpp"
-#include "scenario/scenario.hpp"
 #include "scratch_dir.hpp"
+#include "spec/host_calibration.hpp"
+#include "spec/machine_loader.hpp"
+#include "spec/scenario.hpp"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include "driver/litmus_judge.hpp"
 #include "driver/native_litmus.hpp"
 #include "native/litmus_harness.hpp"
-#include "scenario/scenario.hpp"
 #include "scratch_dir.hpp"
+#include "spec/scenario.hpp"
 
 using namespace lockstep;
 using driver::NativeLitmusOptions;

@@ -16,7 +16,7 @@
 #include "io/files.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 #include "tests/scratch_dir.hpp"
 #include "trace/reader.hpp"
 

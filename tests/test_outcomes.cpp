@@ -1,4 +1,4 @@
-// Outcomes beyond pass and violation (scenario/outcome.hpp): a witness of an `exists` condition
+// Outcomes beyond pass and violation (spec/outcome.hpp): a witness of an `exists` condition
 // is `reachable` and replays; a search without one is `unreachable`; a stuck execution is a
 // `lost_wakeup` in docs/sources.md section 1's decidable sense, and otherwise a deadlock.
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // The preset machines (sim/machine/presets.cpp) and how scenarios choose and override them
-// (scenario/machine_loader.cpp): the facts of docs/sources.md section 4 as numbers, overrides
+// (spec/machine_loader.cpp): the facts of docs/sources.md section 4 as numbers, overrides
 // landing in the right fields, and mistakes reported at their file:line:col.
 #include <catch2/catch.hpp>
 
@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.hpp"
 #include "scenario_fixtures.hpp"
 #include "sim/machine/presets.hpp"
 #include "sim/machine/topology.hpp"
+#include "spec/scenario.hpp"
 
 using namespace lockstep;
 using namespace lockstep::scenario;

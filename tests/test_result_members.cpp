@@ -17,8 +17,8 @@
 #include "report/result_json.hpp"
 #include "report/result_members.hpp"
 #include "report/workload_figures.hpp"
-#include "scenario/scenario.hpp"
 #include "scratch_dir.hpp"
+#include "spec/scenario.hpp"
 
 namespace {
 

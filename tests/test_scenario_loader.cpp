@@ -1,4 +1,4 @@
-// The scenario loader (scenario/scenario_loader.cpp and friends): good files load with the values
+// The scenario loader (spec/scenario_loader.cpp and friends): good files load with the values
 // they say, bad files fail with the exact place of the mistake (docs/scenarios.md).
 #include <catch2/catch.hpp>
 
@@ -15,11 +15,11 @@
 #include "core/properties.hpp"
 #include "core/workloads/expr_eval.hpp"
 #include "io/files.hpp"
-#include "scenario/expr_parser.hpp"
-#include "scenario/scenario.hpp"
-#include "scenario/workload_kinds.hpp"
-#include "scenario/yaml_fields.hpp"
 #include "scenario_fixtures.hpp"
+#include "spec/expr_parser.hpp"
+#include "spec/scenario.hpp"
+#include "spec/workload_kinds.hpp"
+#include "spec/yaml_fields.hpp"
 
 using namespace lockstep;
 using namespace lockstep::scenario;

@@ -19,9 +19,9 @@
 #include "model/random_strategy.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
-#include "scenario/scenario.hpp"
 #include "sim/exec/workload_adapter.hpp"
 #include "sim/timed_strategy.hpp"
+#include "spec/scenario.hpp"
 #include "tests/scratch_dir.hpp"
 
 using namespace lockstep;

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/runner.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 #include "tests/scratch_dir.hpp"
 #include "trace/format.hpp"
 #include "trace/reader.hpp"

@@ -1,5 +1,5 @@
 // What a platform-generic workload (this folder) offers its runners: the simulator's adapter
-// (sim/exec/workload_adapter.hpp) and the native runner (scenario/workload_registry.cpp). The
+// (sim/exec/workload_adapter.hpp) and the native runner (driver/workload_rows.hpp). The
 // optional hooks are declared, not discovered: a workload states which it has in kHooks, and
 // the concept checks both ways at compile time. A hook declared but misspelled, a hook
 // defined but not declared, or a runner that asks for a hook under another name does not

@@ -14,9 +14,9 @@
 #include "driver/runner.hpp"
 #include "driver/workload_bindings.hpp"
 #include "driver/workload_rows.hpp"
-#include "scenario/scenario.hpp"
-#include "scenario/yaml_fields.hpp"
 #include "sim/exec/sim_platform.hpp"
+#include "spec/scenario.hpp"
+#include "spec/yaml_fields.hpp"
 
 namespace {
 

@@ -91,7 +91,7 @@ inline std::uint64_t Engine::start_time() const {
   return exec_.mode == EngineMode::timed ? threads_[exec_.current].clock_ns : exec_.now_ns;
 }
 
-// Virtual time never wraps: every cost is at most 10^9 ns (scenario/machine_loader.cpp), so
+// Virtual time never wraps: every cost is at most 10^9 ns (spec/machine_loader.cpp), so
 // only a run of more than 10^9 costly steps could pass this, and it ends with an error
 // instead of reporting a clock that wrapped (a cost of 2^64 - 1 ns once reported 596 ns).
 inline constexpr std::uint64_t kMaxVirtualNs = std::uint64_t{1} << 62;  // about 146 years

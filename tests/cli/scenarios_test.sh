@@ -15,8 +15,12 @@ json_field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d=d[
 [[ -d $dir ]] || { echo "no directory $dir"; exit 1; }
 
 # A long-running scenario (first line "# lockstep: long-running") runs once: its timed rows
-# are re-run traced by the runner itself, which fails on any divergence.
+# are re-run traced by the runner itself, which fails on any divergence. A benchmark's input
+# (first line "# lockstep: benchmark", scenarios/bench/long/) runs for minutes under bench/'s
+# scripts: here it is only loaded (scenarios.schema validates it, and the fuzz target's seed
+# replay loads it with lockstep's own loader).
 while IFS= read -r f; do
+  head -1 "$f" | grep -q '^# lockstep: benchmark' && continue
   # A native scenario (`platform: native`) runs on this host's threads: exit 0, and every row
   # measured something. Its numbers are the host's, so there is no determinism to check.
   if grep -q '^platform: native' "$f"; then

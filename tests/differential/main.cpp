@@ -20,7 +20,7 @@
 #include <CLI/CLI.hpp>
 
 #include "axiomatic/checker.hpp"
-#include "scenario/scenario.hpp"
+#include "spec/scenario.hpp"
 #include "tests/differential/engine_outcomes.hpp"
 #include "tests/differential/program_generator.hpp"
 #include "tests/differential/reference_machine.hpp"
