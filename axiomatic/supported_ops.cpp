@@ -23,6 +23,12 @@ const char* op_name(OpKind k) {
       return "futex_wake";
     case OpKind::futex_requeue:
       return "futex_requeue";
+    case OpKind::cond_wait:
+      return "cond_wait";
+    case OpKind::cond_signal:
+      return "cond_signal";
+    case OpKind::cond_broadcast:
+      return "cond_broadcast";
     default:
       return "op";
   }
@@ -39,6 +45,9 @@ std::optional<UnsupportedOp> unsupported_op(const std::vector<Op>& ops) {
       case OpKind::futex_wait:
       case OpKind::futex_wake:
       case OpKind::futex_requeue:
+      case OpKind::cond_wait:
+      case OpKind::cond_signal:
+      case OpKind::cond_broadcast:
         return UnsupportedOp(op.where, fmt::format("the smt strategy cannot encode `{}` (it encodes load, store, the "
                                                    "read-modify-writes, fence, set, if, loop, while and assert)",
                                                    op_name(op.kind)));

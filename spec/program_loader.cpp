@@ -89,9 +89,13 @@ class ProgramLoader {
   program::Program load(const yaml::Map& root, const DesignSpec& design) {
     prog_.lock_kind = design.spinlock;
     prog_.mutex = design.mutex;
+    if (design.condvar) prog_.condvar_kind = *design.condvar;
     if (design.futex) prog_.futex = design.futex->config;
     if (const auto node = root.get("variables")) variables(*node);
     if (const auto node = root.get("locks")) locks(*node);
+    if (const auto node = root.get("condvars")) condvars(*node, design);
+    if (design.condvar && prog_.condvars.empty())
+      src_.fail_at(design.condvar_where, "design.condvar: the program declares no condvars (`condvars: [...]`)");
     threads(root.required("threads"));
     return std::move(prog_);
   }
@@ -102,7 +106,7 @@ class ProgramLoader {
     std::string_view name;
     Reader read;
   };
-  static const std::array<OpReader, 20> kOps;
+  static const std::array<OpReader, 23> kOps;
 
   // --- variables and locks
 
@@ -153,6 +157,29 @@ class ProgramLoader {
       if (variable_index(name)) src_.fail(entry, fmt::format("'{}' is already a variable", name));
       prog_.locks.push_back(name);
     }
+  }
+
+  // A condvar waits with futex mutexes (design.mutex), and needs one to exist.
+  void condvars(const YAML::Node& node, const DesignSpec& design) {
+    yaml::require_list(src_, node, "condvars");
+    if (!design.mutex)
+      src_.fail(node, "condvars wait with futex mutexes: give `design: {mutex: KIND}` (docs/scenarios.md, \"locks\")");
+    if (prog_.locks.empty()) src_.fail(node, "condvars wait with a lock: declare one under `locks`");
+    for (const auto& entry : node) {
+      const std::string name = yaml::identifier(src_, entry, "condvar name");
+      if (index_of(prog_.condvars, name)) src_.fail(entry, fmt::format("condvar '{}' is declared twice", name));
+      if (variable_index(name) || index_of(prog_.locks, name))
+        src_.fail(entry, fmt::format("'{}' is already a variable or a lock", name));
+      prog_.condvars.push_back(name);
+      prog_.condvar_lock.push_back(-1);
+    }
+  }
+
+  int condvar_ref(const YAML::Node& node) {
+    const std::string name = yaml::identifier(src_, node, "condvar");
+    const std::optional<int> index = index_of(prog_.condvars, name);
+    if (!index) src_.fail(node, fmt::format("unknown condvar '{}' ({})", name, declared(prog_.condvars, "condvars")));
+    return *index;
   }
 
   std::optional<int> variable_index(std::string_view name) const {
@@ -398,6 +425,32 @@ class ProgramLoader {
     op.lock = *index;
   }
 
+  // cond_wait: {cond: C, lock: L}: the thread holds L; all waits on C use the same lock, as
+  // POSIX requires of waits that overlap (and the sequence condvar's requeue relies on).
+  void read_cond_wait(Op& op, const YAML::Node& args, std::string_view) {
+    const yaml::Map m(src_, args, "cond_wait", {"cond", "lock"});
+    op.kind = OpKind::cond_wait;
+    op.condvar = condvar_ref(m.required("cond"));
+    const std::string lock = yaml::identifier(src_, m.required("lock"), "lock");
+    const std::optional<int> index = index_of(prog_.locks, lock);
+    if (!index)
+      src_.fail(m.required("lock"), fmt::format("unknown lock '{}' ({})", lock, declared(prog_.locks, "locks")));
+    int& bound = prog_.condvar_lock[static_cast<std::size_t>(op.condvar)];
+    if (bound >= 0 && bound != *index)
+      src_.fail(m.required("lock"),
+                fmt::format("condvar '{}' is waited on with lock '{}' elsewhere: one condvar, one lock",
+                            prog_.condvars[static_cast<std::size_t>(op.condvar)],
+                            prog_.locks[static_cast<std::size_t>(bound)]));
+    bound = *index;
+    op.lock = *index;
+  }
+
+  // cond_signal: C, cond_broadcast: C.
+  void read_cond_signal(Op& op, const YAML::Node& args, std::string_view name) {
+    op.kind = name == "cond_signal" ? OpKind::cond_signal : OpKind::cond_broadcast;
+    op.condvar = condvar_ref(args);
+  }
+
   // futex_wait: {var: f, expect: EXPR, into: r}: r gets 0 when woken, 11 (EAGAIN) otherwise.
   void read_futex_wait(Op& op, const YAML::Node& args, std::string_view) {
     const yaml::Map m(src_, args, "futex_wait", {"var", "expect", "into"});
@@ -524,7 +577,7 @@ class ProgramLoader {
   const program::ThreadProgram* thread_ = nullptr;  // the thread whose ops are being read
 };
 
-const std::array<ProgramLoader::OpReader, 20> ProgramLoader::kOps{{
+const std::array<ProgramLoader::OpReader, 23> ProgramLoader::kOps{{
     {"load", &ProgramLoader::read_load},
     {"store", &ProgramLoader::read_store},
     {"fetch_add", &ProgramLoader::read_rmw},
@@ -545,6 +598,9 @@ const std::array<ProgramLoader::OpReader, 20> ProgramLoader::kOps{{
     {"futex_wait", &ProgramLoader::read_futex_wait},
     {"futex_wake", &ProgramLoader::read_futex_wake},
     {"futex_requeue", &ProgramLoader::read_futex_requeue},
+    {"cond_wait", &ProgramLoader::read_cond_wait},
+    {"cond_signal", &ProgramLoader::read_cond_signal},
+    {"cond_broadcast", &ProgramLoader::read_cond_signal},
 }};
 
 // Final conditions name variables by their name and registers as thread.register.

@@ -17,6 +17,7 @@
 #include "core/fileio/fileio_config.hpp"
 #include "core/futex/futex_config.hpp"
 #include "core/sync/spinlock.hpp"
+#include "core/usync/any_condvar.hpp"
 #include "core/usync/any_mutex.hpp"
 #include "core/workloads/fileio_spec.hpp"
 #include "core/workloads/futex_hash.hpp"
@@ -95,6 +96,9 @@ struct DesignSpec {
   // `mutex: KIND`: thread programs' locks are futex mutexes (core/usync/any_mutex.hpp).
   std::optional<usync::MutexKind> mutex;
   std::string mutex_where;  // "file:line:col" of the kind, for errors
+  // `condvar: KIND`: thread programs' condvars (core/usync/any_condvar.hpp); sequence if not given.
+  std::optional<usync::CondvarKind> condvar;
+  std::string condvar_where;
   // `fileio: {...}`: the offset and data policies of the fileio workload (docs/fileio.md).
   std::optional<fileio::FileioConfig> fileio;
   std::string fileio_where;

@@ -59,7 +59,7 @@ DesignSpec load_design(const yaml::Map& root) {
   DesignSpec design;
   const std::optional<YAML::Node> node = root.get("design");
   if (!node) return design;
-  const yaml::Map m(root.source(), *node, "design", {"spinlock", "futex", "mutex", "fileio"});
+  const yaml::Map m(root.source(), *node, "design", {"spinlock", "futex", "mutex", "condvar", "fileio"});
   if (const auto lock = m.get("spinlock"))
     design.spinlock = static_cast<SpinlockKind>(yaml::choice(root.source(), *lock, "spinlock", kSpinlockNames));
   if (const auto mutex = m.get("mutex")) {
@@ -68,6 +68,11 @@ DesignSpec load_design(const yaml::Map& root) {
                          "design: the locks are spinlocks or futex mutexes: give spinlock or mutex");
     design.mutex = static_cast<usync::MutexKind>(yaml::choice(root.source(), *mutex, "mutex", usync::kMutexNames));
     design.mutex_where = root.source().where(*mutex);
+  }
+  if (const auto condvar = m.get("condvar")) {
+    design.condvar =
+        static_cast<usync::CondvarKind>(yaml::choice(root.source(), *condvar, "condvar", usync::kCondvarNames));
+    design.condvar_where = root.source().where(*condvar);
   }
   if (const auto futex = m.get("futex")) {
     design.family = "futex";
@@ -87,7 +92,7 @@ DesignSpec load_design(const yaml::Map& root) {
 bool is_program(const yaml::Map& root) {
   const yaml::Source& src = root.source();
   if (root.has("workload")) {
-    for (std::string_view key : {"threads", "variables", "locks"}) {
+    for (std::string_view key : {"threads", "variables", "locks", "condvars"}) {
       if (const auto at = root.key_node(key)) {
         src.fail(*at, fmt::format("'{}' belongs to thread programs, but this scenario has a built-in workload: "
                                   "give either `workload` or `threads`",
@@ -364,9 +369,9 @@ Expectation load_expect(const yaml::Map& root, const std::vector<std::string>& p
 
 // --- one scenario
 
-constexpr std::array<std::string_view, 15> kScenarioKeys{
-    "name",    "description", "machine",  "memory_model", "design", "workload", "variables", "locks",
-    "threads", "properties",  "strategy", "expect",       "sweep",  "platform", "scheduler"};
+constexpr std::array<std::string_view, 16> kScenarioKeys{
+    "name",     "description", "machine",    "memory_model", "design", "workload", "variables", "locks",
+    "condvars", "threads",     "properties", "strategy",     "expect", "sweep",    "platform",  "scheduler"};
 
 // `scheduler`: the simulated OS's choices about CPUs (docs/os.md): the idle loop, and where
 // threads run. A native run has the host kernel's and cannot choose them.
@@ -422,6 +427,8 @@ Scenario parse_scenario(const yaml::Source& src, const YAML::Node& doc, const st
       src.fail_at(s.design.mutex_where,
                   "design.mutex: futex mutexes are the locks of thread programs; built-in workloads take "
                   "design.spinlock");
+    if (s.design.condvar)
+      src.fail_at(s.design.condvar_where, "design.condvar: condvars belong to thread programs (`condvars:`)");
     s.workload = load_workload(root, s.machine, s.design);
     s.properties = load_properties(root, *s.workload.kind, nullptr);
   }

@@ -8,6 +8,7 @@
 #include "core/fileio/fileio_config.hpp"
 #include "core/properties.hpp"
 #include "core/sync/spinlock.hpp"
+#include "core/usync/any_condvar.hpp"
 #include "core/usync/any_mutex.hpp"
 #include "model/strategy_spec.hpp"
 #include "sim/exec/idle_model.hpp"
@@ -90,6 +91,7 @@ Json design_schema() {
   Json properties = Json::object();
   properties["spinlock"] = Json{{"enum", enum_of(kSpinlockNames)}};
   properties["mutex"] = Json{{"enum", enum_of(usync::kMutexNames)}};
+  properties["condvar"] = Json{{"enum", enum_of(usync::kCondvarNames)}};
   properties["futex"] = Json{{"description", "a named design, or a map of its fields (docs/futex.md)"},
                              {"anyOf", Json::array({Json{{"enum", enum_of(futex)}}, Json{{"type", "object"}}})}};
   properties["fileio"] = Json{{"type", "object"},

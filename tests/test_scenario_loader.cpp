@@ -309,6 +309,10 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"ccbench_unknown_op.yaml", 3, 48, "op: 'xadd' is not load, store, cas, fai, tas or swap"},
       {"c2c_cpu_range.yaml", 3, 33, "cpus: 48 is out of range (0..47)"},
       {"futex_lock_tas.yaml", 3, 44, "lock: a futex bucket's lock is ticket, ttas or mcs"},
+      {"condvar_no_mutex.yaml", 3, 11, "condvars wait with futex mutexes: give `design: {mutex: KIND}`"},
+      {"condvar_two_locks.yaml", 12, 36, "condvar 'C' is waited on with lock 'M' elsewhere: one condvar, one lock"},
+      {"condvar_unknown.yaml", 8, 22, "unknown condvar 'D' (declared: C)"},
+      {"condvar_kind_unknown.yaml", 2, 34, "unknown condvar 'glibc-2.41' (expected one of: sequence, glibc-2.25,"},
   });
 }
 

@@ -54,6 +54,17 @@ class AnyMutex {
   void unlock() {
     visit([](auto& m) { m.unlock(); });
   }
+  // Locks leaving the word at "someone may sleep here" (the sequence condvar's relock after a
+  // requeue); a mutex without that state (the forgetful one) just locks.
+  void lock_contended() {
+    visit([](auto& m) {
+      if constexpr (requires { m.lock_contended(); }) {
+        m.lock_contended();
+      } else {
+        m.lock();
+      }
+    });
+  }
   FutexWord<P>& word() {
     return visit([](auto& m) -> FutexWord<P>& { return m.word(); });
   }

@@ -98,11 +98,16 @@ class FutexLedger {
 
   // At quiescence (no thread can run, some unfinished): the first sleeper, in thread order,
   // whose wait makes this a lost wakeup, with the first wake of its word that woke too few.
-  // `sleeping` says whether a platform thread is asleep (parked) rather than stuck elsewhere.
-  std::optional<LostWakeup> lost_wakeup(const std::function<bool(Thread)>& sleeping) const {
+  // `sleeping` says whether a platform thread is asleep (parked) rather than stuck elsewhere;
+  // `judged_elsewhere` names program threads whose futex wait is part of a protocol with a
+  // judge of its own (a condvar's wait, judged by POSIX's promise: CondvarLedger), which this
+  // word-level definition would misjudge.
+  std::optional<LostWakeup> lost_wakeup(const std::function<bool(Thread)>& sleeping,
+                                        const std::function<bool(std::size_t)>& judged_elsewhere = nullptr) const {
     for (std::size_t t = 0; t < waits_.size(); ++t) {
       const std::optional<Wait>& w = waits_[t];
       if (!w || !sleeping(*self_[t]) || requeued(w->word)) continue;
+      if (judged_elsewhere && judged_elsewhere(t)) continue;
       if (w->word->load(std::memory_order_relaxed) == w->expected) continue;  // still what it waited for
       for (const Wake& k : wakes_) {
         if (k.word == w->word && k.woken < k.requested)

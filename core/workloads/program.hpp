@@ -11,6 +11,7 @@
 #include "core/futex/futex_config.hpp"
 #include "core/platform.hpp"
 #include "core/sync/spinlock.hpp"
+#include "core/usync/any_condvar.hpp"
 #include "core/usync/any_mutex.hpp"
 
 namespace lockstep::program {
@@ -73,6 +74,9 @@ enum class OpKind : std::uint8_t {
   futex_wait,
   futex_wake,
   futex_requeue,
+  cond_wait,
+  cond_signal,
+  cond_broadcast,
 };
 
 // What futex_wait leaves in its register, as futex(2) returns: 0 when woken, EAGAIN when
@@ -86,7 +90,8 @@ struct Op {
   int var = -1;       // load, store, rmw; the futex word of futex ops
   int var2 = -1;      // futex_requeue: the word waiters move to
   int reg = -1;       // destination register: load, rmw, set (-1: none)
-  int lock = -1;      // lock, unlock
+  int lock = -1;      // lock, unlock; cond_wait: the mutex it waits with
+  int condvar = -1;   // cond_wait, cond_signal, cond_broadcast
   RmwOp rmw = RmwOp::fetch_add;
   std::memory_order order = std::memory_order_seq_cst;
   Expr value;                 // store, rmw operand, set
@@ -130,12 +135,17 @@ struct Program {
   // `design: {mutex: KIND}`: the locks are futex mutexes of this kind instead of spinlocks,
   // on the program's futex table.
   std::optional<usync::MutexKind> mutex;
+  // Condition variables (`condvars:`), of the design's kind (`design: {condvar: KIND}`), over
+  // the futex mutexes; condvar_lock[c] is the lock condvar c's waits use (one per condvar).
+  std::vector<std::string> condvars;
+  usync::CondvarKind condvar_kind = usync::CondvarKind::sequence;
+  std::vector<int> condvar_lock;
   futex::FutexConfig futex;  // the table futex ops go through (the design's, or the default)
   bool uses_futex = false;
   std::vector<ThreadProgram> threads;
   std::vector<FinalCondition> forall;
   std::vector<FinalCondition> exists;
-  bool uses_futex_table() const { return uses_futex || (mutex && !locks.empty()); }
+  bool uses_futex_table() const { return uses_futex || (mutex && !locks.empty()) || !condvars.empty(); }
 };
 
 // Something a program's run found, by property: a witness of an `exists` condition, or why

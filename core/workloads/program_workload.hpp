@@ -7,10 +7,13 @@
 // `design: {mutex: KIND}` the locks are futex mutexes (core/usync/) on that same table.
 // Lock and unlock are separate ops, so a thread's lock node (the MCS queue node) outlives
 // both: each thread has one per lock, in platform memory on its CPU's NUMA node, as Linux
-// keeps its qspinlock nodes per CPU.
+// keeps its qspinlock nodes per CPU. Condition variables (`condvars:`) are of the design's kind
+// (core/usync/any_condvar.hpp) over those mutexes; their ops are recorded in a CondvarLedger,
+// which judges a stuck execution by POSIX's promise at the interface.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <functional>
@@ -27,7 +30,9 @@
 #include "core/platform.hpp"
 #include "core/properties.hpp"
 #include "core/sync/spinlock.hpp"
+#include "core/usync/any_condvar.hpp"
 #include "core/usync/any_mutex.hpp"
+#include "core/workloads/condvar_ledger.hpp"
 #include "core/workloads/expr_eval.hpp"
 #include "core/workloads/futex_ledger.hpp"
 #include "core/workloads/order_dispatch.hpp"
@@ -73,6 +78,10 @@ class ProgramWorkload {
       futexes_.emplace(prog.futex, machine, prog.threads.size());
     }
     if (prog.mutex) make_mutexes(*prog.mutex);
+    make_condvars();
+    in_cond_wait_ = std::vector<std::atomic<bool>>(prog.threads.size());
+    holder_ = std::vector<std::atomic<std::size_t>>(prog.locks.size());
+    for (std::atomic<std::size_t>& h : holder_) h.store(kNobody, std::memory_order_relaxed);
     std::size_t total = 0;
     for (const program::ThreadProgram& t : prog.threads) total += t.registers.size();
     register_file_.assign(total, 0);  // whole before the views into it are taken
@@ -87,8 +96,11 @@ class ProgramWorkload {
     }
   }
 
-  // Final-state conditions, evaluated after every thread finished.
+  // Final-state conditions, evaluated after every thread finished; and POSIX's promise for the
+  // condvars, which a later signal can hide from a stuck-thread check (CondvarLedger).
   void check() const {
+    if (const std::optional<CondvarLedger::Lost> lost = condvar_ledger_.lost_wakeup())
+      P::violation(property::lost_wakeup, describe(*lost));
     for (const program::FinalCondition& c : program_->forall) {
       if (!holds(c))
         P::violation(c.property, fmt::format("{}: final state fails '{}' ({})", c.where, c.expr.text, final_state()));
@@ -109,9 +121,12 @@ class ProgramWorkload {
   // A lost wakeup when the futex calls say so (FutexLedger), else nothing: a deadlock.
   std::optional<program::Finding> at_quiescence(const std::function<bool(typename P::Thread)>& sleeping) const {
     if (!futexes_) return std::nullopt;
-    const std::optional<typename Ledger::LostWakeup> lost = futexes_->lost_wakeup(sleeping);
-    if (!lost) return std::nullopt;
-    return program::Finding{"lost_wakeup", describe(*lost)};
+    const auto in_cond_wait = [this](std::size_t t) { return in_cond_wait_[t].load(std::memory_order_relaxed); };
+    if (const std::optional<typename Ledger::LostWakeup> lost = futexes_->lost_wakeup(sleeping, in_cond_wait))
+      return program::Finding{"lost_wakeup", describe(*lost)};
+    if (const std::optional<CondvarLedger::Lost> lost = condvar_ledger_.lost_wakeup())
+      return program::Finding{"lost_wakeup", describe(*lost)};
+    return std::nullopt;
   }
 
   // Puts every variable back to its initial value and every register to 0, and forgets the
@@ -135,6 +150,9 @@ class ProgramWorkload {
     }
     std::fill(register_file_.begin(), register_file_.end(), 0);
     if (futexes_) futexes_->reset();
+    condvar_ledger_.reset();
+    for (std::atomic<std::size_t>& h : holder_) h.store(kNobody, std::memory_order_relaxed);
+    for (std::atomic<bool>& c : in_cond_wait_) c.store(false, std::memory_order_relaxed);
   }
 
   std::uint64_t value_of(std::size_t var) const { return load(var); }
@@ -147,6 +165,8 @@ class ProgramWorkload {
   using Word = typename P::template Atomic<std::uint32_t>;
   using Ledger = FutexLedger<P>;
   using Mutex = usync::AnyMutex<P, Ledger>;
+  using Condvar = usync::AnyCondvar<P, Ledger>;
+  static constexpr std::size_t kNobody = ~std::size_t{0};
   using Registers = std::span<std::int64_t>;
   struct Cell {
     Atomic* atomic = nullptr;
@@ -176,7 +196,21 @@ class ProgramWorkload {
     }
   }
 
+  // Each condvar waits with the lock its cond_wait ops name (the loader checked there is one);
+  // a condvar nobody waits on takes the first lock.
+  void make_condvars() {
+    const program::Program& prog = *program_;
+    for (std::size_t c = 0; c < prog.condvars.size(); ++c) {
+      const int lock = prog.condvar_lock[c] >= 0 ? prog.condvar_lock[c] : 0;
+      condvars_.push_back(make_on<P, Condvar>(0, kCacheLineBytes, prog.condvar_kind, *futexes_,
+                                              *mutexes_[static_cast<std::size_t>(lock)]));
+      condvars_.back()->label(prog.condvars[c]);
+    }
+  }
+
   void release() {
+    for (Condvar* c : condvars_) destroy_on<P>(c);
+    condvars_.clear();
     for (Cell& c : cells_) {
       if (c.atomic != nullptr) destroy_on<P>(c.atomic);
       if (c.plain != nullptr) destroy_on<P>(c.plain);
@@ -256,7 +290,38 @@ class ProgramWorkload {
       case OpKind::futex_requeue:
         futex_op(op, regs);
         return;
+      case OpKind::cond_wait:
+      case OpKind::cond_signal:
+      case OpKind::cond_broadcast:
+        condvar_op(op, regs);
+        return;
     }
+  }
+
+  // The ledger hears of each op before and after it (CondvarLedger); holder_ says which thread
+  // holds each mutex, so that a signal is known to be issued under one.
+  void condvar_op(const program::Op& op, const Registers& regs) {
+    const std::size_t t = thread_of(regs);
+    futexes_->at(t, &op.where);
+    Condvar& cv = *condvars_[static_cast<std::size_t>(op.condvar)];
+    if (op.kind == program::OpKind::cond_wait) {
+      const auto l = static_cast<std::size_t>(op.lock);
+      const std::size_t w = condvar_ledger_.wait_begins(t, op.condvar, op.lock, &op.where);
+      holder_[l].store(kNobody, std::memory_order_relaxed);
+      in_cond_wait_[t].store(true, std::memory_order_relaxed);
+      cv.wait(*mutexes_[l]);
+      in_cond_wait_[t].store(false, std::memory_order_relaxed);
+      holder_[l].store(t, std::memory_order_relaxed);
+      condvar_ledger_.wait_ended(w);
+      return;
+    }
+    std::optional<int> under;
+    const int lock = program_->condvar_lock[static_cast<std::size_t>(op.condvar)];
+    if (lock >= 0 && holder_[static_cast<std::size_t>(lock)].load(std::memory_order_relaxed) == t) under = lock;
+    const bool broadcast = op.kind == program::OpKind::cond_broadcast;
+    const std::size_t s = condvar_ledger_.signal_begins(t, op.condvar, broadcast, under, &op.where);
+    broadcast ? cv.broadcast() : cv.signal();
+    condvar_ledger_.signal_ended(s);
   }
 
   void lock_op(const program::Op& op, const Registers& regs) {
@@ -267,7 +332,13 @@ class ProgramWorkload {
       return;
     }
     futexes_->at(thread_of(regs), &op.where);
-    lock ? mutexes_[l]->lock() : mutexes_[l]->unlock();
+    if (lock) {
+      mutexes_[l]->lock();
+      holder_[l].store(thread_of(regs), std::memory_order_relaxed);
+    } else {
+      holder_[l].store(kNobody, std::memory_order_relaxed);
+      mutexes_[l]->unlock();
+    }
   }
 
   void futex_op(const program::Op& op, Registers& regs) {
@@ -391,6 +462,25 @@ class ProgramWorkload {
         lost.woken);
   }
 
+  std::string describe(const CondvarLedger::Lost& lost) const {
+    const auto& threads = program_->threads;
+    const CondvarLedger::Signal& s = *lost.signal;
+    const std::string& cv = program_->condvars[static_cast<std::size_t>(s.condvar)];
+    std::string blocked;
+    for (const CondvarLedger::Wait* w : lost.blocked)
+      blocked += fmt::format("{}'{}' (op at {}{})", blocked.empty() ? "" : ", ", threads[w->thread].name, *w->where,
+                             w->ended ? "" : ", still waiting");
+    if (s.broadcast)
+      return fmt::format(
+          "cond_broadcast({}) by thread '{}' (op at {}) left a thread blocked that was waiting when it "
+          "was called: {}",
+          cv, threads[s.thread].name, *s.where, blocked);
+    return fmt::format(
+        "cond_signal({}) by thread '{}' (op at {}) unblocked none of the threads blocked in cond_wait({}) when it was "
+        "called: {}; each stayed blocked or was unblocked by another signal",
+        cv, threads[s.thread].name, *s.where, cv, blocked);
+  }
+
   std::int64_t final_leaf(const program::ExprNode& n) const {
     if (n.op == program::ExprOp::var) return static_cast<std::int64_t>(load(static_cast<std::size_t>(n.index)));
     return registers_[static_cast<std::size_t>(n.thread)][static_cast<std::size_t>(n.index)];
@@ -414,6 +504,12 @@ class ProgramWorkload {
   std::vector<AnySpinlock<P>*> locks_;
   std::vector<LockNode*> nodes_;  // [thread * locks + lock]
   std::vector<Mutex*> mutexes_;   // design.mutex: one per lock, instead of locks_
+  std::vector<Condvar*> condvars_;
+  // Per lock, the thread that holds it (condvars judge signals by it); host atomics, as only
+  // the holder writes its own number there and only it asks whether it is there.
+  std::vector<std::atomic<std::size_t>> holder_;
+  std::vector<std::atomic<bool>> in_cond_wait_;  // per thread: inside a cond_wait op
+  CondvarLedger condvar_ledger_;
   std::optional<Ledger> futexes_;
   // Every thread's registers, thread after thread, and each thread's view of its own (the
   // interpreter finds a thread by its view's place in registers_, thread_of).
