@@ -15,6 +15,7 @@
 #include "core/usync/condvar.hpp"
 #include "core/usync/futex_kernel.hpp"
 #include "core/usync/glibc_condvar.hpp"
+#include "core/usync/musl_condvar.hpp"
 
 namespace lockstep::usync {
 
@@ -22,8 +23,11 @@ enum class CondvarKind : std::uint8_t {
   sequence,              // one sequence word, broadcast by requeue (condvar.hpp): glibc before 2.25
   glibc_2_25,            // glibc 2.25-2.40's two groups (glibc_condvar.hpp): loses a signal (bug 25847)
   glibc_2_25_broadcast,  // the same with the mitigation: a broadcast after a signal is given back
+  musl_2011,             // musl before 97c5b5a8: `block` set to 1 by every waiter (an ABA; musl_condvar.hpp)
+  musl_97c5b5a8,         // musl after it: each waiter's own thread id in `block`
 };
-inline constexpr std::array<std::string_view, 3> kCondvarNames{"sequence", "glibc-2.25", "glibc-2.25-broadcast"};
+inline constexpr std::array<std::string_view, 5> kCondvarNames{"sequence", "glibc-2.25", "glibc-2.25-broadcast",
+                                                               "musl-2011", "musl-97c5b5a8"};
 
 template <Platform P, FutexKernel<P> K>
 class AnyCondvar {
@@ -43,13 +47,26 @@ class AnyCondvar {
       case CondvarKind::glibc_2_25_broadcast:
         cv_.template emplace<GlibcCondvar<P, K>>(kernel, GlibcCondvarFix::broadcast);
         return;
+      case CondvarKind::musl_2011:
+        cv_.template emplace<MuslCondvar<P, K>>(kernel, MuslCondvarFix::none);
+        return;
+      case CondvarKind::musl_97c5b5a8:
+        cv_.template emplace<MuslCondvar<P, K>>(kernel, MuslCondvarFix::tid_token);
+        return;
     }
   }
   AnyCondvar(const AnyCondvar&) = delete;
   AnyCondvar& operator=(const AnyCondvar&) = delete;
 
-  void wait(Mutex& held) {
-    visit([&held](auto& cv) { cv.wait(held); });
+  // `tid`: the caller's thread id, never 0 (musl's waiters store it; the others ignore it).
+  void wait(Mutex& held, std::uint32_t tid) {
+    visit([&held, tid](auto& cv) {
+      if constexpr (requires { cv.wait(held, tid); }) {
+        cv.wait(held, tid);
+      } else {
+        cv.wait(held);
+      }
+    });
   }
   void signal() {
     visit([](auto& cv) { cv.signal(); });
@@ -82,7 +99,7 @@ class AnyCondvar {
         cv_);
   }
 
-  std::variant<std::monostate, Condvar<P, Mutex, K>, GlibcCondvar<P, K>> cv_;
+  std::variant<std::monostate, Condvar<P, Mutex, K>, GlibcCondvar<P, K>, MuslCondvar<P, K>> cv_;
 };
 
 }  // namespace lockstep::usync

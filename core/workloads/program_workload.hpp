@@ -309,7 +309,7 @@ class ProgramWorkload {
       const std::size_t w = condvar_ledger_.wait_begins(t, op.condvar, op.lock, &op.where);
       holder_[l].store(kNobody, std::memory_order_relaxed);
       in_cond_wait_[t].store(true, std::memory_order_relaxed);
-      cv.wait(*mutexes_[l]);
+      cv.wait(*mutexes_[l], static_cast<std::uint32_t>(t + 1));  // thread ids from 1, as tids are nonzero
       in_cond_wait_[t].store(false, std::memory_order_relaxed);
       holder_[l].store(t, std::memory_order_relaxed);
       condvar_ledger_.wait_ended(w);
