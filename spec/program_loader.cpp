@@ -419,10 +419,14 @@ class ProgramLoader {
 
   void read_lock(Op& op, const YAML::Node& args, std::string_view name) {
     op.kind = name == "lock" ? OpKind::lock : OpKind::unlock;
-    const std::string lock = yaml::identifier(src_, args, "lock");
+    op.lock = lock_ref(args);
+  }
+
+  int lock_ref(const YAML::Node& node) {
+    const std::string lock = yaml::identifier(src_, node, "lock");
     const std::optional<int> index = index_of(prog_.locks, lock);
-    if (!index) src_.fail(args, fmt::format("unknown lock '{}' ({})", lock, declared(prog_.locks, "locks")));
-    op.lock = *index;
+    if (!index) src_.fail(node, fmt::format("unknown lock '{}' ({})", lock, declared(prog_.locks, "locks")));
+    return *index;
   }
 
   // cond_wait: {cond: C, lock: L}: the thread holds L; all waits on C use the same lock, as
@@ -431,18 +435,15 @@ class ProgramLoader {
     const yaml::Map m(src_, args, "cond_wait", {"cond", "lock"});
     op.kind = OpKind::cond_wait;
     op.condvar = condvar_ref(m.required("cond"));
-    const std::string lock = yaml::identifier(src_, m.required("lock"), "lock");
-    const std::optional<int> index = index_of(prog_.locks, lock);
-    if (!index)
-      src_.fail(m.required("lock"), fmt::format("unknown lock '{}' ({})", lock, declared(prog_.locks, "locks")));
+    const int index = lock_ref(m.required("lock"));
     int& bound = prog_.condvar_lock[static_cast<std::size_t>(op.condvar)];
-    if (bound >= 0 && bound != *index)
+    if (bound >= 0 && bound != index)
       src_.fail(m.required("lock"),
                 fmt::format("condvar '{}' is waited on with lock '{}' elsewhere: one condvar, one lock",
                             prog_.condvars[static_cast<std::size_t>(op.condvar)],
                             prog_.locks[static_cast<std::size_t>(bound)]));
-    bound = *index;
-    op.lock = *index;
+    bound = index;
+    op.lock = index;
   }
 
   // cond_signal: C, cond_broadcast: C.

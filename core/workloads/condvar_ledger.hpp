@@ -75,6 +75,14 @@ class CondvarLedger {
     signals_[index].ended = ++tick_;
   }
 
+  // Whether program thread `thread` is inside a cond_wait (begun, not ended).
+  bool waiting(std::size_t thread) const {
+    const std::lock_guard guard(mutex_);
+    for (const Wait& w : waits_)
+      if (w.thread == thread && !w.ended) return true;
+    return false;
+  }
+
   void reset() {
     const std::lock_guard guard(mutex_);
     waits_.clear();

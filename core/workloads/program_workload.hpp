@@ -79,7 +79,6 @@ class ProgramWorkload {
     }
     if (prog.mutex) make_mutexes(*prog.mutex);
     make_condvars();
-    in_cond_wait_ = std::vector<std::atomic<bool>>(prog.threads.size());
     holder_ = std::vector<std::atomic<std::size_t>>(prog.locks.size());
     for (std::atomic<std::size_t>& h : holder_) h.store(kNobody, std::memory_order_relaxed);
     std::size_t total = 0;
@@ -121,7 +120,7 @@ class ProgramWorkload {
   // A lost wakeup when the futex calls say so (FutexLedger), else nothing: a deadlock.
   std::optional<program::Finding> at_quiescence(const std::function<bool(typename P::Thread)>& sleeping) const {
     if (!futexes_) return std::nullopt;
-    const auto in_cond_wait = [this](std::size_t t) { return in_cond_wait_[t].load(std::memory_order_relaxed); };
+    const auto in_cond_wait = [this](std::size_t t) { return condvar_ledger_.waiting(t); };
     if (const std::optional<typename Ledger::LostWakeup> lost = futexes_->lost_wakeup(sleeping, in_cond_wait))
       return program::Finding{"lost_wakeup", describe(*lost)};
     if (const std::optional<CondvarLedger::Lost> lost = condvar_ledger_.lost_wakeup())
@@ -152,7 +151,6 @@ class ProgramWorkload {
     if (futexes_) futexes_->reset();
     condvar_ledger_.reset();
     for (std::atomic<std::size_t>& h : holder_) h.store(kNobody, std::memory_order_relaxed);
-    for (std::atomic<bool>& c : in_cond_wait_) c.store(false, std::memory_order_relaxed);
   }
 
   std::uint64_t value_of(std::size_t var) const { return load(var); }
@@ -308,9 +306,7 @@ class ProgramWorkload {
       const auto l = static_cast<std::size_t>(op.lock);
       const std::size_t w = condvar_ledger_.wait_begins(t, op.condvar, op.lock, &op.where);
       holder_[l].store(kNobody, std::memory_order_relaxed);
-      in_cond_wait_[t].store(true, std::memory_order_relaxed);
       cv.wait(*mutexes_[l], static_cast<std::uint32_t>(t + 1));  // thread ids from 1, as tids are nonzero
-      in_cond_wait_[t].store(false, std::memory_order_relaxed);
       holder_[l].store(t, std::memory_order_relaxed);
       condvar_ledger_.wait_ended(w);
       return;
@@ -508,7 +504,6 @@ class ProgramWorkload {
   // Per lock, the thread that holds it (condvars judge signals by it); host atomics, as only
   // the holder writes its own number there and only it asks whether it is there.
   std::vector<std::atomic<std::size_t>> holder_;
-  std::vector<std::atomic<bool>> in_cond_wait_;  // per thread: inside a cond_wait op
   CondvarLedger condvar_ledger_;
   std::optional<Ledger> futexes_;
   // Every thread's registers, thread after thread, and each thread's view of its own (the
