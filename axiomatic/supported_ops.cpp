@@ -61,8 +61,13 @@ std::optional<UnsupportedOp> unsupported_op(const std::vector<Op>& ops) {
 }
 
 std::optional<UnsupportedOp> unsupported_op(const program::Program& prog) {
-  for (const program::ThreadProgram& t : prog.threads)
+  for (const program::ThreadProgram& t : prog.threads) {
+    if (t.may_die)
+      return UnsupportedOp(t.where, fmt::format("the smt strategy cannot encode a thread that may die (thread '{}', "
+                                                "`may_die`); check it with dfs, bounded or pct",
+                                                t.name));
     if (auto u = unsupported_op(t.body)) return u;
+  }
   return std::nullopt;
 }
 

@@ -164,6 +164,10 @@ class ProgramLoader {
     yaml::require_list(src_, node, "condvars");
     if (!design.mutex)
       src_.fail(node, "condvars wait with futex mutexes: give `design: {mutex: KIND}` (docs/scenarios.md, \"locks\")");
+    if (usync::is_robust(*design.mutex))
+      src_.fail(node, fmt::format("condvars wait with a mutex they lock without a thread id; design.mutex {} is robust "
+                                  "(it stores its owner's) and cannot be one",
+                                  usync::kMutexNames[static_cast<std::size_t>(*design.mutex)]));
     if (prog_.locks.empty()) src_.fail(node, "condvars wait with a lock: declare one under `locks`");
     for (const auto& entry : node) {
       const std::string name = yaml::identifier(src_, entry, "condvar name");
@@ -206,7 +210,7 @@ class ProgramLoader {
   }
 
   program::ThreadProgram thread(const YAML::Node& node, std::size_t index) {
-    const yaml::Map m(src_, node, "thread", {"name", "cpu", "program"});
+    const yaml::Map m(src_, node, "thread", {"name", "cpu", "may_die", "program"});
     program::ThreadProgram t;
     const YAML::Node name = m.required("name");
     t.name = yaml::identifier(src_, name, "thread name");
@@ -214,6 +218,8 @@ class ProgramLoader {
       if (other.name == t.name) src_.fail(name, fmt::format("duplicate thread name '{}'", t.name));
     const int cpus = machine_.cpus();
     t.cpu = static_cast<CpuId>(m.integer_or("cpu", 0, cpus - 1, static_cast<std::int64_t>(index) % cpus));
+    t.may_die = m.boolean_or("may_die", false);
+    t.where = src_.where(node);
     const YAML::Node body = m.required("program");
     collect_registers(body, t.registers);
     thread_ = &t;

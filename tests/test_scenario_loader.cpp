@@ -300,7 +300,9 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"expect_two_keys.yaml", 8, 31, "expect: one outcome at a time"},
       {"expect_unreachable_builtin.yaml", 6, 23, "'lost_wakeup' is not an exists condition"},
       {"mutex_on_workload.yaml", 2, 17, "design.mutex: futex mutexes are the locks of thread programs"},
-      {"mutex_unknown.yaml", 2, 17, "unknown mutex 'mutex4' (expected one of: simple, mutex2, mutex3, forgetful)"},
+      {"mutex_unknown.yaml", 2, 17,
+       "unknown mutex 'mutex4' (expected one of: simple, mutex2, mutex3, forgetful, glibc-robust-2.24, "
+       "glibc-robust-2.25)"},
       {"mutex_and_spinlock.yaml", 2, 25, "give spinlock or mutex"},
       {"lost_wakeup_misspelled.yaml", 5, 24, "unknown property 'lost_wakeups'"},
       {"ccbench_owned_on_mesif.yaml", 3, 34, "state: owned needs a machine whose protocol is MOESI"},
@@ -313,6 +315,10 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"condvar_two_locks.yaml", 12, 36, "condvar 'C' is waited on with lock 'M' elsewhere: one condvar, one lock"},
       {"condvar_unknown.yaml", 8, 22, "unknown condvar 'D' (declared: C)"},
       {"condvar_kind_unknown.yaml", 2, 34, "unknown condvar 'glibc-2.41' (expected one of: sequence, glibc-2.25,"},
+      {"may_die_not_bool.yaml", 4, 14, "may_die: expected true or false, got"},
+      {"condvar_robust_mutex.yaml", 4, 11,
+       "condvars wait with a mutex they lock without a thread id; design.mutex "
+       "glibc-robust-2.25 is robust"},
   });
 }
 

@@ -57,6 +57,11 @@ class FutexLedger {
     const std::lock_guard guard(mutex_);
     self_[index] = me;
   }
+  // The platform thread of program thread `index` (bound).
+  Thread thread(std::size_t index) const {
+    const std::lock_guard guard(mutex_);
+    return *self_.at(index);
+  }
   // The op program thread `index` is running, named in reports.
   void at(std::size_t index, const std::string* where) { where_[index] = where; }
 

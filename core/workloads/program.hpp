@@ -116,6 +116,10 @@ struct Variable {
 struct ThreadProgram {
   std::string name;
   CpuId cpu = 0;
+  // The thread may die before any op of its program that touches shared state (docs/scenarios.md,
+  // "Threads that die"): when it does is the scheduling oracle's choice.
+  bool may_die = false;
+  std::string where;  // "file:line:col" of the thread's entry, for messages
   std::vector<std::string> registers;
   std::vector<Op> body;
 };

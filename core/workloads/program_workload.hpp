@@ -10,6 +10,15 @@
 // keeps its qspinlock nodes per CPU. Condition variables (`condvars:`) are of the design's kind
 // (core/usync/any_condvar.hpp) over those mutexes; their ops are recorded in a CondvarLedger,
 // which judges a stuck execution by POSIX's promise at the interface.
+//
+// Threads that die (`may_die`, docs/scenarios.md "Threads that die"): each mortal thread has a
+// word `NAME.alive` and a companion thread, `kill:NAME`, whose one step exchanges 0 into it.
+// Before each op that touches shared state the mortal thread reads the word and, finding 0,
+// dies there: its program stops and the kernel's exit path runs. So when a thread dies (if
+// before its end) is the order of two steps, which the scheduling oracle chooses like any
+// other, and every strategy, replay and schedule file handles it unchanged. The exit path runs
+// at every thread's end, died or finished: the kernel's walk of its robust list
+// (usync/robust_futex.hpp) over the robust mutexes.
 #pragma once
 
 #include <algorithm>
@@ -32,6 +41,7 @@
 #include "core/sync/spinlock.hpp"
 #include "core/usync/any_condvar.hpp"
 #include "core/usync/any_mutex.hpp"
+#include "core/usync/robust_futex.hpp"
 #include "core/workloads/condvar_ledger.hpp"
 #include "core/workloads/expr_eval.hpp"
 #include "core/workloads/futex_ledger.hpp"
@@ -81,6 +91,9 @@ class ProgramWorkload {
     make_condvars();
     holder_ = std::vector<std::atomic<std::size_t>>(prog.locks.size());
     for (std::atomic<std::size_t>& h : holder_) h.store(kNobody, std::memory_order_relaxed);
+    locking_ = std::vector<std::atomic<int>>(prog.threads.size());
+    for (std::atomic<int>& l : locking_) l.store(-1, std::memory_order_relaxed);
+    make_lives();
     std::size_t total = 0;
     for (const program::ThreadProgram& t : prog.threads) total += t.registers.size();
     register_file_.assign(total, 0);  // whole before the views into it are taken
@@ -90,8 +103,19 @@ class ProgramWorkload {
       const program::ThreadProgram& t = prog.threads[i];
       spawn(t.name, t.cpu, [this, i] {
         if (futexes_) futexes_->bind(i);
-        run(program_->threads[i].body, registers_[i]);
+        try {
+          run(program_->threads[i].body, registers_[i]);
+        } catch (const Died&) {
+          // Nothing in the handler: the exit path makes P:: calls, which may switch fibers.
+        }
+        exit_thread(i);
       });
+    }
+    for (std::size_t i = 0; i < prog.threads.size(); ++i) {
+      if (lives_[i] == nullptr) continue;
+      Word* life = lives_[i];
+      spawn(fmt::format("kill:{}", prog.threads[i].name), prog.threads[i].cpu,
+            [life] { life->exchange(0, std::memory_order_seq_cst); });
     }
   }
 
@@ -117,7 +141,9 @@ class ProgramWorkload {
   }
 
   // No thread can run and some have not finished; `sleeping` says whether a thread is parked.
-  // A lost wakeup when the futex calls say so (FutexLedger), else nothing: a deadlock.
+  // A lost wakeup when the futex calls say so (FutexLedger), when a condvar broke POSIX's
+  // promise (CondvarLedger), or when a thread sleeps in lock() on a mutex nobody holds (a
+  // mutex's promise: a lock that is free is taken); else nothing: a deadlock.
   std::optional<program::Finding> at_quiescence(const std::function<bool(typename P::Thread)>& sleeping) const {
     if (!futexes_) return std::nullopt;
     const auto in_cond_wait = [this](std::size_t t) { return condvar_ledger_.waiting(t); };
@@ -125,7 +151,7 @@ class ProgramWorkload {
       return program::Finding{"lost_wakeup", describe(*lost)};
     if (const std::optional<CondvarLedger::Lost> lost = condvar_ledger_.lost_wakeup())
       return program::Finding{"lost_wakeup", describe(*lost)};
-    return std::nullopt;
+    return asleep_on_free_mutex(sleeping);
   }
 
   // Puts every variable back to its initial value and every register to 0, and forgets the
@@ -151,6 +177,9 @@ class ProgramWorkload {
     if (futexes_) futexes_->reset();
     condvar_ledger_.reset();
     for (std::atomic<std::size_t>& h : holder_) h.store(kNobody, std::memory_order_relaxed);
+    for (std::atomic<int>& l : locking_) l.store(-1, std::memory_order_relaxed);
+    for (Word* w : lives_)
+      if (w != nullptr) w->store(1, std::memory_order_relaxed);
   }
 
   std::uint64_t value_of(std::size_t var) const { return load(var); }
@@ -216,6 +245,10 @@ class ProgramWorkload {
     }
     for (Mutex* m : mutexes_) destroy_on<P>(m);
     mutexes_.clear();
+    for (Word*& w : lives_) {
+      if (w != nullptr) destroy_on<P>(w);
+      w = nullptr;
+    }
     futexes_.reset();
     for (AnySpinlock<P>* l : locks_) destroy_on<P>(l);
     for (LockNode* n : nodes_) destroy_on<P>(n);
@@ -246,6 +279,8 @@ class ProgramWorkload {
 
   void step(const program::Op& op, Registers& regs) {
     using program::OpKind;
+    if (mortal_) [[unlikely]]
+      maybe_die(op, regs);
     switch (op.kind) {
       case OpKind::load:
         assign(regs, op.reg, load(static_cast<std::size_t>(op.var), op.order));
@@ -320,6 +355,8 @@ class ProgramWorkload {
     condvar_ledger_.signal_ended(s);
   }
 
+  // A futex mutex is locked with the thread's id, numbered from 1 (a robust mutex stores it);
+  // a lock whose previous owner died (EOWNERDEAD) is taken to be made consistent at once.
   void lock_op(const program::Op& op, const Registers& regs) {
     const auto l = static_cast<std::size_t>(op.lock);
     const bool lock = op.kind == program::OpKind::lock;
@@ -327,14 +364,72 @@ class ProgramWorkload {
       lock ? locks_[l]->lock(lock_node(regs, op.lock)) : locks_[l]->unlock(lock_node(regs, op.lock));
       return;
     }
-    futexes_->at(thread_of(regs), &op.where);
+    const std::size_t t = thread_of(regs);
+    futexes_->at(t, &op.where);
+    const auto tid = static_cast<std::uint32_t>(t + 1);
     if (lock) {
-      mutexes_[l]->lock();
-      holder_[l].store(thread_of(regs), std::memory_order_relaxed);
+      locking_where_[t] = &op.where;
+      locking_[t].store(op.lock, std::memory_order_relaxed);
+      mutexes_[l]->lock(tid);
+      locking_[t].store(-1, std::memory_order_relaxed);
+      holder_[l].store(t, std::memory_order_relaxed);
     } else {
       holder_[l].store(kNobody, std::memory_order_relaxed);
-      mutexes_[l]->unlock();
+      mutexes_[l]->unlock(tid);
     }
+  }
+
+  // --- threads that die (may_die) and every thread's exit
+
+  struct Died {};  // thrown to end a mortal thread's program where it dies; never escapes it
+
+  void make_lives() {
+    const program::Program& prog = *program_;
+    lives_.assign(prog.threads.size(), nullptr);
+    locking_where_.assign(prog.threads.size(), nullptr);
+    for (std::size_t i = 0; i < prog.threads.size(); ++i) {
+      const program::ThreadProgram& t = prog.threads[i];
+      if (!t.may_die) continue;
+      mortal_ = true;
+      lives_[i] = make_on<P, Word>(P::node_of(t.cpu), kCacheLineBytes, 1U);
+      P::label(lives_[i], sizeof(Word), fmt::format("{}.alive", t.name));
+    }
+  }
+
+  // Before an op that touches shared state: a mortal thread whose kill step has run dies here.
+  void maybe_die(const program::Op& op, const Registers& regs) {
+    using program::OpKind;
+    if (op.kind == OpKind::set || op.kind == OpKind::if_ || op.kind == OpKind::loop || op.kind == OpKind::while_ ||
+        op.kind == OpKind::assert_)
+      return;
+    Word* life = lives_[thread_of(regs)];
+    if (life != nullptr && life->load(std::memory_order_seq_cst) == 0) throw Died{};
+  }
+
+  // The kernel's exit path, for a thread that died or finished: its robust list.
+  void exit_thread(std::size_t t) {
+    if (mutexes_.empty() || !program_->mutex || !usync::is_robust(*program_->mutex)) return;
+    futexes_->at(t, &kExitWhere);
+    for (Mutex* m : mutexes_) usync::handle_futex_death<P>(m->word(), static_cast<std::uint32_t>(t + 1), *futexes_);
+  }
+
+  // A thread asleep in lock() of a futex mutex that no thread holds: whatever freed it woke
+  // nobody who took it. (A lock held by a thread that died stays held: a deadlock.)
+  std::optional<program::Finding> asleep_on_free_mutex(const std::function<bool(typename P::Thread)>& sleeping) const {
+    for (std::size_t t = 0; t < locking_.size(); ++t) {
+      const int l = locking_[t].load(std::memory_order_relaxed);
+      if (l < 0 || !sleeping(futexes_->thread(t))) continue;
+      if (holder_[static_cast<std::size_t>(l)].load(std::memory_order_relaxed) != kNobody) continue;
+      const auto& threads = program_->threads;
+      const std::string& lock = program_->locks[static_cast<std::size_t>(l)];
+      return program::Finding{
+          "lost_wakeup",
+          fmt::format("thread '{}' sleeps in lock({}) (op at {}) but no thread holds {} (its word holds {:#x}): the "
+                      "unlock or the death that freed it woke nobody who took it",
+                      threads[t].name, lock, *locking_where_[t], lock,
+                      mutexes_[static_cast<std::size_t>(l)]->word().load(std::memory_order_relaxed))};
+    }
+    return std::nullopt;
   }
 
   void futex_op(const program::Op& op, Registers& regs) {
@@ -504,6 +599,13 @@ class ProgramWorkload {
   // Per lock, the thread that holds it (condvars judge signals by it); host atomics, as only
   // the holder writes its own number there and only it asks whether it is there.
   std::vector<std::atomic<std::size_t>> holder_;
+  // Per thread, the lock it is inside lock() of (-1: none), and that op.
+  std::vector<std::atomic<int>> locking_;
+  std::vector<const std::string*> locking_where_;
+  // Per thread, its `alive` word when it may die (else null); any such thread at all.
+  std::vector<Word*> lives_;
+  bool mortal_ = false;
+  inline static const std::string kExitWhere = "thread exit (the kernel walks its robust list)";
   CondvarLedger condvar_ledger_;
   std::optional<Ledger> futexes_;
   // Every thread's registers, thread after thread, and each thread's view of its own (the
