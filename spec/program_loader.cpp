@@ -225,6 +225,7 @@ class ProgramLoader {
     thread_ = &t;
     t.body = ops(body, "program");
     thread_ = nullptr;
+    t.timed_waits = has_timed_wait(t.body);
     // Every loop is bounded (times, max), so a thread's run is too; but the bounds multiply,
     // and ops that are not steps (set, if) run without a scheduling point, so no step cap
     // would stop them. The bound is checked here, where the user can see it.
@@ -236,6 +237,12 @@ class ProgramLoader {
                                   t.name, kMaxProgramOps,
                                   most == kUnbounded ? std::string("more than 2^64") : std::to_string(most)));
     return t;
+  }
+
+  static bool has_timed_wait(const std::vector<Op>& block) {
+    return std::any_of(block.begin(), block.end(), [](const Op& op) {
+      return op.timed || has_timed_wait(op.body) || has_timed_wait(op.else_body);
+    });
   }
 
   // The most ops `block` can run, saturating at kUnbounded.
@@ -458,12 +465,14 @@ class ProgramLoader {
     op.condvar = condvar_ref(args);
   }
 
-  // futex_wait: {var: f, expect: EXPR, into: r}: r gets 0 when woken, 11 (EAGAIN) otherwise.
+  // futex_wait: {var: f, expect: EXPR, timeout: BOOL, into: r}: r gets 0 when woken, 11
+  // (EAGAIN) when the word differed, 110 (ETIMEDOUT) when the thread's deadline passed.
   void read_futex_wait(Op& op, const YAML::Node& args, std::string_view) {
-    const yaml::Map m(src_, args, "futex_wait", {"var", "expect", "into"});
+    const yaml::Map m(src_, args, "futex_wait", {"var", "expect", "timeout", "into"});
     op.kind = OpKind::futex_wait;
     op.var = futex_ref(m.required("var"));
     op.amount = thread_expr(m.required("expect"), "expect");
+    op.timed = m.boolean_or("timeout", false);
     if (const auto into = m.get("into")) op.reg = register_ref(*into);
   }
 

@@ -316,6 +316,7 @@ TEST_CASE("bad scenarios fail at the line and column of the mistake", "[scenario
       {"condvar_unknown.yaml", 8, 22, "unknown condvar 'D' (declared: C)"},
       {"condvar_kind_unknown.yaml", 2, 34, "unknown condvar 'glibc-2.41' (expected one of: sequence, glibc-2.25,"},
       {"may_die_not_bool.yaml", 4, 14, "may_die: expected true or false, got"},
+      {"futex_wait_timeout_not_bool.yaml", 6, 50, "timeout: expected true or false, got '10'"},
       {"condvar_robust_mutex.yaml", 4, 11,
        "condvars wait with a mutex they lock without a thread id; design.mutex "
        "glibc-robust-2.25 is robust"},

@@ -4,16 +4,11 @@
 // a plain futex mutex stays locked for good, a robust one passes to the next locker.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include <fmt/format.h>
 
-#include "driver/runner.hpp"
-#include "report/row_report.hpp"
-#include "spec/scenario.hpp"
-#include "tests/scratch_dir.hpp"
+#include "tests/scenario_text.hpp"
 
 using namespace lockstep;
 using lockstep::report::RowReport;
@@ -21,15 +16,7 @@ using lockstep::report::RowReport;
 namespace {
 
 RowReport check_text(const std::string& name, const std::string& yaml) {
-  const std::filesystem::path dir = lockstep::testing::scratch_dir() / "thread-death";
-  std::filesystem::create_directories(dir);
-  const std::filesystem::path file = dir / (name + ".yaml");
-  std::ofstream(file) << yaml;
-  driver::RunOptions options;
-  options.out_dir = (dir / "out").string();
-  const report::ScenarioReport report = driver::run_scenario_file(scenario::load_scenario_file(file.string()), options);
-  REQUIRE(report.rows.size() == 1);
-  return report.rows.front();
+  return lockstep::testing::check_scenario_text("thread-death", name, yaml);
 }
 
 // t0 may die; it stores 1, 2 and 3 into x. Dying before its k-th store leaves x == k - 1, and

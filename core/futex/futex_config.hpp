@@ -100,7 +100,7 @@ struct FutexConfig {
 inline constexpr int kDefaultPriority = 120;
 
 // The errors futex(2) returns that the designs here can produce.
-enum class FutexError : std::uint8_t { ok, eagain };
+enum class FutexError : std::uint8_t { ok, eagain, timedout };
 
 template <std::size_t N>
 constexpr std::string_view enum_name(const std::array<std::string_view, N>& names, auto value) {

@@ -43,8 +43,10 @@ class FutexTable {
     }
   }
 
-  FutexError wait(Word& word, std::uint32_t expected, std::uint32_t priority = kDefaultPriority) {
-    return visit([&](auto& t) { return t.wait(word, expected, priority); });
+  // With a deadline, a timed wait (futex_deadline.hpp): ETIMEDOUT once it has passed.
+  FutexError wait(Word& word, std::uint32_t expected, std::uint32_t priority = kDefaultPriority,
+                  FutexDeadline<P>* deadline = nullptr) {
+    return visit([&](auto& t) { return t.wait(word, expected, priority, deadline); });
   }
   WakeResult wake(Word& word, int count) {
     return visit([&](auto& t) { return t.wake(word, count); });

@@ -20,6 +20,7 @@
 #include "core/futex/bucket_array.hpp"
 #include "core/futex/futex_bucket.hpp"
 #include "core/futex/futex_config.hpp"
+#include "core/futex/futex_deadline.hpp"
 #include "core/futex/futex_key.hpp"
 #include "core/futex/futex_sizing.hpp"
 #include "core/platform.hpp"
@@ -86,7 +87,7 @@ class FutexTableImpl {
     return {table_index(g, h), h & (g.tables.front()->size() - 1)};
   }
 
-  FutexError wait(Word& word, std::uint32_t expected, std::uint32_t priority) {
+  FutexError wait(Word& word, std::uint32_t expected, std::uint32_t priority, FutexDeadline<P>* deadline) {
     // The protocol steps (P::note_step) are futex_wait's as the kernel's comments tell them;
     // counterexamples are printed in these words.
     ProtocolSteps<P> steps("futex_wait");
@@ -133,10 +134,50 @@ class FutexTableImpl {
       s.bucket->lock.unlock(*node);
       drop_ref(steps, *s.bucket);  // the sleeper holds no reference (the table may be replaced)
       steps.next("sleep until woken");
-      while (self.queued.load(std::memory_order_acquire) != 0) P::park();
+      while (self.queued.load(std::memory_order_acquire) != 0) {
+        if (deadline != nullptr && deadline->arm_and_check()) {
+          deadline->disarm();
+          return time_out(steps, self);
+        }
+        P::park();
+      }
+      if (deadline != nullptr) deadline->disarm();
       steps.next("woken: return");
       P::charge(Work::syscall_exit, 1);
       return FutexError::ok;
+    }
+  }
+
+  // A timed wait whose deadline passed (futex_unqueue): takes itself off the bucket its key
+  // now hashes to (a requeue may have moved it, a grow rehashed it) unless a wake did first.
+  FutexError time_out(ProtocolSteps<P>& steps, FutexWaiter<P>& self) {
+    take_ref(steps);
+    for (;;) {
+      steps.next("the deadline passed: hash its key to its bucket");
+      const FutexKey key{self.key_word.load(), self.key_ptr.load(), self.key_offset.load()};
+      const Slot s = locate(key);
+      Local<P, Node> node;
+      steps.next("lock the bucket");
+      s.bucket->lock.lock(*node);
+      const bool queued = self.queued.load(std::memory_order_acquire) != 0;
+      if (stale(s) || (queued && !self.has_key(key))) {  // moved meanwhile: look again
+        steps.next("moved meanwhile: unlock, look again");
+        s.bucket->lock.unlock(*node);
+        continue;
+      }
+      if (queued) {
+        steps.next("take itself off, unlock, return ETIMEDOUT");
+        s.bucket->unlink(self);
+        note_queue(FutexQueueNote::dequeue, s.index, key, self);
+        if (counting()) s.bucket->waiters.fetch_sub(1, std::memory_order_relaxed);
+        self.queued.store(0, std::memory_order_relaxed);
+      } else {
+        steps.next("a wake took it off first: unlock, return 0");
+      }
+      s.bucket->lock.unlock(*node);
+      drop_ref(steps, *s.bucket);
+      P::charge(Work::syscall_exit, 1);
+      return queued ? FutexError::timedout : FutexError::ok;
     }
   }
 

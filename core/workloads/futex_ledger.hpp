@@ -74,10 +74,10 @@ class FutexLedger {
     requeued_from_.clear();
   }
 
-  futex::FutexError wait(Word& word, std::uint32_t expected) {
+  futex::FutexError wait(Word& word, std::uint32_t expected, futex::FutexDeadline<P>* deadline = nullptr) {
     const std::size_t t = caller();
     waits_[t] = Wait{&word, expected, where_[t]};  // thread t's own slot: no other thread writes it
-    const futex::FutexError r = table_.wait(word, expected);
+    const futex::FutexError r = table_.wait(word, expected, futex::kDefaultPriority, deadline);
     waits_[t].reset();
     return r;
   }

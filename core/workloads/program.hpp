@@ -80,9 +80,10 @@ enum class OpKind : std::uint8_t {
 };
 
 // What futex_wait leaves in its register, as futex(2) returns: 0 when woken, EAGAIN when
-// the word did not hold the expected value.
+// the word did not hold the expected value, ETIMEDOUT when a timed wait's deadline passed.
 inline constexpr std::int64_t kFutexWoken = 0;
 inline constexpr std::int64_t kFutexEagain = 11;
+inline constexpr std::int64_t kFutexTimedout = 110;  // ETIMEDOUT on Linux
 
 struct Op {
   OpKind kind = OpKind::fence;
@@ -100,6 +101,7 @@ struct Op {
   Expr amount2;               // futex_requeue: how many to move
   Expr cond;                  // if, while, assert
   std::uint64_t count = 0;    // loop: times; while: most iterations
+  bool timed = false;         // futex_wait: it times out once the thread's deadline passes
   std::vector<Op> body;       // if (then), loop, while
   std::vector<Op> else_body;  // if
 };
@@ -120,6 +122,9 @@ struct ThreadProgram {
   // "Threads that die"): when it does is the scheduling oracle's choice.
   bool may_die = false;
   std::string where;  // "file:line:col" of the thread's entry, for messages
+  // Some futex_wait of the thread has a timeout: the thread has a deadline, which passes when
+  // the scheduling oracle says (docs/scenarios.md, futex_wait's `timeout`).
+  bool timed_waits = false;
   std::vector<std::string> registers;
   std::vector<Op> body;
 };

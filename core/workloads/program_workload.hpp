@@ -35,6 +35,7 @@
 #include <fmt/format.h>
 #include <boost/container/small_vector.hpp>
 
+#include "core/futex/futex_deadline.hpp"
 #include "core/futex/futex_table.hpp"
 #include "core/platform.hpp"
 #include "core/properties.hpp"
@@ -94,6 +95,7 @@ class ProgramWorkload {
     locking_ = std::vector<std::atomic<int>>(prog.threads.size());
     for (std::atomic<int>& l : locking_) l.store(-1, std::memory_order_relaxed);
     make_lives();
+    make_deadlines();
     std::size_t total = 0;
     for (const program::ThreadProgram& t : prog.threads) total += t.registers.size();
     register_file_.assign(total, 0);  // whole before the views into it are taken
@@ -116,6 +118,11 @@ class ProgramWorkload {
       Word* life = lives_[i];
       spawn(fmt::format("kill:{}", prog.threads[i].name), prog.threads[i].cpu,
             [life] { life->exchange(0, std::memory_order_seq_cst); });
+    }
+    for (std::size_t i = 0; i < prog.threads.size(); ++i) {
+      if (deadlines_[i] == nullptr) continue;
+      Deadline* deadline = deadlines_[i];
+      spawn(fmt::format("timer:{}", prog.threads[i].name), prog.threads[i].cpu, [deadline] { deadline->expire(); });
     }
   }
 
@@ -180,6 +187,8 @@ class ProgramWorkload {
     for (std::atomic<int>& l : locking_) l.store(-1, std::memory_order_relaxed);
     for (Word* w : lives_)
       if (w != nullptr) w->store(1, std::memory_order_relaxed);
+    for (Deadline* d : deadlines_)
+      if (d != nullptr) d->reset();
   }
 
   std::uint64_t value_of(std::size_t var) const { return load(var); }
@@ -193,6 +202,7 @@ class ProgramWorkload {
   using Ledger = FutexLedger<P>;
   using Mutex = usync::AnyMutex<P, Ledger>;
   using Condvar = usync::AnyCondvar<P, Ledger>;
+  using Deadline = futex::FutexDeadline<P>;
   static constexpr std::size_t kNobody = ~std::size_t{0};
   using Registers = std::span<std::int64_t>;
   struct Cell {
@@ -248,6 +258,10 @@ class ProgramWorkload {
     for (Word*& w : lives_) {
       if (w != nullptr) destroy_on<P>(w);
       w = nullptr;
+    }
+    for (Deadline*& d : deadlines_) {
+      if (d != nullptr) destroy_on<P>(d);
+      d = nullptr;
     }
     futexes_.reset();
     for (AnySpinlock<P>* l : locks_) destroy_on<P>(l);
@@ -396,6 +410,18 @@ class ProgramWorkload {
     }
   }
 
+  // A deadline for each thread with timed futex waits, and its timer (setup spawns it).
+  void make_deadlines() {
+    const program::Program& prog = *program_;
+    deadlines_.assign(prog.threads.size(), nullptr);
+    for (std::size_t i = 0; i < prog.threads.size(); ++i) {
+      const program::ThreadProgram& t = prog.threads[i];
+      if (!t.timed_waits) continue;
+      deadlines_[i] = make_on<P, Deadline>(P::node_of(t.cpu), kCacheLineBytes);
+      P::label(&deadlines_[i]->word(), sizeof(Word), fmt::format("{}.deadline_passed", t.name));
+    }
+  }
+
   // Before an op that touches shared state: a mortal thread whose kill step has run dies here.
   void maybe_die(const program::Op& op, const Registers& regs) {
     using program::OpKind;
@@ -440,9 +466,12 @@ class ProgramWorkload {
       return static_cast<int>(std::clamp<std::int64_t>(eval(e, regs), 0, 0x7fffffff));
     };
     if (op.kind == OpKind::futex_wait) {
-      const futex::FutexError r = futexes_->wait(word, static_cast<std::uint32_t>(eval(op.amount, regs)));
-      assign(regs, op.reg,
-             static_cast<std::uint64_t>(r == futex::FutexError::ok ? program::kFutexWoken : program::kFutexEagain));
+      Deadline* deadline = op.timed ? deadlines_[thread_of(regs)] : nullptr;
+      const futex::FutexError r = futexes_->wait(word, static_cast<std::uint32_t>(eval(op.amount, regs)), deadline);
+      const std::int64_t result = r == futex::FutexError::ok       ? program::kFutexWoken
+                                  : r == futex::FutexError::eagain ? program::kFutexEagain
+                                                                   : program::kFutexTimedout;
+      assign(regs, op.reg, static_cast<std::uint64_t>(result));
     } else if (op.kind == OpKind::futex_wake) {
       assign(regs, op.reg, static_cast<std::uint64_t>(futexes_->wake(word, count(op.amount)).woken));
     } else {
@@ -605,6 +634,8 @@ class ProgramWorkload {
   // Per thread, its `alive` word when it may die (else null); any such thread at all.
   std::vector<Word*> lives_;
   bool mortal_ = false;
+  // Per thread, the deadline of its timed futex waits (else null).
+  std::vector<Deadline*> deadlines_;
   inline static const std::string kExitWhere = "thread exit (the kernel walks its robust list)";
   CondvarLedger condvar_ledger_;
   std::optional<Ledger> futexes_;
