@@ -11,6 +11,8 @@
 #include <string>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "core/workloads/workload.hpp"
 #include "native/native_platform.hpp"
 #include "native/runner.hpp"
@@ -51,6 +53,9 @@ requires Workload<W, native::NativePlatform::Thread> report::RowReport run_nativ
                                                                                   const Params& params) {
   W workload(params);
   native::NativeRunner runner;
+  std::string label = s.name;
+  for (const auto& [path, value] : s.params) label += fmt::format(", {}={}", path, value);
+  runner.set_label(std::move(label));
   workload.setup([&runner](std::string name, CpuId cpu, std::function<void()> body) {
     runner.spawn(std::move(name), cpu, std::move(body));
   });

@@ -66,10 +66,11 @@ NativeRunResult NativeRunner::run() {
       std::string stuck;
       for (std::size_t i = 0; i < specs_.size(); ++i)
         if (!finished[i].load()) stuck += (stuck.empty() ? "" : ", ") + specs_[i].name;
+      const std::string run = label_.empty() ? std::string() : " of " + label_;
       std::fprintf(stderr,
-                   "lockstep: native run: thread(s) %s did not finish within %.0f s (a deadlock or a lost wakeup); "
+                   "lockstep: native run%s: thread(s) %s did not finish within %.0f s (a deadlock or a lost wakeup); "
                    "exiting\n",
-                   stuck.c_str(), watchdog_s_);
+                   run.c_str(), stuck.c_str(), watchdog_s_);
       std::fflush(stderr);
       std::_Exit(1);
     }

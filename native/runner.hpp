@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/platform.hpp"
@@ -27,6 +28,8 @@ class NativeRunner {
   std::size_t threads() const { return specs_.size(); }
   // How long run() waits for its threads before it reports the stuck ones and exits 1.
   void set_watchdog(double seconds) { watchdog_s_ = seconds; }
+  // What the watchdog's message names as the run (a scenario and its sweep row); empty: none.
+  void set_label(std::string label) { label_ = std::move(label); }
   static constexpr double kDefaultWatchdogSeconds = 300;
 
  private:
@@ -37,6 +40,7 @@ class NativeRunner {
   };
   std::vector<Spec> specs_;
   double watchdog_s_ = kDefaultWatchdogSeconds;
+  std::string label_;
 };
 
 }  // namespace lockstep::native
