@@ -199,6 +199,15 @@ class ProgramLoader {
     if (node.size() == 0) src_.fail(node, "threads: a program needs at least one thread");
     if (node.size() > sim::kMaxThreads) src_.fail(node, fmt::format("threads: at most {} threads", sim::kMaxThreads));
     for (std::size_t i = 0; i < node.size(); ++i) prog_.threads.push_back(thread(node[i], i));
+    // A mortal thread and a thread with timed waits each bring a companion thread (its kill,
+    // its timer), and the simulator runs at most kMaxThreads in all.
+    std::size_t companions = 0;
+    for (const program::ThreadProgram& t : prog_.threads) companions += (t.may_die ? 1 : 0) + (t.timed_waits ? 1 : 0);
+    if (prog_.threads.size() + companions > sim::kMaxThreads)
+      src_.fail(node,
+                fmt::format("threads: {} threads and {} companions (kill:NAME for `may_die`, timer:NAME for timed "
+                            "waits) are more than the {} the simulator runs",
+                            prog_.threads.size(), companions, sim::kMaxThreads));
     // The cap is on one execution's work, all threads together (16 threads of 99
     // million `set`s each passed a per-thread cap and took a minute an execution).
     const std::uint64_t total = all_threads_ops_;

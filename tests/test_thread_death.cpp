@@ -4,6 +4,8 @@
 // a plain futex mutex stays locked for good, a robust one passes to the next locker.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -125,4 +127,21 @@ expect: {violation: lost_wakeup}
   CHECK(r.property == "lost_wakeup");
   CHECK_THAT(r.message, Catch::Contains("sleeps in lock(M)"));
   CHECK_THAT(r.message, Catch::Contains("but no thread holds M"));
+}
+
+TEST_CASE("mortal threads' companions count against the simulator's thread limit", "[death]") {
+  std::string yaml = "name: too many with their companions\nvariables: {x: 0}\nthreads:\n";
+  for (int i = 0; i < 1000; ++i)
+    yaml += fmt::format("  - {{name: t{}, may_die: {}, program: [{{store: {{var: x, value: 1}}}}]}}\n", i, i < 30);
+  yaml += "expect: pass\n";
+  const std::filesystem::path file = lockstep::testing::scratch_dir() / "thread-death" / "too-many.yaml";
+  std::filesystem::create_directories(file.parent_path());
+  std::ofstream(file) << yaml;
+  try {
+    scenario::load_scenario_file(file.string());
+    FAIL("loaded without error");
+  } catch (const scenario::ScenarioError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("1000 threads and 30 companions"));
+    CHECK_THAT(e.what(), Catch::Contains("more than the 1024 the simulator runs"));
+  }
 }
