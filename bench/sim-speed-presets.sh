@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sim-speed (scenarios/bench/sim-speed.yaml: futex-hash, 32 threads, 200 us, timed) on every
-# machine preset: one row each with the operations an execution simulates, the median of
+# machine preset, and barcelona-8s with its probe filter as well, to separate what the engine
+# costs (the flat machine) from what each machine's caches, coherence and links add: one row each with the operations an execution simulates, the median of
 # BM_SimSpeedScenario's repetitions (M simulated memory operations per CPU second), and, with
 # --instructions, the host instructions Engine::run spends per simulated operation for one
 # execution (callgrind; they do not depend on the machine's load, as rates do).
@@ -14,16 +15,22 @@ if [[ "${1:-}" == "--instructions" ]]; then
   shift
 fi
 reps="${1:-3}"
+((reps >= 2)) || { echo "sim-speed-presets: repetitions must be 2 or more (the median needs them)" >&2; exit 2; }
 cmake --preset release >/dev/null
 cmake --build --preset release --target lockstep_bench_engine lockstep >/dev/null
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-presets="$(build/bin/lockstep list | sed -n 's/^presets *//p' | tr -d ',')"
-printf '%-18s %14s %10s %14s\n' preset "ops/execution" "M ops/s" "instr/op"
-for preset in $presets; do
-  [[ "$preset" == host ]] && continue  # the calibrated host needs a calibration file
-  machine="$preset"
-  [[ "$preset" == flat ]] && machine="flat, cpus: 32"
+machines=()
+for preset in $(build/bin/lockstep list | sed -n 's/^presets *//p' | tr -d ','); do
+  case "$preset" in
+    host) ;;  # the calibrated host needs a calibration file
+    flat) machines+=("flat, cpus: 32") ;;
+    barcelona-8s) machines+=("$preset" "barcelona-8s, probe_filter: true") ;;
+    *) machines+=("$preset") ;;
+  esac
+done
+printf '%-34s %14s %10s %14s\n' machine "ops/execution" "M ops/s" "instr/op"
+for machine in "${machines[@]}"; do
   sed "s/^machine: .*/machine: {preset: $machine}/" scenarios/bench/sim-speed.yaml >"$scratch/scenario.yaml"
   out="$(LOCKSTEP_SIM_SPEED_SCENARIO="$scratch/scenario.yaml" build/bin/lockstep_bench_engine \
     --benchmark_filter=BM_SimSpeedScenario --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true 2>&1 |
@@ -58,5 +65,5 @@ print(round(total / max(calls, 1) / int(sys.argv[2])))
 PY
 )"
   fi
-  printf '%-18s %14s %10s %14s\n' "$preset" "$ops" "$rate" "$per_op"
+  printf '%-34s %14s %10s %14s\n' "$machine" "$ops" "$rate" "$per_op"
 done

@@ -15,14 +15,21 @@
 
 namespace lockstep::testing {
 
-inline report::RowReport check_scenario_text(const std::string& group, const std::string& name,
-                                             const std::string& yaml) {
+// Writes `yaml` to GROUP/NAME.yaml in the scratch directory; returns the file.
+inline std::filesystem::path write_scenario_text(const std::string& group, const std::string& name,
+                                                 const std::string& yaml) {
   const std::filesystem::path dir = scratch_dir() / group;
   std::filesystem::create_directories(dir);
   const std::filesystem::path file = dir / (name + ".yaml");
   std::ofstream(file) << yaml;
+  return file;
+}
+
+inline report::RowReport check_scenario_text(const std::string& group, const std::string& name,
+                                             const std::string& yaml) {
+  const std::filesystem::path file = write_scenario_text(group, name, yaml);
   driver::RunOptions options;
-  options.out_dir = (dir / "out").string();
+  options.out_dir = (file.parent_path() / "out").string();
   const report::ScenarioReport report = driver::run_scenario_file(scenario::load_scenario_file(file.string()), options);
   REQUIRE(report.rows.size() == 1);
   return report.rows.front();

@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -134,9 +133,7 @@ TEST_CASE("mortal threads' companions count against the simulator's thread limit
   for (int i = 0; i < 1000; ++i)
     yaml += fmt::format("  - {{name: t{}, may_die: {}, program: [{{store: {{var: x, value: 1}}}}]}}\n", i, i < 30);
   yaml += "expect: pass\n";
-  const std::filesystem::path file = lockstep::testing::scratch_dir() / "thread-death" / "too-many.yaml";
-  std::filesystem::create_directories(file.parent_path());
-  std::ofstream(file) << yaml;
+  const std::filesystem::path file = lockstep::testing::write_scenario_text("thread-death", "too-many", yaml);
   try {
     scenario::load_scenario_file(file.string());
     FAIL("loaded without error");

@@ -64,6 +64,7 @@ class FutexLedger {
   }
   // The op program thread `index` is running, named in reports.
   void at(std::size_t index, const std::string* where) { where_[index] = where; }
+  const std::string* where(std::size_t index) const { return where_[index]; }
 
   // Forgets the calls of an execution, so that the program can run again (native litmus runs).
   // Call with no program thread running.

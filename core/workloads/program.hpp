@@ -79,6 +79,13 @@ enum class OpKind : std::uint8_t {
   cond_broadcast,
 };
 
+// Whether an op reads or writes shared state (a step of the thread), rather than only its own
+// registers and control flow; a thread that may die dies before such an op.
+constexpr bool touches_shared(OpKind kind) {
+  return kind != OpKind::set && kind != OpKind::if_ && kind != OpKind::loop && kind != OpKind::while_ &&
+         kind != OpKind::assert_;
+}
+
 // What futex_wait leaves in its register, as futex(2) returns: 0 when woken, EAGAIN when
 // the word did not hold the expected value, ETIMEDOUT when a timed wait's deadline passed.
 inline constexpr std::int64_t kFutexWoken = 0;

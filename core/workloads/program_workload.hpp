@@ -94,8 +94,7 @@ class ProgramWorkload {
     for (std::atomic<std::size_t>& h : holder_) h.store(kNobody, std::memory_order_relaxed);
     locking_ = std::vector<std::atomic<int>>(prog.threads.size());
     for (std::atomic<int>& l : locking_) l.store(-1, std::memory_order_relaxed);
-    make_lives();
-    make_deadlines();
+    make_companion_state();
     std::size_t total = 0;
     for (const program::ThreadProgram& t : prog.threads) total += t.registers.size();
     register_file_.assign(total, 0);  // whole before the views into it are taken
@@ -113,16 +112,13 @@ class ProgramWorkload {
         exit_thread(i);
       });
     }
+    // The companions, after every program thread (whose ids are their indices).
     for (std::size_t i = 0; i < prog.threads.size(); ++i) {
-      if (lives_[i] == nullptr) continue;
-      Word* life = lives_[i];
-      spawn(fmt::format("kill:{}", prog.threads[i].name), prog.threads[i].cpu,
-            [life] { life->exchange(0, std::memory_order_seq_cst); });
-    }
-    for (std::size_t i = 0; i < prog.threads.size(); ++i) {
-      if (deadlines_[i] == nullptr) continue;
-      Deadline* deadline = deadlines_[i];
-      spawn(fmt::format("timer:{}", prog.threads[i].name), prog.threads[i].cpu, [deadline] { deadline->expire(); });
+      const program::ThreadProgram& t = prog.threads[i];
+      if (Word* life = lives_[i]; life != nullptr)
+        spawn(fmt::format("kill:{}", t.name), t.cpu, [life] { life->exchange(0, std::memory_order_seq_cst); });
+      if (Deadline* deadline = deadlines_[i]; deadline != nullptr)
+        spawn(fmt::format("timer:{}", t.name), t.cpu, [deadline] { deadline->expire(); });
     }
   }
 
@@ -382,7 +378,6 @@ class ProgramWorkload {
     futexes_->at(t, &op.where);
     const auto tid = static_cast<std::uint32_t>(t + 1);
     if (lock) {
-      locking_where_[t] = &op.where;
       locking_[t].store(op.lock, std::memory_order_relaxed);
       mutexes_[l]->lock(tid);
       locking_[t].store(-1, std::memory_order_relaxed);
@@ -397,44 +392,36 @@ class ProgramWorkload {
 
   struct Died {};  // thrown to end a mortal thread's program where it dies; never escapes it
 
-  void make_lives() {
+  // What the companions act on, on the thread's node: a mortal thread's `alive` word (its
+  // kill zeroes it) and a timed waiter's deadline (its timer passes it); null where none.
+  void make_companion_state() {
     const program::Program& prog = *program_;
     lives_.assign(prog.threads.size(), nullptr);
-    locking_where_.assign(prog.threads.size(), nullptr);
-    for (std::size_t i = 0; i < prog.threads.size(); ++i) {
-      const program::ThreadProgram& t = prog.threads[i];
-      if (!t.may_die) continue;
-      mortal_ = true;
-      lives_[i] = make_on<P, Word>(P::node_of(t.cpu), kCacheLineBytes, 1U);
-      P::label(lives_[i], sizeof(Word), fmt::format("{}.alive", t.name));
-    }
-  }
-
-  // A deadline for each thread with timed futex waits, and its timer (setup spawns it).
-  void make_deadlines() {
-    const program::Program& prog = *program_;
     deadlines_.assign(prog.threads.size(), nullptr);
     for (std::size_t i = 0; i < prog.threads.size(); ++i) {
       const program::ThreadProgram& t = prog.threads[i];
-      if (!t.timed_waits) continue;
-      deadlines_[i] = make_on<P, Deadline>(P::node_of(t.cpu), kCacheLineBytes);
-      P::label(&deadlines_[i]->word(), sizeof(Word), fmt::format("{}.deadline_passed", t.name));
+      if (t.may_die) {
+        mortal_ = true;
+        lives_[i] = make_on<P, Word>(P::node_of(t.cpu), kCacheLineBytes, 1U);
+        P::label(lives_[i], sizeof(Word), fmt::format("{}.alive", t.name));
+      }
+      if (t.timed_waits) {
+        deadlines_[i] = make_on<P, Deadline>(P::node_of(t.cpu), kCacheLineBytes);
+        P::label(&deadlines_[i]->word(), sizeof(Word), fmt::format("{}.deadline_passed", t.name));
+      }
     }
   }
 
   // Before an op that touches shared state: a mortal thread whose kill step has run dies here.
   void maybe_die(const program::Op& op, const Registers& regs) {
-    using program::OpKind;
-    if (op.kind == OpKind::set || op.kind == OpKind::if_ || op.kind == OpKind::loop || op.kind == OpKind::while_ ||
-        op.kind == OpKind::assert_)
-      return;
+    if (!program::touches_shared(op.kind)) return;
     Word* life = lives_[thread_of(regs)];
     if (life != nullptr && life->load(std::memory_order_seq_cst) == 0) throw Died{};
   }
 
   // The kernel's exit path, for a thread that died or finished: its robust list.
   void exit_thread(std::size_t t) {
-    if (mutexes_.empty() || !program_->mutex || !usync::is_robust(*program_->mutex)) return;
+    if (mutexes_.empty() || !usync::is_robust(*program_->mutex)) return;  // mutexes_: program_->mutex is set
     futexes_->at(t, &kExitWhere);
     for (Mutex* m : mutexes_) usync::handle_futex_death<P>(m->word(), static_cast<std::uint32_t>(t + 1), *futexes_);
   }
@@ -452,7 +439,7 @@ class ProgramWorkload {
           "lost_wakeup",
           fmt::format("thread '{}' sleeps in lock({}) (op at {}) but no thread holds {} (its word holds {:#x}): the "
                       "unlock or the death that freed it woke nobody who took it",
-                      threads[t].name, lock, *locking_where_[t], lock,
+                      threads[t].name, lock, *futexes_->where(t), lock,
                       mutexes_[static_cast<std::size_t>(l)]->word().load(std::memory_order_relaxed))};
     }
     return std::nullopt;
@@ -628,9 +615,8 @@ class ProgramWorkload {
   // Per lock, the thread that holds it (condvars judge signals by it); host atomics, as only
   // the holder writes its own number there and only it asks whether it is there.
   std::vector<std::atomic<std::size_t>> holder_;
-  // Per thread, the lock it is inside lock() of (-1: none), and that op.
+  // Per thread, the lock it is inside lock() of (-1: none); the ledger knows that op.
   std::vector<std::atomic<int>> locking_;
-  std::vector<const std::string*> locking_where_;
   // Per thread, its `alive` word when it may die (else null); any such thread at all.
   std::vector<Word*> lives_;
   bool mortal_ = false;
