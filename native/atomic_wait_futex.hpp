@@ -28,6 +28,13 @@ class AtomicWaitFutex {
   }
 
   futex::WakeResult wake(Word& word, int count) {
+    // libstdc++ 12's notify first loads its side table's waiter count and returns when it
+    // reads zero. Our callers store the word with release order, which lets x86 satisfy that
+    // load before the store leaves the store buffer, while a waiter has counted itself and
+    // read the old value: it sleeps and nobody wakes it (the same store-then-load race the
+    // kernel's futex_wake closes with a full barrier). Seen here as a hung native-pingpong
+    // row, 5 in 4,554 runs of 20 ms; 0 in 5,095 with this fence.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     if (count == 1) {
       word.notify_one();
     } else {

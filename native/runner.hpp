@@ -17,7 +17,7 @@ std::vector<CpuId> allowed_cpus();
 
 struct NativeRunResult {
   std::optional<NativeViolation> violation;
-  double elapsed_s = 0;
+  double elapsed_s = 0;  // from the threads' release to the last one's end
 };
 
 class NativeRunner {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -59,4 +60,29 @@ TEST_CASE("the native watchdog lets a run that finishes in time return", "[nativ
   const native::NativeRunResult r = runner.run();
   CHECK(ran.load() == 2);
   CHECK_FALSE(r.violation);
+}
+
+// The run's duration is its threads' own: from before the first body starts to the last
+// body's end, not to when the watchdog's loop (which sleeps 2 ms at a time) saw them done.
+TEST_CASE("a native run's duration ends at its last thread's end", "[native]") {
+  using Clock = std::chrono::steady_clock;
+  native::NativeRunner runner;
+  Clock::time_point first_start = Clock::time_point::max(), last_end{};
+  Clock::time_point starts[2], ends[2];
+  for (int i = 0; i < 2; ++i)
+    runner.spawn(i == 0 ? "a" : "b", i, [&, i] {
+      starts[i] = Clock::now();
+      while (Clock::now() - starts[i] < std::chrono::microseconds(200)) {
+      }
+      ends[i] = Clock::now();
+    });
+  const auto before = Clock::now();
+  const native::NativeRunResult r = runner.run();
+  for (int i = 0; i < 2; ++i) {
+    first_start = std::min(first_start, starts[i]);
+    last_end = std::max(last_end, ends[i]);
+  }
+  const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  CHECK(r.elapsed_s >= seconds(last_end - first_start));
+  CHECK(r.elapsed_s <= seconds(last_end - before));
 }
