@@ -31,13 +31,15 @@ CLI::App* add_calibrate(CLI::App& app, CalibrateCommand& c) {
   cmd->add_flag("--no-store", c.no_store, "Do not keep it as this host's calibration");
   cmd->add_flag("--if-missing", c.if_missing, "Do nothing when this host already has a stored calibration");
   cmd->add_flag("--quiet,-q", c.quiet, "Print nothing but errors");
-  const std::map<std::string, driver::TransferFit> fits{{"c2c", driver::TransferFit::c2c},
+  const std::map<std::string, driver::TransferFit> fits{{"legs", driver::TransferFit::legs},
+                                                        {"c2c", driver::TransferFit::c2c},
                                                         {"ccbench", driver::TransferFit::ccbench}};
   cmd->add_option("--transfer-from", c.transfer_from,
-                  "What the model's in-package transfer is fitted to: the c2c ping-pong's one way, or ccbench's load "
-                  "of a modified line (docs/compare.md, \"ccbench\")")
+                  "What the model's in-package transfer is fitted to: ccbench's load of a modified line with its "
+                  "legs fitted to the ping-pong and to contended adds (legs), the c2c ping-pong's one way alone, or "
+                  "ccbench's load alone (docs/machines.md, \"Calibration\")")
       ->transform(CLI::CheckedTransformer(fits))
-      ->default_str("c2c");
+      ->default_str("legs");
   return cmd;
 }
 

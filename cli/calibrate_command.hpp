@@ -18,7 +18,7 @@ struct CalibrateCommand {
   bool no_store = false;
   bool if_missing = false;  // keep this host's stored calibration when there is one
   bool quiet = false;
-  driver::TransferFit transfer_from = driver::TransferFit::c2c;  // --transfer-from
+  driver::TransferFit transfer_from = driver::TransferFit::legs;  // --transfer-from
 };
 
 CLI::App* add_calibrate(CLI::App& app, CalibrateCommand& command);

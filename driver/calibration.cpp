@@ -28,6 +28,13 @@ namespace mc = sim::machine;
 // A fitted parameter stops moving when the simulated figure is this close to the measured one.
 constexpr double kFitTolerance = 0.005;
 constexpr int kMaxFitRounds = 5;
+// A fit whose simulated figure ends further than this from the measured one has failed.
+constexpr double kFitReached = 0.05;
+constexpr int kScanPoints = 8;
+constexpr int kBisectionRounds = 8;  // to 1/2048 of the interval after the scan
+// The simulated adds in a row are whole numbers in a steady state: 3.5 measured can come out
+// as 3 or 4 at best.
+constexpr double kRunsReached = 0.15;
 constexpr std::uint64_t kProbeSamples = 4000;
 
 double round_to(double v, double step) { return std::round(v / step) * step; }
@@ -59,6 +66,16 @@ class ProbeSimulator {
                                            holder, reader));
     if (r.machine.ccbench.size() != 1) throw std::logic_error("calibration: the simulated ccbench measured nothing");
     return r.machine.ccbench.front().median_ns;
+  }
+
+  // Two threads on CPUs 0 and 1 adding to one counter: the adds one makes in a row.
+  double adds_per_handover(const Calibration& c) {
+    const RowReport r = run(c,
+                            "workload: {kind: counter-sharing, layout: shared, threads: 2, cpus: 2, iterations: "
+                            "2000}");
+    const double adds = r.workload.value("adds_per_handover");
+    if (adds <= 0) throw std::logic_error("calibration: the simulated counter-sharing made no add");
+    return adds;
   }
 
   // A FUTEX_WAIT that finds the word changed, on the kernel's table: one thread's ns per call.
@@ -111,11 +128,22 @@ class ProbeSimulator {
   std::string dir_;
 };
 
+// What fit() reached: the last simulated figure, and whether it came within kFitReached of
+// the measured one. A fit can fail: a simulated probe that never reaches what the parameter
+// prices (a huge last level the probe's few lines never fill) does not move with it, and a
+// fit that kept stepping would write a runaway value (it once wrote an L3 hit of 531 ns).
+struct Fitted {
+  double simulated = 0;
+  bool reached = true;
+};
+
 // Moves `param` by the difference between `measured` and what `simulate` gives (divided by
-// `slope`, how much the figure moves per unit of the parameter), until they agree; returns the
-// last simulated figure.
-double fit(double& param, double measured, const std::function<double()>& simulate, double step = 0.1,
+// `slope`, how much the figure moves per unit of the parameter), until they agree. When they
+// do not come within kFitReached, `param` goes back to its starting value (and `simulated` is
+// the figure there): the caller says the field was not fitted.
+Fitted fit(double& param, double measured, const std::function<double()>& simulate, double step = 0.1,
            double slope = 1) {
+  const double start = param;
   double simulated = simulate();
   for (int round = 0; round < kMaxFitRounds; ++round) {
     const double diff = measured - simulated;
@@ -123,16 +151,67 @@ double fit(double& param, double measured, const std::function<double()>& simula
     param = std::max(0.0, round_to(param + diff / slope, step));
     simulated = simulate();
   }
-  return simulated;
+  if (std::abs(measured - simulated) <= kFitReached * measured) return {simulated, true};
+  param = start;
+  return {simulate(), false};
+}
+
+// fit() for a figure that moves with `param` in steps, or not in one direction throughout
+// (a ping-pong gets cheaper with a longer request leg only while the waiting side's request
+// still arrives before the line is free): a scan of [lo, hi] finds the first interval where
+// the figure crosses the measured one in the `rising` direction, a bisection narrows it, and
+// the value whose figure came nearest is kept if within `reached` of the measured one;
+// otherwise `param` goes back.
+Fitted fit_monotone(double& param, double lo, double hi, double measured, double reached, bool rising,
+                    const std::function<double()>& simulate) {
+  const double start = param;
+  double best = start;
+  double best_figure = simulate();
+  // Simulates `value`, keeps it if nearest so far; true while the figure has not crossed.
+  const auto short_of = [&](double value) {
+    param = value;
+    const double figure = simulate();
+    if (std::abs(figure - measured) < std::abs(best_figure - measured)) {
+      best = value;
+      best_figure = figure;
+    }
+    return (figure < measured) == rising;
+  };
+  const double step = (hi - lo) / kScanPoints;
+  bool crossed = !short_of(lo);
+  for (int i = 1; i <= kScanPoints && !crossed; ++i) {
+    if (!short_of(lo + step * i)) {
+      crossed = true;
+      hi = lo + step * i;
+      lo = hi - step;
+    }
+  }
+  for (int round = 0; round < kBisectionRounds && crossed; ++round) {
+    const double mid = (lo + hi) / 2;
+    (short_of(mid) ? lo : hi) = mid;
+  }
+  param = best;
+  if (std::abs(measured - best_figure) <= reached * measured) return {best_figure, true};
+  param = start;
+  return {simulate(), false};
+}
+
+// What a source line adds for a fit that did not come close: the value kept is the start.
+std::string unfitted(const Fitted& f, double kept) {
+  if (f.reached) return {};
+  return fmt::format(
+      "; NOT FITTED: no value tried brought the simulated figure within {:g}% of the measured one, so "
+      "the start, {:g}, is kept [guess]",
+      kFitReached * 100, kept);
 }
 
 // fit() for a whole-nanosecond OS cost, from `start` (at least 0): the field holds each
 // candidate while it is simulated, and the fitted value at the end.
-double fit_ns(std::uint64_t& field, double start, double measured, const std::function<double()>& simulate) {
+Fitted fit_ns(std::uint64_t& field, double start, double measured, const std::function<double()>& simulate) {
   double value = std::max(0.0, start);
   const auto apply = [&] { field = static_cast<std::uint64_t>(std::round(value)); };
   apply();
-  const double simulated = fit(
+  const Fitted fitted = fit(
       value, measured,
       [&] {
         apply();
@@ -140,7 +219,7 @@ double fit_ns(std::uint64_t& field, double start, double measured, const std::fu
       },
       1.0);
   apply();
-  return simulated;
+  return fitted;
 }
 
 // The probed size that exercises a cache of `bytes`: the largest at most half of it (the
@@ -176,12 +255,12 @@ void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator
                                        kib(cache.size_bytes)));
       continue;
     }
-    cache.hit_ns = round_to(point->mean_ns, 0.1);
-    const double simulated =
-        fit(c.config.caches[level].hit_ns, point->mean_ns, [&] { return sim.latency_mean(c, point->bytes); });
-    sources.emplace_back(fmt::format("caches.{}.hit_ns", cache.name),
-                         fmt::format("memory probe: {:.1f} ns per access at {} ({} is {}); simulated {:.1f} ns",
-                                     point->mean_ns, kib(point->bytes), cache.name, kib(cache.size_bytes), simulated));
+    // From the preset's value, so that a level the simulated probe cannot fit keeps it.
+    const Fitted f = fit(cache.hit_ns, point->mean_ns, [&] { return sim.latency_mean(c, point->bytes); });
+    sources.emplace_back(
+        fmt::format("caches.{}.hit_ns", cache.name),
+        fmt::format("memory probe: {:.1f} ns per access at {} ({} is {}); simulated {:.1f} ns{}", point->mean_ns,
+                    kib(point->bytes), cache.name, kib(cache.size_bytes), f.simulated, unfitted(f, cache.hit_ns)));
   }
   // DRAM: the largest probed buffer, which the probe makes at least 4 times the last level.
   const auto largest = std::max_element(m.memory.begin(), m.memory.end(),
@@ -192,12 +271,12 @@ void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator
     return;
   }
   c.config.dram.latency_ns = std::max(1.0, round_to(largest->mean_ns - c.config.uncore_ns, 0.1));
-  const double simulated =
-      fit(c.config.dram.latency_ns, largest->mean_ns, [&] { return sim.latency_mean(c, largest->bytes); });
+  const Fitted f = fit(c.config.dram.latency_ns, largest->mean_ns, [&] { return sim.latency_mean(c, largest->bytes); });
   sources.emplace_back("dram.latency_ns",
                        fmt::format("memory probe: {:.1f} ns per access at {} ({}; includes TLB misses the model does "
-                                   "not have), less uncore_ns {:g}, fitted; simulated {:.1f} ns",
-                                   largest->mean_ns, kib(largest->bytes), m.huge_pages, c.config.uncore_ns, simulated));
+                                   "not have), less uncore_ns {:g}, fitted; simulated {:.1f} ns{}",
+                                   largest->mean_ns, kib(largest->bytes), m.huge_pages, c.config.uncore_ns, f.simulated,
+                                   unfitted(f, c.config.dram.latency_ns)));
 }
 
 // Two model CPUs on different cores of package 0 (the ccbench pair of the simulated side);
@@ -219,6 +298,42 @@ bool transfer_in_package(const CalibrationMeasurements& m, const std::map<int, C
   return a != at.end() && b != at.end() && a->second.package == b->second.package && a->second.core != b->second.core;
 }
 
+// The legs of a transfer within a package (c2c_legs), once c2c_same_package_ns is one whole
+// transfer: the request leg from the ping-pong, whose waiting side has its request ordered
+// already, so that a pass costs the transfer less that leg; the forward leg from two CPUs'
+// contended adds, since the owner keeps adding while the next request is forwarded to it.
+// Each is fitted by simulation; they barely interact (the ping-pong does not depend on how
+// the rest splits, the adds' runs not on the request leg).
+void fit_legs(Calibration& c, const CalibrationMeasurements& m, double pingpong_ns, std::pair<int, int> pair,
+              ProbeSimulator& sim) {
+  auto& sources = c.info.sources;
+  c.config.c2c_legs = mc::MachineConfig::C2cLegs{1.0 / 3, 1.0 / 3};
+  auto& legs = *c.config.c2c_legs;
+  const double transfer = c.config.c2c_same_package_ns;
+  // The longer the request leg, the cheaper the ping-pong's pass.
+  const Fitted request = fit_monotone(legs.request, 0, 1 - legs.forward, pingpong_ns, kFitReached, false,
+                                      [&] { return sim.c2c(c).same_package; });
+  sources.emplace_back("c2c_legs.request",
+                       fmt::format("c2c probe: a ping-pong's one way, {:.1f} ns, against one transfer of {:g} ns: "
+                                   "simulated {:.1f} ns{}",
+                                   pingpong_ns, transfer, request.simulated, unfitted(request, legs.request)));
+  if (!m.adds_per_handover || pair != std::pair{0, 1}) {
+    sources.emplace_back("c2c_legs.forward", m.adds_per_handover
+                                                 ? "a third [guess]: the model's CPUs 0 and 1 are not two cores of "
+                                                   "one package, where the simulated adds run"
+                                                 : "a third [guess]: the contended adds were not measured");
+    return;
+  }
+  // The simulated runs grow with the forward leg in whole adds (an owner makes a whole add or
+  // none), so a bisection finds the nearest; it counts as fitted within kRunsReached.
+  const Fitted forward = fit_monotone(legs.forward, 0, 1 - legs.request, *m.adds_per_handover, kRunsReached, true,
+                                      [&] { return sim.adds_per_handover(c); });
+  sources.emplace_back("c2c_legs.forward",
+                       fmt::format("c2c probe: two CPUs adding to one counter make {:.2f} adds in a row before the "
+                                   "line moves; simulated {:.2f}{}",
+                                   *m.adds_per_handover, forward.simulated, unfitted(forward, legs.forward)));
+}
+
 void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTopology& host, ProbeSimulator& sim,
              TransferFit transfer) {
   auto& sources = c.info.sources;
@@ -233,22 +348,30 @@ void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTop
   const auto simulated_transfer = [&] { return sim.ccbench_load_modified(c, pair->first, pair->second); };
   if (transfer == TransferFit::ccbench && !have_transfer)
     throw std::runtime_error("calibrate --transfer-from ccbench: no two cores of one package were measured");
-  if (transfer == TransferFit::ccbench) {
+  // The legs need one transfer and a ping-pong within a package; without them the
+  // transfer is fitted to the ping-pong and split in thirds.
+  const bool legs = transfer == TransferFit::legs && have_transfer && native.same_pairs > 0;
+  if (transfer == TransferFit::legs && !legs)
+    sources.emplace_back("c2c_legs", "a third each [guess]: no transfer and ping-pong within one package measured");
+  if (transfer == TransferFit::ccbench || legs) {
     const double measured = m.ccbench_transfer->ns;
     c.config.c2c_same_package_ns = round_to(measured, 0.1);
-    const double simulated = fit(c.config.c2c_same_package_ns, measured, simulated_transfer);
+    const Fitted f = fit(c.config.c2c_same_package_ns, measured, simulated_transfer);
     const std::string pingpong =
-        native.same_pairs > 0 ? fmt::format("; the c2c probe's ping-pong, one way {:.1f} ns, is simulated {:.1f} ns",
-                                            native.same_package, simulated_means().same_package)
-                              : std::string();
+        native.same_pairs > 0 && !legs
+            ? fmt::format("; the c2c probe's ping-pong, one way {:.1f} ns, is simulated {:.1f} ns", native.same_package,
+                          simulated_means().same_package)
+            : std::string();
     sources.emplace_back(
         "c2c_same_package_ns",
-        fmt::format("ccbench probe (--transfer-from ccbench): a load of a line CPU {} modified, "
-                    "from CPU {}, {:.1f} ns (median); simulated {:.1f} ns{}",
-                    m.ccbench_transfer->holder, m.ccbench_transfer->reader, measured, simulated, pingpong));
+        fmt::format("ccbench probe{}: a load of a line CPU {} modified, "
+                    "from CPU {}, {:.1f} ns (median); simulated {:.1f} ns{}{}",
+                    legs ? "" : " (--transfer-from ccbench)", m.ccbench_transfer->holder, m.ccbench_transfer->reader,
+                    measured, f.simulated, unfitted(f, c.config.c2c_same_package_ns), pingpong));
+    if (legs) fit_legs(c, m, native.same_package, *pair, sim);
   } else if (native.same_pairs > 0) {
     c.config.c2c_same_package_ns = round_to(native.same_package, 0.1);
-    const double simulated =
+    const Fitted f =
         fit(c.config.c2c_same_package_ns, native.same_package, [&] { return simulated_means().same_package; });
     const std::string one_transfer =
         have_transfer ? fmt::format("; the ccbench probe's load of a modified line, {:.1f} ns, is simulated {:.1f} ns",
@@ -256,19 +379,21 @@ void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTop
                       : std::string();
     sources.emplace_back("c2c_same_package_ns",
                          fmt::format("c2c probe: mean one-way {:.1f} ns over {} pair(s) of cores in one package; "
-                                     "simulated {:.1f} ns{}",
-                                     native.same_package, native.same_pairs, simulated, one_transfer));
+                                     "simulated {:.1f} ns{}{}",
+                                     native.same_package, native.same_pairs, f.simulated,
+                                     unfitted(f, c.config.c2c_same_package_ns), one_transfer));
   } else {
     sources.emplace_back("c2c_same_package_ns",
                          fmt::format("{}'s [guess]: no two cores of one package were measured", kCalibrationBase));
   }
   if (native.cross_pairs > 0) {
-    const double simulated =
+    const Fitted f =
         fit(c.config.remote_cache_ns, native.cross_package, [&] { return simulated_means().cross_package; });
-    sources.emplace_back("remote_cache_ns",
-                         fmt::format("c2c probe: mean one-way {:.1f} ns over {} pair(s) across packages; simulated "
-                                     "{:.1f} ns",
-                                     native.cross_package, native.cross_pairs, simulated));
+    sources.emplace_back(
+        "remote_cache_ns",
+        fmt::format("c2c probe: mean one-way {:.1f} ns over {} pair(s) across packages; simulated "
+                    "{:.1f} ns{}",
+                    native.cross_package, native.cross_pairs, f.simulated, unfitted(f, c.config.remote_cache_ns)));
   } else {
     sources.emplace_back("remote_cache_ns", fmt::format("{}'s [guess]: {}", kCalibrationBase,
                                                         c.config.packages == 1 ? "one package, nothing crosses one"
@@ -315,7 +440,7 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
     };
     apply();
     // Both halves move: the call's cost moves twice as far as `half`.
-    const double simulated = fit(
+    const Fitted f = fit(
         half, *m.syscall_ns,
         [&] {
           apply();
@@ -325,8 +450,8 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
     apply();
     const std::string from = fmt::format(
         "futex probe: FUTEX_WAIT returning EAGAIN takes {:.0f} ns; a simulated one "
-        "(linux-3.14's table, one thread) {:.0f} ns; split evenly [guess]",
-        *m.syscall_ns, simulated);
+        "(linux-3.14's table, one thread) {:.0f} ns; split evenly [guess]{}",
+        *m.syscall_ns, f.simulated, unfitted(f, half));
     sources.emplace_back("syscall_entry_ns", from);
     sources.emplace_back("syscall_exit_ns", from);
     if (!m.wake_call_ns) {
@@ -347,19 +472,21 @@ void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& si
     // The waker's FUTEX_WAKE of a sleeper is a system call plus the kernel's waking (on a VM
     // the IPI goes through the hypervisor): unpark_ns is that call less the table's own work
     // and the call's entry and exit, fitted on the simulated futex-wake.
-    const double simulated = fit_ns(c.config.os.unpark_ns, *m.wake_call_ns - (m.syscall_ns ? *m.syscall_ns : 0.0),
-                                    *m.wake_call_ns, [&] { return sim.wake(c).call_ns; });
-    sources.emplace_back("unpark_ns",
-                         fmt::format("futex probe: the waker's FUTEX_WAKE of a sleeping thread takes {:.0f} "
-                                     "ns; simulated (futex-wake, one sleeper, linux-3.14's table): {:.0f} ns",
-                                     *m.wake_call_ns, simulated));
+    const Fitted f = fit_ns(c.config.os.unpark_ns, *m.wake_call_ns - (m.syscall_ns ? *m.syscall_ns : 0.0),
+                            *m.wake_call_ns, [&] { return sim.wake(c).call_ns; });
+    sources.emplace_back(
+        "unpark_ns",
+        fmt::format("futex probe: the waker's FUTEX_WAKE of a sleeping thread takes {:.0f} "
+                    "ns; simulated (futex-wake, one sleeper, linux-3.14's table): {:.0f} ns{}",
+                    *m.wake_call_ns, f.simulated, unfitted(f, static_cast<double>(c.config.os.unpark_ns))));
   }
   if (m.wake_ns) {
-    const double simulated = fit_ns(c.config.os.wake_ns, *m.wake_ns - static_cast<double>(c.config.os.unpark_ns),
-                                    *m.wake_ns, [&] { return sim.wake(c).latency_ns; });
-    sources.emplace_back("wake_ns", fmt::format("futex probe: wake to running {:.0f} ns (ping-pong / 2); simulated "
-                                                "(futex-wake, one sleeper, linux-3.14's table): {:.0f} ns",
-                                                *m.wake_ns, simulated));
+    const Fitted f = fit_ns(c.config.os.wake_ns, *m.wake_ns - static_cast<double>(c.config.os.unpark_ns), *m.wake_ns,
+                            [&] { return sim.wake(c).latency_ns; });
+    sources.emplace_back("wake_ns",
+                         fmt::format("futex probe: wake to running {:.0f} ns (ping-pong / 2); simulated "
+                                     "(futex-wake, one sleeper, linux-3.14's table): {:.0f} ns{}",
+                                     *m.wake_ns, f.simulated, unfitted(f, static_cast<double>(c.config.os.wake_ns))));
   }
 }
 
@@ -431,6 +558,11 @@ std::string machine_file_text(const Calibration& c) {
   out << YAML::Key << "dram" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "latency_ns" << YAML::Value
       << m.dram.latency_ns << YAML::EndMap;
   out << YAML::Key << "c2c_same_package_ns" << YAML::Value << m.c2c_same_package_ns;
+  if (m.c2c_legs) {
+    out << YAML::Key << "c2c_legs" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "request"
+        << YAML::Value << m.c2c_legs->request << YAML::Key << "forward" << YAML::Value << m.c2c_legs->forward
+        << YAML::EndMap;
+  }
   out << YAML::Key << "remote_cache_ns" << YAML::Value << m.remote_cache_ns;
   out << YAML::Key << "locked_ns" << YAML::Value << m.locked_ns;
   out << YAML::Key << "fence_ns" << YAML::Value << m.os.fence_ns;

@@ -46,6 +46,9 @@ struct CalibrationMeasurements {
     double ns = 0;
   };
   std::optional<Transfer> ccbench_transfer;
+  // The c2c probe's first two CPUs adding to one counter: the mean run of adds one makes
+  // before the line moves.
+  std::optional<double> adds_per_handover;
   std::optional<double> syscall_ns;         // FUTEX_WAIT returning EAGAIN: a system call
   std::optional<double> wake_ns;            // a sleeping thread woken to running (ping-pong / 2)
   std::optional<double> wake_call_ns;       // the waker's FUTEX_WAKE of a sleeping thread, as it sees it
@@ -60,7 +63,9 @@ struct CalibrationMeasurements {
 //            ping-pongs);
 //   ccbench: ccbench's load of a modified line, one uncontended transfer (what a lock's
 //            handover is made of).
-enum class TransferFit { c2c, ccbench };
+//   legs:    ccbench's load for the transfer, and its legs (c2c_legs) fitted so that the
+//            ping-pong and two CPUs' contended adds come out as measured too (the default).
+enum class TransferFit { legs, c2c, ccbench };
 
 struct Calibration {
   sim::machine::MachineConfig config;
@@ -71,7 +76,7 @@ struct Calibration {
 // temporary files of the simulated probes.
 Calibration fit_calibration(const sim::machine::HostTopology& host, const CalibrationMeasurements& measured,
                             const scenario::HostIdentity& id, const std::string& when, const std::string& work_dir,
-                            TransferFit transfer = TransferFit::c2c);
+                            TransferFit transfer = TransferFit::legs);
 
 // The machine file (docs/machines.md, "Machine files") that loads back as `c.config`.
 std::string machine_file_text(const Calibration& c);

@@ -81,6 +81,7 @@ const std::vector<FigureInfo>& table() {
       // counter-sharing (core/workloads/counter_sharing.hpp)
       {"counter-sharing", "layout", K::label},
       {"counter-sharing", "ns_per_op", K::measured, "s", kNs, 0, true},
+      {"counter-sharing", "adds_per_handover", K::measured, "", 1, 0, true},
       // Any timed row with scheduler.idle or scheduler.placement (driver/row_runner.cpp)
       {"timed rows", "idle", K::label},
       {"timed rows", "idle_wakes_spin", K::measured},

@@ -150,9 +150,9 @@ constexpr std::array<CountField, 3> kModelCounts{{
     {"store_buffer_entries", &mc::MachineConfig::store_buffer_entries, 1, kMaxStoreBufferEntries},
 }};
 
-constexpr std::array<std::string_view, 9> kModelSections{"probe_filter", "inclusive_llc", "memory_directory",
-                                                         "coherence",    "line_states",   "dram",
-                                                         "caches",       "links",         "board_links"};
+constexpr std::array<std::string_view, 10> kModelSections{
+    "probe_filter", "inclusive_llc", "memory_directory", "coherence", "line_states", "dram",
+    "caches",       "links",         "board_links",      "c2c_legs"};
 constexpr std::array<std::string_view, 3> kCoherenceNames{"broadcast", "home_snoop", "home_agent"};
 static_assert(static_cast<int>(mc::Coherence::broadcast) == 0 && static_cast<int>(mc::Coherence::home_snoop) == 1 &&
               static_cast<int>(mc::Coherence::home_agent) == 2);
@@ -394,6 +394,22 @@ void load_shape(const yaml::Map& m, mc::MachineConfig& config) {
   }
 }
 
+// c2c_legs: {request, forward}, fractions of a transfer within a package; the data leg is
+// what is left, so the two may not add up to more than 1.
+void load_c2c_legs(const yaml::Source& src, const YAML::Node& node, mc::MachineConfig& config) {
+  const yaml::Map m(src, node, "c2c_legs", {"request", "forward"});
+  mc::MachineConfig::C2cLegs legs{1.0 / 3, 1.0 / 3};
+  if (config.c2c_legs) legs = *config.c2c_legs;
+  legs.request = m.real_or("request", 0, 1, legs.request);
+  legs.forward = m.real_or("forward", 0, 1, legs.forward);
+  if (legs.request + legs.forward > 1) {
+    src.fail(place_of(m, {"forward", "request"}),
+             fmt::format("c2c_legs: request ({}) and forward ({}) add up to more than the whole transfer", legs.request,
+                         legs.forward));
+  }
+  config.c2c_legs = legs;
+}
+
 void load_model(const yaml::Map& m, MachineSpec& machine, mc::MachineConfig config) {
   const yaml::Source& src = m.source();
   for (std::string_view key : kFlatKeys) {
@@ -415,6 +431,7 @@ void load_model(const yaml::Map& m, MachineSpec& machine, mc::MachineConfig conf
   if (const auto states = m.get("line_states"))
     config.line_states = static_cast<mc::LineStates>(yaml::choice(src, *states, "line_states", kLineStateNames));
   if (const auto dram = m.get("dram")) load_dram(src, *dram, config.dram);
+  if (const auto legs = m.get("c2c_legs")) load_c2c_legs(src, *legs, config);
   if (const auto caches = m.get("caches")) load_caches(src, *caches, config);
   // Every link first, then those between boards, whatever the order in the file.
   if (const auto links = m.get("links")) load_links(src, *links, config, false);

@@ -61,6 +61,16 @@ double simulated_mean(const fs::path& machine, std::uint64_t bytes) {
   return r.machine.mean_ns;
 }
 
+// ccbench's load of a line CPU 0 modified, from CPU 1, simulated on `machine`: the median.
+double simulated_transfer(const fs::path& machine) {
+  const auto r = run_scenario_text(machine.parent_path() / "transfer.yaml",
+                                   "name: p\nmachine: {file: " + machine.filename().string() +
+                                       "}\nworkload: {kind: ccbench, state: modified, op: load, holders: [0], cpus: "
+                                       "[1], repetitions: 10}\nstrategy: {kind: timed, seed: 1}\nexpect: pass\n");
+  REQUIRE(r.machine.ccbench.size() == 1);
+  return r.machine.ccbench.front().median_ns;
+}
+
 }  // namespace
 
 TEST_CASE("calibration: fitted numbers reproduce the measurements through the machine file", "[calibration]") {
@@ -68,8 +78,8 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   fs::create_directories(dir);
   const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
   const scenario::HostIdentity id{"fakehost", "Fake Xeon", 16};
-  const driver::Calibration c =
-      driver::fit_calibration(host, xeon_measurements(), id, "2026-12-02T10:00:00Z", (dir / "work").string());
+  const driver::Calibration c = driver::fit_calibration(host, xeon_measurements(), id, "2026-12-02T10:00:00Z",
+                                                        (dir / "work").string(), driver::TransferFit::c2c);
 
   CHECK(c.config.packages == 2);
   CHECK(c.config.cores_per_package == 4);
@@ -143,18 +153,61 @@ TEST_CASE("calibration: --transfer-from ccbench fits the in-package transfer to 
   CHECK(c.config.c2c_same_package_ns == Approx(52).margin(0.5));
   const fs::path file = dir / "cc.yaml";
   std::ofstream(file) << driver::machine_file_text(c);
-  const auto r = run_scenario_text(dir / "cc-probe.yaml",
-                                   "name: p\nmachine: {file: cc.yaml}\nworkload: {kind: ccbench, state: modified, op: "
-                                   "load, holders: [0], cpus: [1], repetitions: 10}\nstrategy: {kind: timed, seed: 1}\n"
-                                   "expect: pass\n");
-  REQUIRE(r.machine.ccbench.size() == 1);
-  CHECK(r.machine.ccbench.front().median_ns == Approx(52).epsilon(0.025));
+  CHECK(simulated_transfer(file) == Approx(52).epsilon(0.025));
   // Without two cores of one package measured, the choice cannot be honoured.
   driver::CalibrationMeasurements none = xeon_measurements();
   none.ccbench_transfer.reset();
   CHECK_THROWS_WITH(driver::fit_calibration(host, none, {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w3").string(),
                                             driver::TransferFit::ccbench),
                     Catch::Contains("no two cores of one package"));
+}
+
+// The default fit: the transfer is ccbench's load, and its legs are fitted so that the
+// ping-pong and the contended adds come out as measured too; the written file reproduces all
+// three when simulated.
+TEST_CASE("calibration: the transfer's legs reproduce the ping-pong and the contended adds", "[calibration]") {
+  const fs::path dir = testing::scratch_dir() / "calibration-legs";
+  fs::create_directories(dir);
+  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  driver::CalibrationMeasurements m = xeon_measurements();
+  m.adds_per_handover = 3.0;
+  // A ping-pong the model's composition can reach with this transfer (33 ns cannot: its
+  // cheapest pass costs the forward and data legs and a locked instruction).
+  m.c2c_ns = {{0, 90, 45}, {90, 0, 90}, {45, 90, 0}};
+  const driver::Calibration c =
+      driver::fit_calibration(host, m, {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w").string());
+  INFO(source_of(c, "c2c_legs.request") << "\n" << source_of(c, "c2c_legs.forward"));
+  CHECK(c.config.c2c_same_package_ns == Approx(52).margin(0.5));
+  REQUIRE(c.config.c2c_legs);
+  CHECK(c.config.c2c_legs->request + c.config.c2c_legs->forward <= 1);
+  CHECK_THAT(source_of(c, "c2c_legs.request"), !Catch::Contains("NOT FITTED") && !Catch::Contains("[guess]"));
+  CHECK_THAT(source_of(c, "c2c_legs.forward"), !Catch::Contains("NOT FITTED") && !Catch::Contains("[guess]"));
+  const fs::path file = dir / "legs.yaml";
+  std::ofstream(file) << driver::machine_file_text(c);
+  CHECK(simulated_transfer(file) == Approx(52).epsilon(0.025));
+  const auto adds = run_scenario_text(dir / "adds.yaml",
+                                      "name: a\nmachine: {file: legs.yaml}\nworkload: {kind: counter-sharing, layout: "
+                                      "shared, threads: 2, cpus: 2, iterations: 2000}\nstrategy: {kind: timed, seed: "
+                                      "1}\nexpect: pass\n");
+  CHECK(adds.workload.value("adds_per_handover") == Approx(3.0).epsilon(0.15));
+  const std::string request = source_of(c, "c2c_legs.request");
+  REQUIRE(request.find("simulated ") != std::string::npos);
+  CHECK(std::stod(request.substr(request.find("simulated ") + 10)) == Approx(45).epsilon(0.05));
+}
+
+// A measurement the simulated probe cannot reach is not fitted: the parameter keeps where it
+// started and the source says so (a fit that kept stepping once wrote an L3 hit of 531 ns).
+TEST_CASE("calibration: a fit that cannot reach its measurement keeps the start and says so", "[calibration]") {
+  const fs::path dir = testing::scratch_dir() / "calibration-unreached";
+  fs::create_directories(dir);
+  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  driver::CalibrationMeasurements m = xeon_measurements();
+  m.memory[3].mean_ns = 0.2;  // 2 MiB faster than an L1 hit: no L3 hit time gives that mean
+  const driver::Calibration c =
+      driver::fit_calibration(host, m, {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w").string());
+  CHECK(c.config.caches.at(2).hit_ns == Approx(host.config.caches.at(2).hit_ns));
+  CHECK_THAT(source_of(c, "caches.L3.hit_ns"), Catch::Contains("NOT FITTED") && Catch::Contains("[guess]"));
+  CHECK_THAT(source_of(c, "caches.L2.hit_ns"), !Catch::Contains("NOT FITTED"));
 }
 
 TEST_CASE("calibration: what was not measured keeps the base preset's number and says so", "[calibration]") {

@@ -4,6 +4,8 @@
 // golden number: only the order and a wide ratio are asserted.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -36,4 +38,51 @@ TEST_CASE("false sharing costs like true sharing, padding removes it (nehalem-2s
   CHECK(rate["padded"] < 10 * rate["packed"]);
   CHECK(rate["packed"] < 2 * rate["shared"]);
   CHECK(rate["shared"] > 0);
+}
+
+namespace {
+
+driver::RowReport run_text(const std::string& name, const std::string& text) {
+  const auto dir = lockstep::testing::scratch_dir() / "counter-sharing-runs";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / (name + ".yaml");
+  std::ofstream(path) << text;
+  driver::RunOptions options;
+  options.command = driver::Command::run;
+  options.out_dir = (dir / "out").string();
+  return driver::run_scenario_row(scenario::load_scenario_file(path.string()), 0, options);
+}
+
+double adds_per_handover(const std::string& machine, int threads, int iterations) {
+  const driver::RowReport r =
+      run_text("adds", "name: adds\nmachine: " + machine +
+                           "\nworkload: {kind: counter-sharing, layout: shared, threads: " + std::to_string(threads) +
+                           ", cpus: 2, iterations: " + std::to_string(iterations) +
+                           "}\nstrategy: {kind: timed, seed: 1}\nexpect: pass\n");
+  INFO(r.message);
+  REQUIRE(r.result == "pass");
+  return r.workload.value("adds_per_handover");
+}
+
+}  // namespace
+
+// adds_per_handover counts runs of consecutive values: one thread alone makes one run; two
+// make runs of at least one add; and the longer the owner's window (the forward leg of a
+// transfer, docs/machines.md "Coherence in time"), the longer the runs, which is what
+// `lockstep calibrate` relies on when it fits that leg to the host's runs.
+TEST_CASE("adds_per_handover: runs of one thread's adds, longer as the forward leg grows",
+          "[workload][counter-sharing]") {
+  CHECK(adds_per_handover("{preset: nehalem-2s}", 1, 500) == 500);
+  const double thirds = adds_per_handover("{preset: nehalem-2s}", 2, 2000);
+  CHECK(thirds >= 1);
+  CHECK(thirds < 2000);
+  double last = 0;
+  for (const char* forward : {"0", "0.1", "0.3", "0.6"}) {
+    const double runs = adds_per_handover(
+        std::string("{preset: nehalem-2s, c2c_legs: {request: 0.2, forward: ") + forward + "}}", 2, 2000);
+    INFO("forward " << forward << ": " << runs << " adds a handover");
+    CHECK(runs >= last);
+    last = runs;
+  }
+  CHECK(last > 2 * adds_per_handover("{preset: nehalem-2s, c2c_legs: {request: 0.2, forward: 0}}", 2, 2000));
 }

@@ -173,6 +173,8 @@ TEST_CASE("bad machine sections fail at the line and column of the mistake", "[m
        "caches.L3: 3145728 bytes in 16 ways of 64-byte lines do not make a power-of-two number of sets"},
       {"machine_row_saving.yaml", 4, 30, "dram: open_row_saving_ns (80) exceeds latency_ns (70)"},
       {"machine_bool.yaml", 2, 47, "probe_filter: expected true or false, got 'yes'"},
+      {"machine_c2c_legs.yaml", 4, 37,
+       "c2c_legs: request (0.5) and forward (0.6) add up to more than the whole transfer"},
       {"machine_swept_cpus.yaml", 5, 9, "cpus applies to the flat preset only: nehalem-2s has 16 CPUs in 2 nodes"},
   });
 }

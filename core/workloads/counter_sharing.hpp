@@ -6,6 +6,11 @@
 // buckets are cacheline-aligned (docs/sources.md section 1): on a modelled machine the
 // packed layout costs like the shared one, the padded one like a private counter.
 // At the end the counters must add up to T * K (property `lost_update`: an add was lost).
+// The shared layout also reports `adds_per_handover`: the mean run of consecutive values one
+// thread's adds returned, that is how many adds the line carried each time it moved (each
+// thread sees a run start wherever an add does not return its own last result plus one).
+// Natively it measures how long an owner keeps a contended line; `lockstep calibrate` fits
+// the forward leg of the model's transfer to it (docs/machines.md, "Coherence in time").
 #pragma once
 
 #include <algorithm>
@@ -38,7 +43,9 @@ class CounterSharing {
   static constexpr WorkloadHooks kHooks{.metrics = true};
 
   explicit CounterSharing(const CounterSharingParams& params)
-      : params_(params), elapsed_ns_(static_cast<std::size_t>(params.threads), 0) {}
+      : params_(params),
+        elapsed_ns_(static_cast<std::size_t>(params.threads), 0),
+        runs_(static_cast<std::size_t>(params.threads), 0) {}
   ~CounterSharing() {
     for (Line* line : lines_) destroy_on<P>(line);
   }
@@ -82,6 +89,11 @@ class CounterSharing {
     const double ops = static_cast<double>(params_.threads) * params_.iterations;
     m.values.emplace_back("ops_per_s", rate);
     m.values.emplace_back("ns_per_op", ops == 0 ? 0 : static_cast<double>(ns) / ops);
+    if (params_.layout == CounterLayout::shared) {
+      std::uint64_t runs = 0;
+      for (const std::uint64_t r : runs_) runs += r;
+      m.values.emplace_back("adds_per_handover", runs == 0 ? 0 : ops / static_cast<double>(runs));
+    }
     return m;
   }
 
@@ -118,14 +130,22 @@ class CounterSharing {
 
   void body(int thread) {
     Counter& counter = counter_of(thread);
+    std::uint64_t runs = 0;
+    std::uint64_t next = ~std::uint64_t{0};  // what the counter holds if nobody else added since
     const std::uint64_t start = P::now();
-    for (int k = 0; k < params_.iterations; ++k) counter.fetch_add(1, std::memory_order_relaxed);
+    for (int k = 0; k < params_.iterations; ++k) {
+      const std::uint64_t old = counter.fetch_add(1, std::memory_order_relaxed);
+      runs += old != next ? 1 : 0;
+      next = old + 1;
+    }
     elapsed_ns_[static_cast<std::size_t>(thread)] = P::now() - start;
+    runs_[static_cast<std::size_t>(thread)] = runs;
   }
 
   CounterSharingParams params_;
   std::vector<Line*> lines_;
   std::vector<std::uint64_t> elapsed_ns_;  // each thread writes its own slot once, then joins
+  std::vector<std::uint64_t> runs_;        // per thread: the runs of consecutive values it started
 };
 
 }  // namespace lockstep

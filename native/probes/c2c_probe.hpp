@@ -44,6 +44,10 @@ struct C2cProbeResult {
   // not measured.
   double own_line_rmw_ns = 0;
   double fence_ns = 0;
+  // cpus[0] and cpus[1] adding to one counter with locked fetch_adds, as fast as they can:
+  // the mean run of consecutive values one CPU's adds returned, the adds the line carried
+  // each time it moved (the median of kAddRuns runs); 0 with fewer than two CPUs.
+  double adds_per_handover = 0;
   int rounds_per_batch = 0;
   std::vector<std::string> notes;
   double seconds = 0;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,17 @@ struct MachineConfig {
   // A clean (E or F) line from another core of the package where no inclusive last level
   // answers it (a snoop filter forwards the request to the core); 0: as a dirty one.
   double c2c_clean_same_package_ns = 0;
+  // How a transfer within a package splits into its three legs: the request to where the
+  // line's requests are ordered, the forward from there to the owner, the data back (what
+  // is left). Unset: a third each [guess], computed as c / 3 so that presets' timed traces
+  // stay as they were. A contended line shows the split: the owner keeps hitting its copy
+  // for the forward leg after the line arrives, and a ping-pong's waiting side saves the
+  // request leg. `lockstep calibrate` fits both to this host (docs/machines.md).
+  struct C2cLegs {
+    double request = 0;
+    double forward = 0;
+  };
+  std::optional<C2cLegs> c2c_legs;
   double remote_cache_ns = 20;  // a package answering a probe with its dirty line
   double probe_ns = 5;          // a package looking up a probe
   // A locked read-modify-write's own cost, on top of reaching its line: the line held across
