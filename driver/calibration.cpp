@@ -4,9 +4,11 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -31,6 +33,8 @@ constexpr int kMaxFitRounds = 5;
 // A fit whose simulated figure ends further than this from the measured one has failed.
 constexpr double kFitReached = 0.05;
 constexpr int kScanPoints = 8;
+// A probed size whose mean is past this share of the largest buffer's reached memory too often.
+constexpr double kMostOfDram = 0.3;
 constexpr int kBisectionRounds = 8;  // to 1/2048 of the interval after the scan
 // The simulated adds in a row are whole numbers in a steady state: 3.5 measured can come out
 // as 3 or 4 at best.
@@ -226,12 +230,22 @@ Fitted fit_ns(std::uint64_t& field, double start, double measured, const std::fu
 // level holds it with few conflict misses, and the levels below hold as small a part as
 // can be), else at most a quarter. The levels below still answer part of the accesses; the
 // fit by simulation accounts for them, as the simulator mixes levels the way the host does.
+// A point whose mean is past kMostOfDram of DRAM's is left out: many of its loads went to memory, so
+// the level is smaller than sysfs says (a VM may report its host's whole last level: this
+// workplace's Intel guest says 480 MiB, and its loads reach DRAM from about 24 MiB).
 std::optional<CalibrationMeasurements::MemoryPoint> point_within(const CalibrationMeasurements& m, std::uint64_t bytes,
-                                                                 std::uint64_t above) {
+                                                                 std::uint64_t above, std::uint64_t last_level) {
+  // DRAM's figure: the largest buffer, where it is at least 4 times the last level.
+  double dram = std::numeric_limits<double>::infinity();
+  std::uint64_t largest = 0;
+  for (const auto& p : m.memory)
+    if (p.bytes > largest) std::tie(largest, dram) = std::pair{p.bytes, p.mean_ns};
+  if (largest < 4 * last_level) dram = std::numeric_limits<double>::infinity();
   for (std::uint64_t limit : {bytes / 2, bytes / 4}) {
     std::optional<CalibrationMeasurements::MemoryPoint> best;
     for (const auto& p : m.memory)
-      if (p.bytes <= limit && p.bytes > above && (!best || p.bytes > best->bytes)) best = p;
+      if (p.bytes <= limit && p.bytes > above && p.mean_ns <= kMostOfDram * dram && (!best || p.bytes > best->bytes))
+        best = p;
     if (best) return best;
   }
   return std::nullopt;
@@ -247,7 +261,7 @@ void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator
   std::uint64_t below = 0;
   for (std::size_t level = 0; level < c.config.caches.size(); ++level) {
     mc::CacheLevel& cache = c.config.caches[level];
-    const auto point = point_within(m, cache.size_bytes, below);
+    const auto point = point_within(m, cache.size_bytes, below, c.config.caches.back().size_bytes);
     below = cache.size_bytes;
     if (!point) {
       sources.emplace_back(fmt::format("caches.{}.hit_ns", cache.name),

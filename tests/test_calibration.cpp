@@ -4,6 +4,7 @@
 // was not measured says so.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -208,6 +209,23 @@ TEST_CASE("calibration: a fit that cannot reach its measurement keeps the start 
   CHECK(c.config.caches.at(2).hit_ns == Approx(host.config.caches.at(2).hit_ns));
   CHECK_THAT(source_of(c, "caches.L3.hit_ns"), Catch::Contains("NOT FITTED") && Catch::Contains("[guess]"));
   CHECK_THAT(source_of(c, "caches.L2.hit_ns"), !Catch::Contains("NOT FITTED"));
+}
+
+// A VM may report its host's whole last level; the guest's loads reach memory long before a
+// buffer half that size. A probed size whose mean is most of the way to DRAM's does not
+// price the level: the fit takes the largest size that stayed well below.
+TEST_CASE("calibration: a last level larger than the latencies show is fitted where it still answers",
+          "[calibration]") {
+  const fs::path dir = testing::scratch_dir() / "calibration-knee";
+  fs::create_directories(dir);
+  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  driver::CalibrationMeasurements m = xeon_measurements();
+  m.memory.push_back({4u << 20, 80});  // within the reported L3, but nearly DRAM's 92 ns
+  std::sort(m.memory.begin(), m.memory.end(), [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+  const driver::Calibration c =
+      driver::fit_calibration(host, m, {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w").string());
+  CHECK_THAT(source_of(c, "caches.L3.hit_ns"), Catch::Contains("at 2 MiB") && !Catch::Contains("NOT FITTED"));
+  CHECK(c.config.caches.at(2).hit_ns < 40);
 }
 
 TEST_CASE("calibration: what was not measured keeps the base preset's number and says so", "[calibration]") {
