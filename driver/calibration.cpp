@@ -348,6 +348,26 @@ void fit_legs(Calibration& c, const CalibrationMeasurements& m, double pingpong_
                                    *m.adds_per_handover, forward.simulated, unfitted(forward, legs.forward)));
 }
 
+// Whether a read of a line another core of the package modified takes it whole: the writer's
+// own re-read after the other core's load costs a transfer then, a hit if the line was shared.
+// Half a transfer decides [derived: the two differ by the transfer].
+void fit_migratory(Calibration& c, const CalibrationMeasurements& m, bool transfer_in_package) {
+  auto& sources = c.info.sources;
+  if (!m.writer_reread_ns || !m.ccbench_transfer || !transfer_in_package) {
+    sources.emplace_back("migratory_reads",
+                         fmt::format("{}'s: false (not measured within one package)", kCalibrationBase));
+    return;
+  }
+  const double transfer = m.ccbench_transfer->ns;
+  c.config.migratory_reads = *m.writer_reread_ns > transfer / 2;
+  sources.emplace_back(
+      "migratory_reads",
+      fmt::format("c2c probe: CPU {} re-read a line it wrote, after CPU {} loaded it, in {:.1f} ns (median), against "
+                  "one transfer of {:.1f} ns: {}",
+                  m.ccbench_transfer->holder, m.ccbench_transfer->reader, *m.writer_reread_ns, transfer,
+                  c.config.migratory_reads ? "the read took the line whole" : "the read shared the line"));
+}
+
 void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTopology& host, ProbeSimulator& sim,
              TransferFit transfer) {
   auto& sources = c.info.sources;
@@ -359,6 +379,7 @@ void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTop
   const auto simulated_means = [&] { return sim.c2c(c); };
   const std::optional<std::pair<int, int>> pair = model_pair_in_package(c.config);
   const bool have_transfer = transfer_in_package(m, at) && pair;
+  fit_migratory(c, m, have_transfer);
   const auto simulated_transfer = [&] { return sim.ccbench_load_modified(c, pair->first, pair->second); };
   if (transfer == TransferFit::ccbench && !have_transfer)
     throw std::runtime_error("calibrate --transfer-from ccbench: no two cores of one package were measured");
@@ -577,6 +598,7 @@ std::string machine_file_text(const Calibration& c) {
         << YAML::Value << m.c2c_legs->request << YAML::Key << "forward" << YAML::Value << m.c2c_legs->forward
         << YAML::EndMap;
   }
+  if (m.migratory_reads) out << YAML::Key << "migratory_reads" << YAML::Value << true;
   out << YAML::Key << "remote_cache_ns" << YAML::Value << m.remote_cache_ns;
   out << YAML::Key << "locked_ns" << YAML::Value << m.locked_ns;
   out << YAML::Key << "fence_ns" << YAML::Value << m.os.fence_ns;

@@ -86,8 +86,10 @@ std::string c2c_probe_table(const np::C2cProbeResult& r) {
       fmt::format("  on CPU {}, uncontended: a locked fetch_add on its own line {:.2f} ns, a seq_cst fence {:.2f} ns\n",
                   r.cpus.empty() ? -1 : r.cpus.front(), r.own_line_rmw_ns, r.fence_ns);
   if (r.cpus.size() >= 2)
-    out += fmt::format("  CPUs {} and {} adding to one counter: {:.2f} adds in a row before the line moves (median)\n",
-                       r.cpus[0], r.cpus[1], r.adds_per_handover);
+    out += fmt::format(
+        "  CPUs {} and {} adding to one counter: {:.2f} adds in a row before the line moves (median); CPU {} "
+        "re-reading a line it wrote after CPU {} loaded it: {:.1f} ns (median)\n",
+        r.cpus[0], r.cpus[1], r.adds_per_handover, r.cpus[0], r.cpus[1], r.writer_reread_ns);
   if (!r.one_way_ns.empty()) {
     out += clock_line(r.clock);
     report::MachineMeasurements m;

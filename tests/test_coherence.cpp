@@ -167,3 +167,28 @@ TEST_CASE("a clean line in another core of the package comes from the inclusive 
   m.write(2, kLine);
   CHECK(m.read(3, kLine) == Source::same_package_core);
 }
+
+// migratory_reads (measured by `lockstep calibrate` on a host whose reads take a modified
+// line whole): a read of a line another core of the package modified leaves the reader the
+// only copy, Modified, so its write hits and the old owner's next read misses. Without it
+// the two share the line and the write must invalidate the other copy. Across packages the
+// option changes nothing (nothing measured it there).
+TEST_CASE("migratory reads take another core's modified line whole, within a package", "[machine][coherence]") {
+  for (const bool migratory : {false, true}) {
+    INFO("migratory_reads " << migratory);
+    MachineConfig config = make_preset("nehalem-2s");
+    config.migratory_reads = migratory;
+    Machine m(config);
+    m.write(0, kLine);
+    CHECK(m.read(2, kLine) == Source::same_package_core);  // CPU 2: another core of package 0
+    CHECK(m.state(0, kLine) == (migratory ? 'I' : 'S'));
+    CHECK(m.state(2, kLine) == (migratory ? 'M' : 'F'));  // nehalem-2s is MESIF
+    CHECK(m.write(2, kLine) == (migratory ? Source::l1 : Source::upgrade));
+    CHECK(m.read(0, kLine) != Source::l1);  // written since: CPU 0's copy is gone either way
+    // Across packages a read shares the line as before.
+    Machine far(config);
+    far.write(0, kLine + 64);
+    far.read(4, kLine + 64);
+    CHECK(far.state(0, kLine + 64) == 'S');
+  }
+}

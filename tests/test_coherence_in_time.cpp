@@ -114,3 +114,25 @@ TEST_CASE("readers keep reading their Shared copies until the invalidation arriv
   m.access(OpKind::load, 2, 1000 + static_cast<std::uint64_t>(l3) + 200);
   CHECK(m.memory.last_source() != Source::l1);
 }
+
+// c2c_legs: the request leg r c, the forward leg f c, the data leg the rest. An uncontended
+// transfer still costs c; the owner's copy lasts until the request reaches it, t + (r + f) c;
+// a request queued behind a transaction pays the forward and data legs after it.
+TEST_CASE("a transfer's legs split it without changing its whole", "[machine][coherence-in-time]") {
+  MachineConfig config = make_preset("nehalem-2s");
+  config.c2c_legs = MachineConfig::C2cLegs{0.2, 0.1};
+  Timed m(config);
+  const double c = config.c2c_same_package_ns;
+  const double locked = config.locked_ns;
+  m.access(OpKind::store, 0, 0);
+  const std::uint64_t t = 1000;
+  const double done1 = m.access(OpKind::rmw, 1, t);
+  CHECK(done1 == Approx(t + c + locked).margin(1));
+  const double served = t + 0.3 * c;
+  CHECK(m.access(OpKind::store, 0, t + 1) == Approx(t + 1 + config.caches.front().hit_ns).margin(1));
+  CHECK(m.memory.last_source() == Source::l1);  // before `served`: a hit on the departing copy
+  const auto after = static_cast<std::uint64_t>(std::ceil(served)) + 1;
+  const double done0 = m.access(OpKind::store, 0, after);
+  CHECK(m.memory.last_source() == Source::same_package_core);
+  CHECK(done0 == Approx(std::max(after + 0.2 * c, done1) + 0.8 * c).margin(1));
+}

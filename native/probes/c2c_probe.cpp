@@ -4,6 +4,8 @@
 #include <atomic>
 #include <limits>
 #include <memory>
+#include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -157,6 +159,40 @@ double adds_per_handover(int a, int b) {
   return samples[samples.size() / 2];
 }
 
+// The writer's load of its own line after another CPU loaded it: a hit if the read shared
+// the line, a transfer if it took the line whole. 200 fresh lines [guess: a few ms], each
+// on its own line apart from the turn word.
+double writer_reread_ns(const Clock& clock, int writer, int reader) {
+  constexpr std::size_t kLines = 200;
+  const auto lines = std::make_unique<TokenLine[]>(kLines);
+  const auto turn = std::make_unique<TokenLine>();
+  const double overhead = clock.empty_interval_ticks();
+  std::vector<double> samples;
+  const auto write_then_reread = [&] {
+    for (std::uint64_t i = 0; i < kLines; ++i) {
+      lines[i].token.store(i + 1, std::memory_order_relaxed);
+      turn->token.store(2 * i + 1, std::memory_order_release);
+      while (turn->token.load(std::memory_order_acquire) != 2 * i + 2) {
+      }
+      const std::uint64_t t0 = clock.start();
+      const std::uint64_t seen = lines[i].token.load(std::memory_order_relaxed);
+      const std::uint64_t t1 = clock.stop();
+      if (seen != i + 1) throw std::logic_error("c2c probe: the writer's line changed under it");
+      samples.push_back(clock.ns(std::max(0.0, static_cast<double>(t1 - t0) - overhead)));
+    }
+  };
+  const auto read_in_turn = [&] {
+    for (std::uint64_t i = 0; i < kLines; ++i) {
+      while (turn->token.load(std::memory_order_acquire) != 2 * i + 1) {
+      }
+      (void)lines[i].token.load(std::memory_order_relaxed);
+      turn->token.store(2 * i + 2, std::memory_order_release);
+    }
+  };
+  run_pinned_pair(writer, write_then_reread, reader, read_in_turn);
+  return measure::summarize(samples).median_ns;
+}
+
 }  // namespace
 
 C2cProbeResult c2c_probe(const C2cProbeOptions& options) {
@@ -184,6 +220,7 @@ C2cProbeResult c2c_probe(const C2cProbeOptions& options) {
     return result;
   }
   result.adds_per_handover = adds_per_handover(result.cpus[0], result.cpus[1]);
+  result.writer_reread_ns = writer_reread_ns(clock, result.cpus[0], result.cpus[1]);
   result.one_way_ns.assign(n, std::vector<double>(n, 0));
   result.batches.assign(n, std::vector<std::uint64_t>(n, 0));
   std::size_t pairs_left = n * (n - 1) / 2;

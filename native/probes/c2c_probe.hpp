@@ -48,6 +48,11 @@ struct C2cProbeResult {
   // the mean run of consecutive values one CPU's adds returned, the adds the line carried
   // each time it moved (the median of kAddRuns runs); 0 with fewer than two CPUs.
   double adds_per_handover = 0;
+  // cpus[0] writes a fresh line, cpus[1] loads it, and cpus[0] loads it again: that load,
+  // the median over kRereadLines lines, less the clock's own cost. A hit where the reader
+  // shared the line; a transfer where the read took it whole (calibration's
+  // migratory_reads); 0 with fewer than two CPUs.
+  double writer_reread_ns = 0;
   int rounds_per_batch = 0;
   std::vector<std::string> notes;
   double seconds = 0;

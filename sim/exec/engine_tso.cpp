@@ -23,7 +23,8 @@ namespace lockstep::sim {
 
 namespace {
 // [guess] A store retires into the buffer in about a cycle; its cost in the memory system
-// (ownership of the line) is paid when it drains.
+// (ownership of the line) runs while the thread goes on, and the store drains when it is
+// paid.
 constexpr std::uint64_t kBufferInsertNs = 1;
 }  // namespace
 
@@ -48,8 +49,12 @@ bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned
   if (exec_.mode == EngineMode::timed) {
     const std::uint64_t write_ns = costs_.access_ns(
         Access{OpKind::store, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+    // The store asks for its line as it enters the buffer (the cost model has just priced
+    // that request from `start`), so the requests of several buffered stores are in flight
+    // together; they still reach memory in order [guess: x86 cores request ownership for
+    // buffered stores ahead of their turn, and the stores commit in program order].
     const std::uint64_t after = t.store_buffer.empty() ? start : t.store_buffer.back().visible_ns;
-    visible = std::max(start, after) + write_ns;
+    visible = std::max(start + write_ns, after);
   }
   t.store_buffer.push_back(
       BufferedStore{addr, host, static_cast<std::uint8_t>(size), value, visible, current_step(), t.stores_buffered++});

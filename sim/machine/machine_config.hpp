@@ -102,6 +102,12 @@ struct MachineConfig {
     double forward = 0;
   };
   std::optional<C2cLegs> c2c_legs;
+  // A read of a line another core of the package holds Modified takes the line whole: the
+  // old owner's copy is invalidated and the reader holds it Modified, so a read followed by
+  // a write (a counter's increment) moves the line once. Measured by `lockstep calibrate`
+  // (the writer re-reads its line after another core loaded it: a transfer here, a hit
+  // where the line is shared); false on the presets, which have no such measurement.
+  bool migratory_reads = false;
   double remote_cache_ns = 20;  // a package answering a probe with its dirty line
   double probe_ns = 5;          // a package looking up a probe
   // A locked read-modify-write's own cost, on top of reaching its line: the line held across

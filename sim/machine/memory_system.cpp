@@ -268,7 +268,11 @@ bool MemorySystem::read_from_own_llc(const Line& line, std::uint64_t line_addr, 
 
 double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, int core, double start) {
   const int package = topology_.package_of_core(core);
-  const bool exclusive = a.kind != OpKind::load && a.kind != OpKind::plain_load;
+  // A read of a line another core of the package holds Modified takes it whole where the
+  // machine migrates such lines (migratory_reads): the owner's copy goes, as for a write.
+  const bool migrates = config_.migratory_reads && line.owner >= 0 && line.owner != core &&
+                        line.owner_state == OwnerState::modified && topology_.package_of_core(line.owner) == package;
+  const bool exclusive = (a.kind != OpKind::load && a.kind != OpKind::plain_load) || migrates;
   // The sets written last (this core's, which the line fills, and the other holders', which
   // it leaves) load their host lines while the messages are costed.
   if (!l2_.empty()) l2_[static_cast<std::size_t>(core)].prefetch(line_addr);
