@@ -166,8 +166,8 @@ Fitted fit(double& param, double measured, const std::function<double()>& simula
 // the figure crosses the measured one in the `rising` direction, a bisection narrows it, and
 // the value whose figure came nearest is kept if within `reached` of the measured one;
 // otherwise `param` goes back.
-Fitted fit_monotone(double& param, double lo, double hi, double measured, double reached, bool rising,
-                    const std::function<double()>& simulate) {
+Fitted fit_by_scan(double& param, double lo, double hi, double measured, double reached, bool rising,
+                   const std::function<double()>& simulate) {
   const double start = param;
   double best = start;
   double best_figure = simulate();
@@ -325,8 +325,8 @@ void fit_legs(Calibration& c, const CalibrationMeasurements& m, double pingpong_
   auto& legs = *c.config.c2c_legs;
   const double transfer = c.config.c2c_same_package_ns;
   // The longer the request leg, the cheaper the ping-pong's pass.
-  const Fitted request = fit_monotone(legs.request, 0, 1 - legs.forward, pingpong_ns, kFitReached, false,
-                                      [&] { return sim.c2c(c).same_package; });
+  const Fitted request = fit_by_scan(legs.request, 0, 1 - legs.forward, pingpong_ns, kFitReached, false,
+                                     [&] { return sim.c2c(c).same_package; });
   sources.emplace_back("c2c_legs.request",
                        fmt::format("c2c probe: a ping-pong's one way, {:.1f} ns, against one transfer of {:g} ns: "
                                    "simulated {:.1f} ns{}",
@@ -340,8 +340,8 @@ void fit_legs(Calibration& c, const CalibrationMeasurements& m, double pingpong_
   }
   // The simulated runs grow with the forward leg in whole adds (an owner makes a whole add or
   // none), so a bisection finds the nearest; it counts as fitted within kRunsReached.
-  const Fitted forward = fit_monotone(legs.forward, 0, 1 - legs.request, *m.adds_per_handover, kRunsReached, true,
-                                      [&] { return sim.adds_per_handover(c); });
+  const Fitted forward = fit_by_scan(legs.forward, 0, 1 - legs.request, *m.adds_per_handover, kRunsReached, true,
+                                     [&] { return sim.adds_per_handover(c); });
   sources.emplace_back("c2c_legs.forward",
                        fmt::format("c2c probe: two CPUs adding to one counter make {:.2f} adds in a row before the "
                                    "line moves; simulated {:.2f}{}",
