@@ -459,6 +459,12 @@ void fit_atomics(Calibration& c, const CalibrationMeasurements& m) {
   } else {
     sources.emplace_back("fence_ns", std::string(kCalibrationBase) + "'s [guess]: not measured");
   }
+  if (m.pause_ns) {
+    c.config.os.pause_ns = static_cast<std::uint64_t>(std::max(1.0, std::round(*m.pause_ns)));
+    sources.emplace_back("pause_ns", fmt::format("c2c probe: a spin hint (pause) takes {:.2f} ns", *m.pause_ns));
+  } else {
+    sources.emplace_back("pause_ns", std::string(kCalibrationBase) + "'s [guess]: not measured");
+  }
 }
 
 void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& sim) {
@@ -549,7 +555,7 @@ Calibration fit_calibration(const mc::HostTopology& host, const CalibrationMeasu
   fit_os(c, measured, sim);
   c.info.notes.push_back(
       fmt::format("not measured, {}'s [guess]: coherence protocol, uncore_ns, probe_ns, DRAM "
-                  "banks and rows, link bandwidth, pause, hash and compute costs",
+                  "banks and rows, link bandwidth, hash and compute costs",
                   kCalibrationBase));
   return c;
 }
@@ -602,6 +608,7 @@ std::string machine_file_text(const Calibration& c) {
   out << YAML::Key << "remote_cache_ns" << YAML::Value << m.remote_cache_ns;
   out << YAML::Key << "locked_ns" << YAML::Value << m.locked_ns;
   out << YAML::Key << "fence_ns" << YAML::Value << m.os.fence_ns;
+  out << YAML::Key << "pause_ns" << YAML::Value << m.os.pause_ns;
   if (!m.links.empty()) {
     out << YAML::Key << "links" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "latency_ns"
         << YAML::Value << m.links.front().latency_ns << YAML::EndMap;

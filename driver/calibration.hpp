@@ -38,6 +38,7 @@ struct CalibrationMeasurements {
   // seq_cst fence (c2c probe).
   std::optional<double> own_line_rmw_ns;
   std::optional<double> fence_ns;
+  std::optional<double> pause_ns;  // one spin hint, back to back (c2c probe)
   // ccbench's load of a line another core of the package modified (native/probes/
   // ccbench_probe.hpp): one uncontended transfer, the median over fresh lines.
   struct Transfer {

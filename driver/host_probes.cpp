@@ -74,6 +74,7 @@ CalibrationMeasurements measurements(const np::MemoryProbeResult& memory, const 
   m.c2c_ns = c2c.one_way_ns;
   if (c2c.own_line_rmw_ns > 0) m.own_line_rmw_ns = c2c.own_line_rmw_ns;
   if (c2c.fence_ns > 0) m.fence_ns = c2c.fence_ns;
+  if (c2c.pause_ns > 0) m.pause_ns = c2c.pause_ns;
   if (c2c.adds_per_handover > 0) m.adds_per_handover = c2c.adds_per_handover;
   if (c2c.cpus.size() >= 2) m.writer_reread_ns = c2c.writer_reread_ns;
   if (ccbench.rows.size() == 1 && ccbench.rows.front().latency.samples > 0)

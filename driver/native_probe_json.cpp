@@ -95,6 +95,7 @@ Json c2c_probe_json(const np::C2cProbeResult& r) {
   out["rounds_per_batch"] = r.rounds_per_batch;
   out["own_line_rmw_ns"] = hundredths(r.own_line_rmw_ns);
   out["fence_ns"] = hundredths(r.fence_ns);
+  out["pause_ns"] = hundredths(r.pause_ns);
   out["adds_per_handover"] = hundredths(r.adds_per_handover);
   out["writer_reread_ns"] = hundredths(r.writer_reread_ns);
   put_run(out, r.seconds, r.elapsed_s, r.interrupted, r.notes);

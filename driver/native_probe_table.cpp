@@ -82,9 +82,10 @@ std::string c2c_probe_table(const np::C2cProbeResult& r) {
       "c2c probe: CAS ping-pong on one line between pinned threads, {} rounds per batch, "
       "one way = round trip / 2, median over batches\n",
       r.rounds_per_batch);
-  out +=
-      fmt::format("  on CPU {}, uncontended: a locked fetch_add on its own line {:.2f} ns, a seq_cst fence {:.2f} ns\n",
-                  r.cpus.empty() ? -1 : r.cpus.front(), r.own_line_rmw_ns, r.fence_ns);
+  out += fmt::format(
+      "  on CPU {}, uncontended: a locked fetch_add on its own line {:.2f} ns, a seq_cst fence {:.2f} ns, "
+      "a pause {:.2f} ns\n",
+      r.cpus.empty() ? -1 : r.cpus.front(), r.own_line_rmw_ns, r.fence_ns, r.pause_ns);
   if (r.cpus.size() >= 2)
     out += fmt::format(
         "  CPUs {} and {} adding to one counter: {:.2f} adds in a row before the line moves (median); CPU {} "

@@ -29,6 +29,7 @@ driver::CalibrationMeasurements xeon_measurements() {
   m.c2c_ns = {{0, 90, 33}, {90, 0, 90}, {33, 90, 0}};
   m.own_line_rmw_ns = 7.5;
   m.fence_ns = 11.6;
+  m.pause_ns = 12.4;
   m.ccbench_transfer = driver::CalibrationMeasurements::Transfer{0, 2, 52};
   m.syscall_ns = 250;
   m.wake_ns = 6000;
@@ -103,6 +104,8 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   // A locked fetch_add on one's own line is an L1 hit and the locked cost.
   CHECK(c.config.locked_ns == Approx(7.5 - c.config.caches.at(0).hit_ns).margin(0.051));
   CHECK(c.config.os.fence_ns == 12);
+  CHECK(c.config.os.pause_ns == 12);
+  CHECK_THAT(source_of(c, "pause_ns"), Catch::Contains("12.40 ns"));
   CHECK_THAT(source_of(c, "locked_ns"), Catch::Contains("7.50 ns"));
   CHECK_THAT(source_of(c, "caches.L2.hit_ns"), Catch::Contains("64 KiB"));
   CHECK_THAT(source_of(c, "dram.latency_ns"), Catch::Contains("64 MiB") && Catch::Contains("4 KiB pages"));
@@ -137,6 +140,7 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
   CHECK(loaded.costs.wake_ns == c.config.os.wake_ns);
   CHECK(loaded.model->locked_ns == Approx(c.config.locked_ns));
   CHECK(loaded.costs.fence_ns == c.config.os.fence_ns);
+  CHECK(loaded.costs.pause_ns == c.config.os.pause_ns);
 }
 
 // ccbench's load of a modified line is one uncontended transfer, which the model composes as

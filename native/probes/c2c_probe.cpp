@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "measure/latency_summary.hpp"
+#include "native/native_platform.hpp"
 #include "native/probes/pinned_threads.hpp"
 #include "native/runner.hpp"
 
@@ -101,6 +102,14 @@ double own_line_rmw_ns(const Clock& clock) {
   return per_op_ns(clock, [&line](std::uint64_t n) {
     std::uint64_t v = 1;
     for (std::uint64_t i = 0; i < n; ++i) v = line.token.fetch_add(v | 1, std::memory_order_seq_cst) & 1;
+  });
+}
+
+// One spin hint (x86 `pause`, ARM `yield`: what NativePlatform::cpu_relax issues): back to
+// back, as a spin loop issues them.
+double pause_ns(const Clock& clock) {
+  return per_op_ns(clock, [](std::uint64_t n) {
+    for (std::uint64_t i = 0; i < n; ++i) NativePlatform::cpu_relax();
   });
 }
 
@@ -212,6 +221,7 @@ C2cProbeResult c2c_probe(const C2cProbeOptions& options) {
   run_pinned(result.cpus.front(), [&] {
     result.own_line_rmw_ns = own_line_rmw_ns(clock);
     result.fence_ns = fence_ns(clock);
+    result.pause_ns = pause_ns(clock);
   });
   const std::size_t n = result.cpus.size();
   if (n < 2) {

@@ -44,6 +44,7 @@ struct C2cProbeResult {
   // not measured.
   double own_line_rmw_ns = 0;
   double fence_ns = 0;
+  double pause_ns = 0;  // one spin hint (NativePlatform::cpu_relax), back to back
   // cpus[0] and cpus[1] adding to one counter with locked fetch_adds, as fast as they can:
   // the mean run of consecutive values one CPU's adds returned, the adds the line carried
   // each time it moved (the median of kAddRuns runs); 0 with fewer than two CPUs.
