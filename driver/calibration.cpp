@@ -8,7 +8,6 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -74,22 +73,16 @@ class ProbeSimulator {
 
   // Two threads on CPUs 0 and 1 adding to one counter: the adds one makes in a row.
   double adds_per_handover(const Calibration& c) {
-    const RowReport r = run(c,
-                            "workload: {kind: counter-sharing, layout: shared, threads: 2, cpus: 2, iterations: "
-                            "2000}");
-    const double adds = r.workload.value("adds_per_handover");
-    if (adds <= 0) throw std::logic_error("calibration: the simulated counter-sharing made no add");
-    return adds;
+    return positive(run(c, "workload: {kind: counter-sharing, layout: shared, threads: 2, cpus: 2, iterations: 2000}"),
+                    "adds_per_handover", "counter-sharing made no add");
   }
 
   // A FUTEX_WAIT that finds the word changed, on the kernel's table: one thread's ns per call.
   double eagain_ns(const Calibration& c) {
-    const RowReport r = run(c,
-                            "design: {futex: linux-3.14}\nworkload: {kind: futex-hash, threads: 1, futexes: 64, "
-                            "runtime_us: 200}");
-    const double per_s = r.workload.value("ops_per_s");
-    if (per_s <= 0) throw std::logic_error("calibration: the simulated futex-hash made no call");
-    return 1e9 / per_s;
+    return 1e9 / positive(run(c,
+                              "design: {futex: linux-3.14}\nworkload: {kind: futex-hash, threads: 1, futexes: 64, "
+                              "runtime_us: 200}"),
+                          "ops_per_s", "futex-hash made no call");
   }
 
   // futex-wake's one sleeper on the kernel's table, which the waker wakes only once it
@@ -112,6 +105,13 @@ class ProbeSimulator {
   }
 
  private:
+  // A workload figure that a simulated probe must have made positive.
+  static double positive(const RowReport& r, const std::string& figure, const std::string& otherwise) {
+    const double value = r.workload.value(figure);
+    if (value <= 0) throw std::logic_error("calibration: the simulated " + otherwise);
+    return value;
+  }
+
   RowReport run(const Calibration& c, const std::string& workload) {
     const fs::path machine = fs::path(dir_) / "machine.yaml";
     const fs::path scenario = fs::path(dir_) / "probe.yaml";
@@ -230,21 +230,16 @@ Fitted fit_ns(std::uint64_t& field, double start, double measured, const std::fu
 // level holds it with few conflict misses, and the levels below hold as small a part as
 // can be), else at most a quarter. The levels below still answer part of the accesses; the
 // fit by simulation accounts for them, as the simulator mixes levels the way the host does.
-// A point whose mean is past kMostOfDram of DRAM's is left out: many of its loads went to memory, so
-// the level is smaller than sysfs says (a VM may report its host's whole last level: this
-// workplace's Intel guest says 480 MiB, and its loads reach DRAM from about 24 MiB).
+// A point whose mean is past kMostOfDram of `dram_ns` (DRAM's figure; infinite when none was
+// measured) is left out: many of its loads went to memory, so the level is smaller than
+// sysfs says (a VM may report its host's whole last level: this workplace's Intel guest says
+// 480 MiB, and its loads reach DRAM from about 24 MiB).
 std::optional<CalibrationMeasurements::MemoryPoint> point_within(const CalibrationMeasurements& m, std::uint64_t bytes,
-                                                                 std::uint64_t above, std::uint64_t last_level) {
-  // DRAM's figure: the largest buffer, where it is at least 4 times the last level.
-  double dram = std::numeric_limits<double>::infinity();
-  std::uint64_t largest = 0;
-  for (const auto& p : m.memory)
-    if (p.bytes > largest) std::tie(largest, dram) = std::pair{p.bytes, p.mean_ns};
-  if (largest < 4 * last_level) dram = std::numeric_limits<double>::infinity();
+                                                                 std::uint64_t above, double dram_ns) {
   for (std::uint64_t limit : {bytes / 2, bytes / 4}) {
     std::optional<CalibrationMeasurements::MemoryPoint> best;
     for (const auto& p : m.memory)
-      if (p.bytes <= limit && p.bytes > above && p.mean_ns <= kMostOfDram * dram && (!best || p.bytes > best->bytes))
+      if (p.bytes <= limit && p.bytes > above && p.mean_ns <= kMostOfDram * dram_ns && (!best || p.bytes > best->bytes))
         best = p;
     if (best) return best;
   }
@@ -258,10 +253,15 @@ std::string kib(std::uint64_t bytes) {
 
 void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& sim) {
   auto& sources = c.info.sources;
+  // DRAM: the largest probed buffer, which the probe makes at least 4 times the last level.
+  const auto largest = std::max_element(m.memory.begin(), m.memory.end(),
+                                        [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+  const bool dram_measured = largest != m.memory.end() && largest->bytes >= 4 * c.config.caches.back().size_bytes;
+  const double dram_ns = dram_measured ? largest->mean_ns : std::numeric_limits<double>::infinity();
   std::uint64_t below = 0;
   for (std::size_t level = 0; level < c.config.caches.size(); ++level) {
     mc::CacheLevel& cache = c.config.caches[level];
-    const auto point = point_within(m, cache.size_bytes, below, c.config.caches.back().size_bytes);
+    const auto point = point_within(m, cache.size_bytes, below, dram_ns);
     below = cache.size_bytes;
     if (!point) {
       sources.emplace_back(fmt::format("caches.{}.hit_ns", cache.name),
@@ -276,10 +276,7 @@ void fit_memory(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator
         fmt::format("memory probe: {:.1f} ns per access at {} ({} is {}); simulated {:.1f} ns{}", point->mean_ns,
                     kib(point->bytes), cache.name, kib(cache.size_bytes), f.simulated, unfitted(f, cache.hit_ns)));
   }
-  // DRAM: the largest probed buffer, which the probe makes at least 4 times the last level.
-  const auto largest = std::max_element(m.memory.begin(), m.memory.end(),
-                                        [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
-  if (largest == m.memory.end() || largest->bytes < 4 * below) {
+  if (!dram_measured) {
     sources.emplace_back("dram.latency_ns",
                          fmt::format("{}'s [guess]: no probed size reaches 4x the last level", kCalibrationBase));
     return;

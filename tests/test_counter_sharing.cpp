@@ -4,13 +4,12 @@
 // golden number: only the order and a wide ratio are asserted.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 
 #include "driver/runner.hpp"
 #include "spec/scenario.hpp"
+#include "tests/scenario_text.hpp"
 #include "tests/scratch_dir.hpp"
 
 using namespace lockstep;
@@ -42,23 +41,12 @@ TEST_CASE("false sharing costs like true sharing, padding removes it (nehalem-2s
 
 namespace {
 
-driver::RowReport run_text(const std::string& name, const std::string& text) {
-  const auto dir = lockstep::testing::scratch_dir() / "counter-sharing-runs";
-  std::filesystem::create_directories(dir);
-  const auto path = dir / (name + ".yaml");
-  std::ofstream(path) << text;
-  driver::RunOptions options;
-  options.command = driver::Command::run;
-  options.out_dir = (dir / "out").string();
-  return driver::run_scenario_row(scenario::load_scenario_file(path.string()), 0, options);
-}
-
 double adds_per_handover(const std::string& machine, int threads, int iterations) {
-  const driver::RowReport r =
-      run_text("adds", "name: adds\nmachine: " + machine +
-                           "\nworkload: {kind: counter-sharing, layout: shared, threads: " + std::to_string(threads) +
-                           ", cpus: 2, iterations: " + std::to_string(iterations) +
-                           "}\nstrategy: {kind: timed, seed: 1}\nexpect: pass\n");
+  const report::RowReport r = lockstep::testing::check_scenario_text(
+      "counter-sharing-runs", "adds",
+      "name: adds\nmachine: " + machine + "\nworkload: {kind: counter-sharing, layout: shared, threads: " +
+          std::to_string(threads) + ", cpus: 2, iterations: " + std::to_string(iterations) +
+          "}\nstrategy: {kind: timed, seed: 1}\nexpect: pass\n");
   INFO(r.message);
   REQUIRE(r.result == "pass");
   return r.workload.value("adds_per_handover");

@@ -30,6 +30,21 @@ namespace lockstep {
 
 enum class CounterLayout : std::uint8_t { shared, packed, padded };
 
+// Adds 1 to `counter` `adds` times and returns how many runs of consecutive values the adds
+// returned (a run starts wherever an add does not return this thread's last result plus
+// one): the workload's and the native c2c probe's adds_per_handover both count this way.
+template <class Counter>
+std::uint64_t add_counting_runs(Counter& counter, std::uint64_t adds) {
+  std::uint64_t runs = 0;
+  std::uint64_t next = ~std::uint64_t{0};  // what the counter holds if nobody else added since
+  for (std::uint64_t k = 0; k < adds; ++k) {
+    const std::uint64_t old = counter.fetch_add(1, std::memory_order_relaxed);
+    runs += old != next ? 1 : 0;
+    next = old + 1;
+  }
+  return runs;
+}
+
 struct CounterSharingParams {
   CounterLayout layout = CounterLayout::padded;
   int threads = 2;
@@ -130,14 +145,8 @@ class CounterSharing {
 
   void body(int thread) {
     Counter& counter = counter_of(thread);
-    std::uint64_t runs = 0;
-    std::uint64_t next = ~std::uint64_t{0};  // what the counter holds if nobody else added since
     const std::uint64_t start = P::now();
-    for (int k = 0; k < params_.iterations; ++k) {
-      const std::uint64_t old = counter.fetch_add(1, std::memory_order_relaxed);
-      runs += old != next ? 1 : 0;
-      next = old + 1;
-    }
+    const std::uint64_t runs = add_counting_runs(counter, static_cast<std::uint64_t>(params_.iterations));
     elapsed_ns_[static_cast<std::size_t>(thread)] = P::now() - start;
     runs_[static_cast<std::size_t>(thread)] = runs;
   }

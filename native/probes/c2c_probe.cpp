@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/workloads/counter_sharing.hpp"
 #include "measure/latency_summary.hpp"
 #include "native/native_platform.hpp"
 #include "native/probes/pinned_threads.hpp"
@@ -149,16 +150,9 @@ double adds_per_handover(int a, int b) {
         ready.fetch_add(1);
         while (ready.load() < 2) {
         }
-        // Counted in a local and stored once: the two slots share a line, which the adds
-        // would otherwise contend for too.
-        std::uint64_t started = 0;
-        std::uint64_t next = ~std::uint64_t{0};
-        for (std::uint64_t i = 0; i < kAdds; ++i) {
-          const std::uint64_t old = line->token.fetch_add(1, std::memory_order_relaxed);
-          started += old != next ? 1 : 0;
-          next = old + 1;
-        }
-        runs[side] = started;
+        // Stored once at the end: the two slots share a line, which the adds would
+        // otherwise contend for too.
+        runs[side] = add_counting_runs(line->token, kAdds);
       };
     };
     run_pinned_pair(a, adder(0), b, adder(1));
