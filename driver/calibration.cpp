@@ -402,9 +402,13 @@ void fit_c2c(Calibration& c, const CalibrationMeasurements& m, const mc::HostTop
                     measured, f.simulated, unfitted(f, c.config.c2c_same_package_ns), pingpong));
     if (legs) fit_legs(c, m, native.same_package, *pair, sim);
   } else if (native.same_pairs > 0) {
+    // Scanned, not stepped: where a locked instruction's wait comes before its line, the
+    // ping-pong's retrying CAS meets the line at a phase that moves with the transfer, so
+    // the one way grows with it in steps.
     c.config.c2c_same_package_ns = round_to(native.same_package, 0.1);
     const Fitted f =
-        fit(c.config.c2c_same_package_ns, native.same_package, [&] { return simulated_means().same_package; });
+        fit_by_scan(c.config.c2c_same_package_ns, native.same_package / 2, 2 * native.same_package, native.same_package,
+                    kFitReached, true, [&] { return simulated_means().same_package; });
     const std::string one_transfer =
         have_transfer ? fmt::format("; the ccbench probe's load of a modified line, {:.1f} ns, is simulated {:.1f} ns",
                                     m.ccbench_transfer->ns, simulated_transfer())
@@ -456,12 +460,45 @@ void fit_atomics(Calibration& c, const CalibrationMeasurements& m) {
   } else {
     sources.emplace_back("fence_ns", std::string(kCalibrationBase) + "'s [guess]: not measured");
   }
+  // x86's locked instructions are full fences (Intel SDM vol. 3A, 9.2.2: loads and stores
+  // are not reordered with them): the part of their own cost that a fence costs too is the
+  // wait for the store buffer and the older instructions, before the read reaches the line.
+  if (m.own_line_rmw_ns && m.fence_ns && c.config.locked_ns > 0) {
+    c.config.locked_before_line = round_to(std::min(1.0, *m.fence_ns / c.config.locked_ns), 0.01);
+    sources.emplace_back("locked_before_line",
+                         fmt::format("c2c probe: a fence costs {:.2f} ns, a locked instruction {:g} ns beyond its L1 "
+                                     "hit; the fence's share of that ({:g}) comes before the line is taken [derived: "
+                                     "a locked instruction is a fence, Intel SDM vol. 3A 9.2.2]",
+                                     *m.fence_ns, c.config.locked_ns, c.config.locked_before_line));
+  } else {
+    sources.emplace_back("locked_before_line", std::string(kCalibrationBase) +
+                                                   "'s: 0, the locked instruction holds its line throughout "
+                                                   "(a fence and a locked instruction were not both measured)");
+  }
   if (m.pause_ns) {
     c.config.os.pause_ns = static_cast<std::uint64_t>(std::max(1.0, std::round(*m.pause_ns)));
     sources.emplace_back("pause_ns", fmt::format("c2c probe: a spin hint (pause) takes {:.2f} ns", *m.pause_ns));
   } else {
     sources.emplace_back("pause_ns", std::string(kCalibrationBase) + "'s [guess]: not measured");
   }
+}
+
+// How much a transfer varies, from the ping-pong timed round trip by round trip: one pass is
+// one transfer (the waiting side's request is already ordered), so a round trip's variation
+// is two transfers' jitter. Two uniform draws on [0, J) add up to an interquartile range of
+// (2 - sqrt 2) J, and a one-way time is half a round trip, so J = 2 IQR / (2 - sqrt 2)
+// [derived; the clock's noise is counted in, so J is at most this].
+void fit_jitter(Calibration& c, const CalibrationMeasurements& m) {
+  auto& sources = c.info.sources;
+  if (!m.one_way_iqr_ns || *m.one_way_iqr_ns <= 0) {
+    sources.emplace_back("transfer_jitter_ns", std::string(kCalibrationBase) + "'s: 0 (not measured)");
+    return;
+  }
+  c.config.transfer_jitter_ns = round_to(2 * *m.one_way_iqr_ns / (2 - std::sqrt(2.0)), 0.1);
+  sources.emplace_back("transfer_jitter_ns",
+                       fmt::format("c2c probe: the ping-pong's one way varies by {:.2f} ns (interquartile range, round "
+                                   "trips timed one by one): two transfers' uniform jitter of {:g} ns each [derived]",
+                                   *m.one_way_iqr_ns, c.config.transfer_jitter_ns));
 }
 
 void fit_os(Calibration& c, const CalibrationMeasurements& m, ProbeSimulator& sim) {
@@ -548,6 +585,7 @@ Calibration fit_calibration(const mc::HostTopology& host, const CalibrationMeasu
   ProbeSimulator sim(work_dir);
   fit_memory(c, measured, sim);
   fit_atomics(c, measured);
+  fit_jitter(c, measured);  // before the transfer's fits, which it moves
   fit_c2c(c, measured, host, sim, transfer);
   fit_os(c, measured, sim);
   c.info.notes.push_back(
@@ -604,6 +642,8 @@ std::string machine_file_text(const Calibration& c) {
   if (m.migratory_reads) out << YAML::Key << "migratory_reads" << YAML::Value << true;
   out << YAML::Key << "remote_cache_ns" << YAML::Value << m.remote_cache_ns;
   out << YAML::Key << "locked_ns" << YAML::Value << m.locked_ns;
+  if (m.locked_before_line > 0) out << YAML::Key << "locked_before_line" << YAML::Value << m.locked_before_line;
+  if (m.transfer_jitter_ns > 0) out << YAML::Key << "transfer_jitter_ns" << YAML::Value << m.transfer_jitter_ns;
   out << YAML::Key << "fence_ns" << YAML::Value << m.os.fence_ns;
   out << YAML::Key << "pause_ns" << YAML::Value << m.os.pause_ns;
   if (!m.links.empty()) {

@@ -52,6 +52,9 @@ struct CalibrationMeasurements {
   std::optional<double> adds_per_handover;
   // The first c2c CPU re-reading a line it wrote after the second loaded it (c2c probe).
   std::optional<double> writer_reread_ns;
+  // The interquartile range of the first two c2c CPUs' one-way times, round trip by round
+  // trip (c2c probe).
+  std::optional<double> one_way_iqr_ns;
   std::optional<double> syscall_ns;         // FUTEX_WAIT returning EAGAIN: a system call
   std::optional<double> wake_ns;            // a sleeping thread woken to running (ping-pong / 2)
   std::optional<double> wake_call_ns;       // the waker's FUTEX_WAKE of a sleeping thread, as it sees it

@@ -77,6 +77,7 @@ CalibrationMeasurements measurements(const np::MemoryProbeResult& memory, const 
   if (c2c.pause_ns > 0) m.pause_ns = c2c.pause_ns;
   if (c2c.adds_per_handover > 0) m.adds_per_handover = c2c.adds_per_handover;
   if (c2c.cpus.size() >= 2) m.writer_reread_ns = c2c.writer_reread_ns;
+  if (c2c.cpus.size() >= 2) m.one_way_iqr_ns = c2c.one_way_iqr_ns;
   if (ccbench.rows.size() == 1 && ccbench.rows.front().latency.samples > 0)
     m.ccbench_transfer = CalibrationMeasurements::Transfer{c2c.cpus[0], ccbench.rows.front().cpu,
                                                            ccbench.rows.front().latency.median_ns};

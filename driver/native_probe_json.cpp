@@ -98,6 +98,7 @@ Json c2c_probe_json(const np::C2cProbeResult& r) {
   out["pause_ns"] = hundredths(r.pause_ns);
   out["adds_per_handover"] = hundredths(r.adds_per_handover);
   out["writer_reread_ns"] = hundredths(r.writer_reread_ns);
+  out["one_way_iqr_ns"] = hundredths(r.one_way_iqr_ns);
   put_run(out, r.seconds, r.elapsed_s, r.interrupted, r.notes);
   report::MachineMeasurements m;
   m.c2c_cpus = r.cpus;

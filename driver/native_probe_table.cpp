@@ -89,8 +89,9 @@ std::string c2c_probe_table(const np::C2cProbeResult& r) {
   if (r.cpus.size() >= 2)
     out += fmt::format(
         "  CPUs {} and {} adding to one counter: {:.2f} adds in a row before the line moves (median); CPU {} "
-        "re-reading a line it wrote after CPU {} loaded it: {:.1f} ns (median)\n",
-        r.cpus[0], r.cpus[1], r.adds_per_handover, r.cpus[0], r.cpus[1], r.writer_reread_ns);
+        "re-reading a line it wrote after CPU {} loaded it: {:.1f} ns (median); their ping-pong's one way varies "
+        "by {:.1f} ns (interquartile range, round trips timed one by one)\n",
+        r.cpus[0], r.cpus[1], r.adds_per_handover, r.cpus[0], r.cpus[1], r.writer_reread_ns, r.one_way_iqr_ns);
   if (!r.one_way_ns.empty()) {
     out += clock_line(r.clock);
     report::MachineMeasurements m;

@@ -150,9 +150,11 @@ constexpr std::array<CountField, 3> kModelCounts{{
     {"store_buffer_entries", &mc::MachineConfig::store_buffer_entries, 1, kMaxStoreBufferEntries},
 }};
 
-constexpr std::array<std::string_view, 11> kModelSections{
-    "probe_filter", "inclusive_llc", "memory_directory", "coherence", "line_states",    "dram",
-    "caches",       "links",         "board_links",      "c2c_legs",  "migratory_reads"};
+constexpr std::array<std::string_view, 13> kModelSections{
+    "probe_filter",      "inclusive_llc", "memory_directory", "coherence",
+    "line_states",       "dram",          "caches",           "links",
+    "board_links",       "c2c_legs",      "migratory_reads",  "locked_before_line",
+    "transfer_jitter_ns"};
 constexpr std::array<std::string_view, 3> kCoherenceNames{"broadcast", "home_snoop", "home_agent"};
 static_assert(static_cast<int>(mc::Coherence::broadcast) == 0 && static_cast<int>(mc::Coherence::home_snoop) == 1 &&
               static_cast<int>(mc::Coherence::home_agent) == 2);
@@ -427,6 +429,8 @@ void load_model(const yaml::Map& m, MachineSpec& machine, mc::MachineConfig conf
   config.inclusive_llc = m.boolean_or("inclusive_llc", config.inclusive_llc);
   config.memory_directory = m.boolean_or("memory_directory", config.memory_directory);
   config.migratory_reads = m.boolean_or("migratory_reads", config.migratory_reads);
+  config.locked_before_line = m.real_or("locked_before_line", 0, 1, config.locked_before_line);
+  config.transfer_jitter_ns = m.real_or("transfer_jitter_ns", 0, kMaxNs, config.transfer_jitter_ns);
   if (const auto coherence = m.get("coherence"))
     config.coherence = static_cast<mc::Coherence>(yaml::choice(src, *coherence, "coherence", kCoherenceNames));
   if (const auto states = m.get("line_states"))

@@ -175,6 +175,7 @@ TEST_CASE("bad machine sections fail at the line and column of the mistake", "[m
       {"machine_bool.yaml", 2, 47, "probe_filter: expected true or false, got 'yes'"},
       {"machine_c2c_legs.yaml", 4, 37,
        "c2c_legs: request (0.5) and forward (0.6) add up to more than the whole transfer"},
+      {"machine_locked_before_line.yaml", 4, 23, "locked_before_line: 1.5 is out of range (0..1)"},
       {"machine_swept_cpus.yaml", 5, 9, "cpus applies to the flat preset only: nehalem-2s has 16 CPUs in 2 nodes"},
   });
 }

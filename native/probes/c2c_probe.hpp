@@ -54,6 +54,10 @@ struct C2cProbeResult {
   // shared the line; a transfer where the read took it whole (calibration's
   // migratory_reads); 0 with fewer than two CPUs.
   double writer_reread_ns = 0;
+  // cpus[0] and cpus[1]'s ping-pong, each of kSpreadRounds round trips timed on its own: the
+  // interquartile range of their halves, how much one pass varies (calibration's
+  // transfer_jitter_ns); 0 with fewer than two CPUs.
+  double one_way_iqr_ns = 0;
   int rounds_per_batch = 0;
   std::vector<std::string> notes;
   double seconds = 0;

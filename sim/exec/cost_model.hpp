@@ -48,6 +48,10 @@ class CostModel {
   // Latency of a load, store or read-modify-write.
   virtual std::uint64_t access_ns(const Access& access) = 0;
   virtual std::uint64_t fence_ns(CpuId cpu) = 0;
+  // What a locked read-modify-write spends before it reaches its line, once its store buffer
+  // has drained: the timed engine lets other CPUs' earlier accesses go first, then calls
+  // access_ns, which prices the rest. 0 where access_ns prices the whole instruction.
+  virtual std::uint64_t locked_prelude_ns(CpuId) { return 0; }
   virtual std::uint64_t pause_ns(CpuId cpu) = 0;
   // Latency from an unpark on `from` to the parked thread being runnable on `to` (an IPI).
   virtual std::uint64_t wake_ns(CpuId from, CpuId to) = 0;

@@ -114,6 +114,19 @@ struct MachineConfig {
   // the read and the write, the store buffer drained. 0: none (presets calibrated before the
   // field, whose c2c figures fold it into the transfer).
   double locked_ns = 0;
+  // The share of locked_ns spent before the instruction reaches its line: x86 executes a
+  // locked instruction's read only once its store buffer has drained and the instructions
+  // before it are done (it is a full fence), so a request another core makes meanwhile
+  // reaches the line first; the rest is the line held between the read and the write.
+  // 0: all of it held (the presets, whose CAS figures were fitted that way); `lockstep
+  // calibrate` derives it from the host's fence (docs/machines.md, "Locked instructions").
+  double locked_before_line = 0;
+  // Each cache-to-cache transfer reaches its owner up to this much later than the legs say,
+  // uniformly at random from a fixed seed (the same for every execution): hardware's
+  // arbitration and clock domains vary a transfer by some nanoseconds, and without that
+  // two cores racing for a line meet at the same phase every time. 0: none (the presets);
+  // `lockstep calibrate` measures it from a ping-pong's spread.
+  double transfer_jitter_ns = 0;
   std::uint32_t request_bytes = 16;  // a request or probe message
   std::uint32_t data_bytes = 80;     // a cache line with its header
   Dram dram;

@@ -11,6 +11,12 @@
 
 namespace lockstep::sim::machine {
 
+namespace {
+// transfer_jitter_ns's draws start here in every execution (the first 64 bits of the
+// fraction of sqrt(2): a number with nothing up its sleeve).
+constexpr std::uint64_t kJitterSeed = 0x6a09e667f3bcc908ULL;
+}  // namespace
+
 const char* name_of(Source source) {
   switch (source) {
     case Source::l1:
@@ -34,7 +40,10 @@ const char* name_of(Source source) {
 }
 
 MemorySystem::MemorySystem(const MachineConfig& config)
-    : config_(config), topology_(config), links_(topology_, config_.request_bytes, config_.data_bytes) {
+    : config_(config),
+      topology_(config),
+      links_(topology_, config_.request_bytes, config_.data_bytes),
+      jitter_(kJitterSeed) {
   if (config_.caches.empty() || config_.caches.front().scope != CacheScope::core)
     throw std::invalid_argument(
         fmt::format("machine {}: the first cache level must be private to a core", config_.name));
@@ -84,6 +93,7 @@ MemorySystem::MemorySystem(const MachineConfig& config)
 }
 
 void MemorySystem::reset() {
+  jitter_.reseed(kJitterSeed);
   for (Cache& c : l1_) c.clear();
   for (Cache& c : l2_) c.clear();
   for (Cache& c : l3_) c.clear();
@@ -116,17 +126,33 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
   double exact = latency(a, line, line_addr, static_cast<double>(a.start_ns));
   if (a.kind == OpKind::rmw && config_.locked_ns > 0) {
     // A locked instruction keeps its line until its write is done: a request for the line
-    // waits for that (miss: one transaction per line at a time).
-    exact += config_.locked_ns;
+    // waits for that (miss: one transaction per line at a time). The share of its cost
+    // spent before it reached the line was locked_prelude_ns.
+    exact += (1 - config_.locked_before_line) * config_.locked_ns;
     line.busy_until_ns = std::max(line.busy_until_ns, static_cast<double>(a.start_ns) + exact);
     line.owner_busy = true;
   }
   source_counts_[static_cast<std::size_t>(last_source_)]++;
   last_line_ = &line;
   last_cpu_ = a.cpu;
-  // Virtual time is whole nanoseconds; each CPU carries the fractions it has not yet paid,
-  // so a 1.5 ns hit costs 1 and 2 in turn and sums stay exact.
-  double& carry = carry_ns_[static_cast<std::size_t>(a.cpu)];
+  return whole_ns(a.cpu, exact);
+}
+
+// Uniform in [0, transfer_jitter_ns), in steps of 1/4096 of it: integer draws, so every host
+// and compiler gets the same figures.
+double MemorySystem::transfer_jitter() {
+  constexpr std::uint64_t kSteps = 4096;
+  return static_cast<double>(jitter_.below(kSteps)) * (config_.transfer_jitter_ns / kSteps);
+}
+
+std::uint64_t MemorySystem::locked_prelude_ns(CpuId cpu) {
+  return config_.locked_before_line > 0 ? whole_ns(cpu, config_.locked_before_line * config_.locked_ns) : 0;
+}
+
+// Virtual time is whole nanoseconds; each CPU carries the fractions it has not yet paid, so
+// a 1.5 ns hit costs 1 and 2 in turn and sums stay exact.
+std::uint64_t MemorySystem::whole_ns(CpuId cpu, double exact) {
+  double& carry = carry_ns_[static_cast<std::size_t>(cpu)];
   const double total = exact + carry;
   // total >= 0, so truncating is flooring (one conversion each way; std::floor without
   // SSE4.1 is a sequence of masks).
@@ -351,6 +377,11 @@ double MemorySystem::miss(const Access& a, Line& line, std::uint64_t line_addr, 
       const double ready = served + config_.remote_cache_ns;
       done = ready + message(owner_package, package, Message::data, ready);
       last_source_ = Source::remote_cache;
+    }
+    if (config_.transfer_jitter_ns > 0) {
+      const double late = transfer_jitter();
+      served += late;
+      done += late;
     }
     depart(owner, line_addr, served, owner_state);
     if (exclusive) {

@@ -32,6 +32,7 @@
 #include "sim/machine/line_directory.hpp"
 #include "sim/machine/machine_config.hpp"
 #include "sim/machine/topology.hpp"
+#include "sim/rng.hpp"
 
 namespace lockstep::sim::machine {
 
@@ -51,6 +52,7 @@ class MemorySystem final : public CostModel {
   void prefetch(CpuId cpu, std::uint64_t addr) override;
   void expect_lines(std::uint64_t lines) override { lines_.reserve(lines); }
   std::uint64_t fence_ns(CpuId) override { return config_.os.fence_ns; }
+  std::uint64_t locked_prelude_ns(CpuId cpu) override;
   std::uint64_t pause_ns(CpuId) override { return config_.os.pause_ns; }
   std::uint64_t wake_ns(CpuId from, CpuId to) override;
   std::uint64_t unpark_ns(CpuId) override { return config_.os.unpark_ns; }
@@ -89,6 +91,8 @@ class MemorySystem final : public CostModel {
 
   // memory_system.cpp: what an access costs
   double latency(const Access& a, Line& line, std::uint64_t line_addr, double start);
+  std::uint64_t whole_ns(CpuId cpu, double exact);  // charged in whole ns, the fraction carried
+  double transfer_jitter();
   void check_line(const Line& line, const Access& a) const;
   double private_hit(int core, Line& line, std::uint64_t line_addr, double at);
   double miss(const Access& a, Line& line, std::uint64_t line_addr, int core, double start);
@@ -138,6 +142,7 @@ class MemorySystem final : public CostModel {
   std::vector<double> probe_arrival_;    // scratch for from_memory: per package, when its probe arrives
   std::vector<std::uint64_t> open_row_;  // per node and bank
   std::vector<double> carry_ns_;         // per CPU: the fraction of a nanosecond not yet charged
+  Rng jitter_;                           // transfer_jitter_ns's draws, reseeded by reset()
   // Per core, the copies it has been asked for whose request has not reached it yet: it
   // keeps hitting each until `until_ns` (a read always; a write if it held the line E or M),
   // in the state it held it in.
