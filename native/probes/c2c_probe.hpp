@@ -54,9 +54,9 @@ struct C2cProbeResult {
   // shared the line; a transfer where the read took it whole (calibration's
   // migratory_reads); 0 with fewer than two CPUs.
   double writer_reread_ns = 0;
-  // cpus[0] and cpus[1]'s ping-pong, each of kSpreadRounds round trips timed on its own: the
-  // interquartile range of their halves, how much one pass varies (calibration's
-  // transfer_jitter_ns); 0 with fewer than two CPUs.
+  // cpus[0] and cpus[1]'s ping-pong with each round trip timed on its own: the interquartile
+  // range of their halves, the least over 5 series of 1000, how much one pass varies
+  // (calibration's transfer_jitter_ns); 0 with fewer than two CPUs.
   double one_way_iqr_ns = 0;
   int rounds_per_batch = 0;
   std::vector<std::string> notes;
