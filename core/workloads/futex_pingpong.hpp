@@ -8,6 +8,12 @@
 // A word's states: idle, ping (the pinger's request), pong (the answer), stop (the pinger's
 // window closed). After the answer the pinger sets the word idle again for its next use.
 // Every change the other side waits for is followed by a wake, so nothing depends on timing.
+// The pinger begins only once its ponger has said it is about to wait and kSettleNs more
+// have passed, so the first ping finds the ponger asleep on both platforms, and every trip
+// after it sleeps and wakes twice (the woken side runs a wake's latency later, by which time
+// the other has gone to sleep). Started together, a simulated pair could instead find each
+// answer already there at every wait and never sleep, a regime as stable as the sleeping one
+// in a run without noise.
 //
 // Metrics: round trips per second, per pair (each over its own window) and summed, and the
 // distribution of one round trip's time (median, 90th and 99th percentiles over every pair's
@@ -62,7 +68,7 @@ class FutexPingpong {
     futex::emplace_backend(futex_, p_.config, p_.machine, p_.threads);
     for (std::size_t pair = 0; pair < pairs(); ++pair) {
       auto* words = static_cast<Word*>(P::allocate(bytes_per_pair(), kCacheLineBytes, 0));
-      for (int i = 0; i < p_.words; ++i) new (&words[i]) Word(kIdle);
+      for (int i = 0; i <= p_.words; ++i) new (&words[i]) Word(kIdle);  // the flag too
       P::label(words, bytes_per_pair(), fmt::format("words_p{}", pair));
       words_.push_back(words);
     }
@@ -122,11 +128,18 @@ class FutexPingpong {
   static constexpr std::size_t kMaxTripSamples = std::size_t{1} << 20;
 
   std::size_t pairs() const { return static_cast<std::size_t>(p_.threads / 2); }
-  std::size_t bytes_per_pair() const { return sizeof(Word) * static_cast<std::size_t>(p_.words); }
+  // A pair's words, then its ponger's "about to wait" flag.
+  std::size_t bytes_per_pair() const { return sizeof(Word) * (static_cast<std::size_t>(p_.words) + 1); }
+  // [guess] Long enough for a FUTEX_WAIT to have put its caller to sleep: a system call
+  // costs about 0.13 us on this workplace's hosts, the table's work less (futex-wake settles
+  // 100 us for the same reason, perf's own benchmark 100 ms).
+  static constexpr std::uint64_t kSettleNs = 10'000;
   int next(int i) const { return i + 1 == p_.words ? 0 : i + 1; }
 
   void ping(std::size_t pair) {
     Word* words = words_[pair];
+    while (words[p_.words].load(std::memory_order_acquire) == 0) P::cpu_relax();
+    for (const std::uint64_t settled = P::now() + kSettleNs; P::now() < settled;) P::cpu_relax();
     const std::uint64_t start = P::now();
     const std::uint64_t deadline = start + p_.runtime_ns;
     std::uint64_t done = 0;
@@ -156,6 +169,7 @@ class FutexPingpong {
 
   void pong(std::size_t pair) {
     Word* words = words_[pair];
+    words[p_.words].store(1, std::memory_order_release);  // about to wait
     for (int i = 0;; i = next(i)) {
       Word& word = words[i];
       std::uint32_t v = 0;
