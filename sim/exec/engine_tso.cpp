@@ -55,6 +55,10 @@ bool Engine::buffer_store(SimThread& t, void* host, std::uint64_t addr, unsigned
     // buffered stores ahead of their turn, and the stores commit in program order].
     const std::uint64_t after = t.store_buffer.empty() ? start : t.store_buffer.back().visible_ns;
     visible = std::max(start + write_ns, after);
+    // That request takes the line from spinners' copies now, as an unbuffered store's does:
+    // they ask again at once and queue behind it (wake_invalidated_spinners), where waking
+    // them when the store drains would make each pay a whole transfer more.
+    wake_invalidated_spinners();
   }
   t.store_buffer.push_back(
       BufferedStore{addr, host, static_cast<std::uint8_t>(size), value, visible, current_step(), t.stores_buffered++});
