@@ -80,7 +80,7 @@ std::string memory_probe_table(const np::MemoryProbeResult& r) {
 std::string c2c_probe_table(const np::C2cProbeResult& r) {
   std::string out = fmt::format(
       "c2c probe: CAS ping-pong on one line between pinned threads, {} rounds per batch, "
-      "one way = round trip / 2, median over batches\n",
+      "one way = round trip / 2, the least median of five consecutive parts of the batches\n",
       r.rounds_per_batch);
   out += fmt::format(
       "  on CPU {}, uncontended: a locked fetch_add on its own line {:.2f} ns, a seq_cst fence {:.2f} ns, "

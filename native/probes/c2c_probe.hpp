@@ -35,7 +35,8 @@ struct C2cProbeResult {
   std::vector<int> allowed_cpus;
   std::vector<int> cpus;  // measured: every allowed CPU, or every `cpu_step`-th
   int cpu_step = 1;
-  // [i][j]: the median over batches of the one-way latency between cpus[i] and cpus[j];
+  // [i][j]: the one-way latency between cpus[i] and cpus[j], the least median over five
+  // consecutive parts of its batches (the median of all with fewer than 15 batches);
   // symmetric, 0 on the diagonal; empty with fewer than two CPUs.
   std::vector<std::vector<double>> one_way_ns;
   std::vector<std::vector<std::uint64_t>> batches;  // [i][j]: timed batches behind the median
