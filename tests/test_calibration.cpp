@@ -245,4 +245,33 @@ TEST_CASE("calibration: what was not measured keeps the base preset's number and
   CHECK_THAT(source_of(c, "c2c_same_package_ns"), Catch::Contains("[guess]"));
   CHECK(c.config.dram.latency_ns ==
         sim::machine::host_machine(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s").dram.latency_ns);
+  // Nothing measured the fence, the locked instruction or the ping-pong's spread.
+  CHECK(c.config.locked_before_line == 0);
+  CHECK(c.config.transfer_jitter_ns == 0);
+  CHECK_THAT(source_of(c, "locked_before_line"), Catch::Contains("not both measured"));
+  CHECK_THAT(source_of(c, "transfer_jitter_ns"), Catch::Contains("not measured"));
+}
+
+// The fence (11.6 ns) costs more than the locked instruction beyond its L1 hit (7.5 - 1.3):
+// all of that comes before the line, a share of 1. A ping-pong whose one way varies by an
+// interquartile range of 3 ns is two transfers' jitter of 2 x 3 / (2 - sqrt 2) = 10.24 ns.
+TEST_CASE("calibration: the locked instruction's wait and the transfers' jitter are derived, written and read back",
+          "[calibration]") {
+  const fs::path dir = testing::scratch_dir() / "calibration-locked";
+  fs::create_directories(dir);
+  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  driver::CalibrationMeasurements m = xeon_measurements();
+  m.one_way_iqr_ns = 3.0;
+  const driver::Calibration c =
+      driver::fit_calibration(host, m, {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w").string());
+  CHECK(c.config.locked_before_line == 1);
+  CHECK_THAT(source_of(c, "locked_before_line"), Catch::Contains("11.60 ns") && Catch::Contains("Intel SDM"));
+  CHECK(c.config.transfer_jitter_ns == Approx(10.2).margin(0.01));
+  CHECK_THAT(source_of(c, "transfer_jitter_ns"), Catch::Contains("3.00 ns"));
+  std::ofstream(dir / "m.yaml") << driver::machine_file_text(c);
+  std::ofstream(dir / "s.yaml") << "name: s\nmachine: {file: m.yaml}\nworkload: {kind: c2c}\nexpect: pass\n";
+  const scenario::MachineSpec loaded = scenario::load_scenario_file((dir / "s.yaml").string()).rows.front().machine;
+  REQUIRE(loaded.model);
+  CHECK(loaded.model->locked_before_line == 1);
+  CHECK(loaded.model->transfer_jitter_ns == Approx(10.2).margin(0.01));
 }
