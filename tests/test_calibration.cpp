@@ -38,6 +38,18 @@ driver::CalibrationMeasurements xeon_measurements() {
   return m;
 }
 
+// The fake host's topology (two packages of four cores, two threads each).
+sim::machine::HostTopology fake_xeon() {
+  return sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+}
+
+// A scratch directory of one test's own.
+fs::path scratch(const std::string& name) {
+  const fs::path dir = testing::scratch_dir() / name;
+  fs::create_directories(dir);
+  return dir;
+}
+
 std::string source_of(const driver::Calibration& c, const std::string& field) {
   for (const auto& [f, from] : c.info.sources)
     if (f == field) return from;
@@ -76,9 +88,8 @@ double simulated_transfer(const fs::path& machine) {
 }  // namespace
 
 TEST_CASE("calibration: fitted numbers reproduce the measurements through the machine file", "[calibration]") {
-  const fs::path dir = testing::scratch_dir() / "calibration";
-  fs::create_directories(dir);
-  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  const fs::path dir = scratch("calibration");
+  const auto host = fake_xeon();
   const scenario::HostIdentity id{"fakehost", "Fake Xeon", 16};
   const driver::Calibration c = driver::fit_calibration(host, xeon_measurements(), id, "2026-12-02T10:00:00Z",
                                                         (dir / "work").string(), driver::TransferFit::c2c);
@@ -147,9 +158,8 @@ TEST_CASE("calibration: fitted numbers reproduce the measurements through the ma
 // exactly c2c_same_package_ns; fitted to it, the simulated ccbench on the written file
 // reproduces it, and the source says what the ping-pong becomes.
 TEST_CASE("calibration: --transfer-from ccbench fits the in-package transfer to one load", "[calibration]") {
-  const fs::path dir = testing::scratch_dir() / "calibration-ccbench";
-  fs::create_directories(dir);
-  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  const fs::path dir = scratch("calibration-ccbench");
+  const auto host = fake_xeon();
   const driver::Calibration c =
       driver::fit_calibration(host, xeon_measurements(), {"h", "c", 16}, "2026-12-02T10:00:00Z", (dir / "w2").string(),
                               driver::TransferFit::ccbench);
@@ -171,9 +181,8 @@ TEST_CASE("calibration: --transfer-from ccbench fits the in-package transfer to 
 // ping-pong and the contended adds come out as measured too; the written file reproduces all
 // three when simulated.
 TEST_CASE("calibration: the transfer's legs reproduce the ping-pong and the contended adds", "[calibration]") {
-  const fs::path dir = testing::scratch_dir() / "calibration-legs";
-  fs::create_directories(dir);
-  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  const fs::path dir = scratch("calibration-legs");
+  const auto host = fake_xeon();
   driver::CalibrationMeasurements m = xeon_measurements();
   m.adds_per_handover = 3.0;
   // A ping-pong the model's composition can reach with this transfer (33 ns cannot: its
@@ -203,9 +212,8 @@ TEST_CASE("calibration: the transfer's legs reproduce the ping-pong and the cont
 // A measurement the simulated probe cannot reach is not fitted: the parameter keeps where it
 // started and the source says so (a fit that kept stepping once wrote an L3 hit of 531 ns).
 TEST_CASE("calibration: a fit that cannot reach its measurement keeps the start and says so", "[calibration]") {
-  const fs::path dir = testing::scratch_dir() / "calibration-unreached";
-  fs::create_directories(dir);
-  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  const fs::path dir = scratch("calibration-unreached");
+  const auto host = fake_xeon();
   driver::CalibrationMeasurements m = xeon_measurements();
   m.memory[3].mean_ns = 0.2;  // 2 MiB faster than an L1 hit: no L3 hit time gives that mean
   const driver::Calibration c =
@@ -220,9 +228,8 @@ TEST_CASE("calibration: a fit that cannot reach its measurement keeps the start 
 // price the level: the fit takes the largest size that stayed well below.
 TEST_CASE("calibration: a last level larger than the latencies show is fitted where it still answers",
           "[calibration]") {
-  const fs::path dir = testing::scratch_dir() / "calibration-knee";
-  fs::create_directories(dir);
-  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  const fs::path dir = scratch("calibration-knee");
+  const auto host = fake_xeon();
   driver::CalibrationMeasurements m = xeon_measurements();
   m.memory.push_back({4u << 20, 80});  // within the reported L3, but nearly DRAM's 92 ns
   std::sort(m.memory.begin(), m.memory.end(), [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
@@ -233,8 +240,8 @@ TEST_CASE("calibration: a last level larger than the latencies show is fitted wh
 }
 
 TEST_CASE("calibration: what was not measured keeps the base preset's number and says so", "[calibration]") {
-  const fs::path dir = testing::scratch_dir() / "calibration-partial";
-  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  const fs::path dir = scratch("calibration-partial");
+  const auto host = fake_xeon();
   driver::CalibrationMeasurements m;
   m.memory = {{16384, 1.4}};  // no larger buffer, no c2c, no futex figures
   const driver::Calibration c =
@@ -257,9 +264,8 @@ TEST_CASE("calibration: what was not measured keeps the base preset's number and
 // interquartile range of 3 ns is two transfers' jitter of 2 x 3 / (2 - sqrt 2) = 10.24 ns.
 TEST_CASE("calibration: the locked instruction's wait and the transfers' jitter are derived, written and read back",
           "[calibration]") {
-  const fs::path dir = testing::scratch_dir() / "calibration-locked";
-  fs::create_directories(dir);
-  const auto host = sim::machine::read_host_topology(std::string(LOCKSTEP_SOURCE_DIR) + "/tests/data/sysfs/xeon-2s");
+  const fs::path dir = scratch("calibration-locked");
+  const auto host = fake_xeon();
   driver::CalibrationMeasurements m = xeon_measurements();
   m.one_way_iqr_ns = 3.0;
   const driver::Calibration c =
