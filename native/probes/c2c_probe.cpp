@@ -44,6 +44,13 @@ bool pass(std::atomic<std::uint64_t>& token, std::uint64_t from) {
   return true;
 }
 
+// The answering side of a ping-pong: turns each odd value into the next even one until the
+// pinging side writes kDone.
+void pong(std::atomic<std::uint64_t>& token) {
+  for (std::uint64_t round = 0; pass(token, 2 * round + 1); ++round) {
+  }
+}
+
 struct PairContext {
   const Clock& clock;
   const C2cProbeOptions& options;
@@ -71,11 +78,7 @@ std::vector<double> ping_pong(const PairContext& c, int a, int b, Deadline::Cloc
     }
     token.store(kDone, std::memory_order_release);
   };
-  auto pong = [&] {
-    for (std::uint64_t round = 0; pass(token, 2 * round + 1); ++round) {
-    }
-  };
-  run_pinned_pair(a, ping, b, pong);
+  run_pinned_pair(a, ping, b, [&token] { pong(token); });
   return one_way_ns;
 }
 
@@ -98,11 +101,7 @@ double series_iqr_ns(const Clock& clock, int a, int b) {
     }
     token.store(kDone, std::memory_order_release);
   };
-  auto pong = [&] {
-    for (std::uint64_t round = 0; pass(token, 2 * round + 1); ++round) {
-    }
-  };
-  run_pinned_pair(a, ping, b, pong);
+  run_pinned_pair(a, ping, b, [&token] { pong(token); });
   std::sort(halves.begin(), halves.end());
   return measure::percentile(halves, 0.75) - measure::percentile(halves, 0.25);
 }

@@ -224,7 +224,8 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   bool ok = true;
   const std::uint64_t addr = memory_.address_of(host);
   prefetch_host_line(host);  // read after the threads that go first
-  yield_for(PendingOp{.kind = OpKind::rmw, .size = static_cast<std::uint8_t>(size), .order = order, .addr = addr});
+  const PendingOp pending{.kind = OpKind::rmw, .size = static_cast<std::uint8_t>(size), .order = order, .addr = addr};
+  yield_for(pending);
   SimThread& t = threads_[exec_.current];
   drain_own(t);  // a locked instruction
   // The share of its cost that comes before it reaches its line (cost_model.hpp): timed, the
@@ -234,13 +235,14 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   const std::uint64_t prelude = costs_.locked_prelude_ns(t.cpu);
   if (prelude > 0 && timed) {
     t.clock_ns += prelude;
-    yield_for(PendingOp{.kind = OpKind::rmw, .size = static_cast<std::uint8_t>(size), .order = order, .addr = addr});
+    yield_for(pending);
   }
   if (races_.enabled()) race_rmw(addr, order);
   const std::uint64_t start = start_time();
   const std::uint64_t access = costs_.access_ns(
       Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
-  const std::uint64_t latency = timed ? access : prelude + access;
+  const std::uint64_t whole = prelude + access;
+  const std::uint64_t latency = timed ? access : whole;
   std::optional<AccessDetail> detail;
   if (exec_.trace != nullptr) detail = costs_.last_detail();  // before other threads run
   wake_invalidated_spinners();
@@ -251,9 +253,9 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   // One that leaves the value as it was (a failed CAS) only read it: it commutes with reads.
   log_access(addr, size, new_value != old_value);
   if (exec_.trace != nullptr)
-    // Traced as one operation from the instruction's start (the prelude included).
+    // Traced as one operation from the instruction's start, the prelude included.
     exec_.trace->rmw(timed ? start - prelude : start, exec_.current, t.cpu, op, addr, size, old_value, new_value, ok,
-                     timed ? prelude + latency : latency, detail ? &*detail : nullptr);
+                     whole, detail ? &*detail : nullptr);
   // An RMW that leaves the value as it was (a failed CAS, exchanging 1 for 1) only read it,
   // as far as a spinning thread can tell.
   if (new_value != old_value) {
