@@ -36,6 +36,15 @@ class Rng {
     }
   }
 
+  // The `n`-th key of `stream` under `seed`: two rounds of splitmix64's finalizer, so keys
+  // of neighbouring streams and counts share no visible pattern. Stateless: what it returns
+  // does not depend on which keys were asked for before.
+  static std::uint64_t key(std::uint64_t seed, std::uint64_t stream, std::uint64_t n) {
+    std::uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ULL);
+    x = splitmix(x) ^ (n * 0x9e3779b97f4a7c15ULL);
+    return splitmix(x);
+  }
+
   // A seed for sub-stream `index` of `seed`: executions of one run draw independent
   // schedules, whatever order (or worker) runs them.
   static std::uint64_t derive(std::uint64_t seed, std::uint64_t index) {

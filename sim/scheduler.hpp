@@ -123,7 +123,7 @@ struct EventLog {
 };
 
 // How the engine offers candidates. Timed: the thread with the earliest clock goes next,
-// ties ordered by the oracle's tie_key(); exploring oracles see every enabled thread,
+// ties ordered by keys from the oracle's tie_seed(); exploring oracles see every enabled thread,
 // whatever its CPU, because any preemption is possible on a real machine.
 enum class EngineMode : std::uint8_t { timed, explore };
 
@@ -143,10 +143,13 @@ class Scheduler {
   // exists, and the engine records each step's accesses into the log (explore mode only).
   // Single-candidate answers are not part of the schedule, so replay needs none of this.
   virtual EventLog* event_log() { return nullptr; }
-  // Timed mode: a key that orders threads ready at the same instant (lower goes first),
-  // drawn when a thread becomes ready. Ties are then broken in O(log n) without gathering
-  // them; exploring oracles never see timed ties.
-  virtual std::uint64_t tie_key() { return 0; }
+  // Timed mode: the execution's seed for the keys that order threads ready at the same
+  // instant (lower goes first). A thread's k-th key is a hash of this seed, the thread and k
+  // (Rng::key), so ties are broken in O(log n) without gathering them, and a key does not
+  // depend on the order in which the engine queued the threads: a thread that runs ahead
+  // without being queued (docs/architecture.md, "Running ahead") leaves every later key as it
+  // was. Exploring oracles never see timed ties.
+  virtual std::uint64_t tie_seed() { return 0; }
   // Short strategy name for results and schedule files.
   virtual std::string name() const = 0;
   // Exploring: when a simulated thread reports a violation, stop only that thread and run

@@ -12,6 +12,7 @@
 #include "sim/exec/engine_state.hpp"
 #include "sim/exec/fiber_sanitizer.hpp"
 #include "sim/exec/fiber_switch.hpp"
+#include "sim/rng.hpp"
 
 namespace lockstep::sim {
 
@@ -153,6 +154,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   if (exec_.log != nullptr) exec_.log->clear();
 
   oracle.begin_execution(execution_index);
+  exec_.tie_seed = oracle.tie_seed();
   workload.setup(*this);
   costs_.expect_lines(memory_.heap_bytes() / kCacheLineBytes + kStackLinesPerThread * threads_.size());
   races_.reset(threads_.size(), limits_.detect_races);
@@ -316,7 +318,10 @@ ThreadId Engine::pick_timed() {
 }
 
 // A thread's place in the queue, fixed when it is queued: its clock, then a seeded tie key.
-ReadyEntry Engine::ready_entry(ThreadId id) { return ReadyEntry(threads_[id].clock_ns, exec_.oracle->tie_key(), id); }
+ReadyEntry Engine::ready_entry(ThreadId id) {
+  SimThread& t = threads_[id];
+  return ReadyEntry(t.clock_ns, Rng::key(exec_.tie_seed, id, t.scheduling_points++), id);
+}
 
 void Engine::enqueue(ThreadId id) { ready_.push(ready_entry(id)); }
 

@@ -389,6 +389,7 @@ class Engine {
   // by assigning a fresh one, so no field can be forgotten.
   struct Execution {
     Scheduler* oracle = nullptr;
+    std::uint64_t tie_seed = 0;  // timed mode: the oracle's, for this execution
     TraceRecorder* trace = nullptr;
     EngineMode mode = EngineMode::explore;
     ThreadId current = kHostId;

@@ -47,6 +47,8 @@ struct Engine::SimThread {
   // choice that changes nothing (and one whose accesses a model checker could not know).
   bool resuming = false;
   std::uint64_t clock_ns = 0;  // when its next operation can start (timed mode)
+  // Timed: scheduling points so far, queued or run ahead: its next tie key's index.
+  std::uint64_t scheduling_points = 0;
   PendingOp pending;
   // Explore mode: what the current spin-loop iteration read, and whether it wrote.
   std::vector<SpinRead> spin_watch;

@@ -36,7 +36,7 @@ class ReadyEntry {
   static constexpr std::uint64_t kThreadMask = (std::uint64_t{1} << kThreadBits) - 1;
 
   constexpr ReadyEntry() = default;
-  // `tie_draw` is the seeded PRNG's draw; its top 54 bits order threads with equal clocks,
+  // `tie_draw` is the thread's seeded tie key (Rng::key); its top 54 bits order threads with equal clocks,
   // then the thread id does. (Ordering by the whole draw, then the id, differs only when two
   // draws agree in their top 54 bits.)
   constexpr ReadyEntry(std::uint64_t clock_ns, std::uint64_t tie_draw, ThreadId thread)
