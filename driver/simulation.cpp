@@ -1,6 +1,8 @@
 #include "driver/simulation.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 #include "core/properties.hpp"
 #include "driver/workload_bindings.hpp"
@@ -51,11 +53,15 @@ std::uint32_t store_buffer_entries(const Scenario& s) {
 
 }  // namespace
 
-// The engine's limits: steps, store buffers, and whether to track happens-before (only
-// when the scenario checks data_race).
+// The engine's limits: steps, store buffers, whether to track happens-before (only when the
+// scenario checks data_race), and whether a timed run's quiet hits run ahead.
 sim::EngineLimits engine_limits(const Scenario& s) {
   sim::EngineLimits limits{s.strategy.max_steps, store_buffer_entries(s)};
   limits.detect_races = std::find(s.properties.begin(), s.properties.end(), property::data_race) != s.properties.end();
+  // LOCKSTEP_RUN_AHEAD=0 turns it off for every scenario: the oracle of
+  // scripts/check-run-ahead-independence.sh, which must find the same results either way.
+  const char* run_ahead = std::getenv("LOCKSTEP_RUN_AHEAD");
+  limits.run_ahead = s.strategy.run_ahead && (run_ahead == nullptr || std::string_view(run_ahead) != "0");
   return limits;
 }
 

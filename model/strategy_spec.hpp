@@ -24,10 +24,11 @@ enum StrategyKey : std::uint16_t {
   key_workers = 1 << 6,
   key_minimize = 1 << 7,
   key_unroll = 1 << 8,
+  key_run_ahead = 1 << 9,
 };
 
 // The option names, as a scenario spells them, with their bits.
-inline constexpr std::array<std::pair<std::string_view, std::uint16_t>, 9> kStrategyKeys{{
+inline constexpr std::array<std::pair<std::string_view, std::uint16_t>, 10> kStrategyKeys{{
     {"seed", key_seed},
     {"executions", key_executions},
     {"preemption_bound", key_preemption_bound},
@@ -37,6 +38,7 @@ inline constexpr std::array<std::pair<std::string_view, std::uint16_t>, 9> kStra
     {"workers", key_workers},
     {"minimize", key_minimize},
     {"unroll", key_unroll},
+    {"run_ahead", key_run_ahead},
 }};
 
 // Each strategy declared once: its name in scenarios and `lockstep list`, what it does, the
@@ -51,7 +53,7 @@ struct StrategyInfo {
 };
 
 inline constexpr std::array<StrategyInfo, 7> kStrategies{{
-    {StrategyKind::timed, "timed", key_seed, false,
+    {StrategyKind::timed, "timed", key_seed | key_run_ahead, false,
      "one execution, earliest virtual time first, ties broken by the seed"},
     {StrategyKind::random, "random", key_seed | key_executions | key_workers | key_minimize, false,
      "each execution under a uniformly random schedule"},
@@ -86,6 +88,7 @@ struct StrategySpec {
   unsigned workers = 1;             // parallel search (random, pct, dfs, bounded)
   bool minimize = true;             // minimize a counterexample before reporting it
   unsigned unroll = 0;              // smt: `while` iterations encoded (0: each loop's own bound)
+  bool run_ahead = true;            // timed: quiet hits run ahead (sim::EngineLimits::run_ahead)
 };
 
 }  // namespace lockstep::model

@@ -260,6 +260,7 @@ StrategySpec load_strategy(const yaml::Map& root) {
   s.workers = static_cast<unsigned>(m.unsigned_or("workers", 1, 256, s.workers));
   s.minimize = m.boolean_or("minimize", s.minimize);
   s.unroll = static_cast<unsigned>(m.unsigned_or("unroll", 1, kMaxUnroll, 0));
+  s.run_ahead = m.boolean_or("run_ahead", s.run_ahead);
   return s;
 }
 

@@ -81,6 +81,20 @@ class CostModel {
   // invalidation or a request on its way to that core), in virtual ns; negative when it did
   // not, or the model has no coherence in time.
   virtual double copy_lost_at(CpuId, std::uint64_t) const { return -1; }
+  // Running ahead (docs/architecture.md, "Running ahead"): the least virtual time between
+  // any CPU's access and its first effect on another core's copy of a line (0: none can be
+  // promised, and no thread runs ahead). Fixed for the model's life.
+  virtual std::uint64_t lookahead_ns() const { return 0; }
+  // If an access of `kind` from `cpu` to `addr` at `start` hits that core's L1 and changes no
+  // state another core can see (so running it before other CPUs' accesses that start up to
+  // lookahead_ns() earlier cannot change its cost or theirs), makes it as access_ns would and
+  // returns its latency; otherwise changes nothing and returns kNotQuiet. A model that makes
+  // one must also check, from then on, that no copy of that core's leaves sooner than the
+  // lookahead promised.
+  static constexpr std::uint64_t kNotQuiet = ~std::uint64_t{0};
+  virtual std::uint64_t quiet_hit_ns(CpuId, std::uint64_t /*addr*/, OpKind, std::uint64_t /*start*/) {
+    return kNotQuiet;
+  }
 
  protected:
   bool last_in_flight_ = false;

@@ -155,6 +155,11 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
 
   oracle.begin_execution(execution_index);
   exec_.tie_seed = oracle.tie_seed();
+  // Running ahead needs the queue's order only where an access can be seen: a trace, a lock
+  // profile, the race detector and the cache-overlap record see every access in turn.
+  if (exec_.mode == EngineMode::timed && limits_.run_ahead && trace == nullptr && lock_profiler_ == nullptr &&
+      !limits_.detect_races && !exec_.overlap)
+    exec_.lookahead_ns = costs_.lookahead_ns();
   workload.setup(*this);
   costs_.expect_lines(memory_.heap_bytes() / kCacheLineBytes + kStackLinesPerThread * threads_.size());
   races_.reset(threads_.size(), limits_.detect_races);
@@ -202,6 +207,7 @@ ExecutionResult Engine::run(SimWorkload& workload, Scheduler& oracle, TraceRecor
   }
   result.memory_ops = exec_.memory_ops;
   result.virtual_time_ns = now();
+  result.ran_ahead = exec_.ran_ahead;
   schedule_room_ = std::max(schedule_room_, schedule_.size());
   result.schedule = std::move(schedule_);
   result.abandoned = exec_.abandoned;
@@ -238,7 +244,18 @@ void Engine::yield_for(PendingOp op) {
     if (t.state != ThreadRunState::running) {
       next = pick_next();
     } else if (!exec_.violation) {
-      next = ready_.exchange_top(ready_entry(exec_.current));  // often itself: no switch at all
+      if (runs_ahead(t, op)) {
+        // Where it would have been queued, kept for catch_up; a thread no later than every
+        // other is not ahead of anyone.
+        t.ahead = !ready_.empty() && t.clock_ns >= ready_.earliest_clock();
+        t.ahead_clock_ns = t.clock_ns;
+        t.ahead_point = t.scheduling_points++;
+        if (!ready_.empty() && t.clock_ns > ready_.earliest_clock()) ++exec_.ran_ahead;
+        next = exec_.current;
+      } else {
+        t.ahead = false;
+        next = ready_.exchange_top(ready_entry(exec_.current));  // often itself: no switch at all
+      }
     }
   } else {
     next = pick_next();
@@ -315,6 +332,23 @@ ThreadId Engine::pick_timed() {
   // blocked spinner.
   while (ready_.empty() && exec_.buffered_stores > 0) drain_next_due();
   return ready_.empty() ? kHostId : ready_.pop();
+}
+
+// Timed: a thread that ran ahead goes back into the queue where its last access would have
+// queued (the same clock and tie key), so that every thread's earlier accesses run first.
+// Called before whatever it does next that another thread's access could change: the
+// decision to block a spin loop (it reads memory directly), an invariant, a violation's step
+// count, an allocation from the shared arena, its exit. Running ahead is sound only because
+// no such read happens while the thread is ahead.
+void Engine::catch_up() {
+  if (on_host()) return;
+  SimThread& t = threads_[exec_.current];
+  if (!t.ahead) return;
+  t.ahead = false;
+  if (exec_.violation) return;
+  const ReadyEntry where(t.ahead_clock_ns, Rng::key(exec_.tie_seed, exec_.current, t.ahead_point), exec_.current);
+  const ThreadId next = ready_.exchange_top(where);
+  if (next != exec_.current) switch_to(next);
 }
 
 // A thread's place in the queue, fixed when it is queued: its clock, then a seeded tie key.
@@ -425,6 +459,7 @@ void Engine::thread_main(ThreadId id) {
 void Engine::run_body(ThreadId id) { threads_[id].body(); }
 
 ThreadId Engine::on_thread_exit(ThreadId id) {
+  catch_up();
   SimThread& t = threads_[id];
   set_state(t, ThreadRunState::finished, t.clock_ns);
   t.body = nullptr;
@@ -441,6 +476,7 @@ void Engine::abort_execution() {
 // --- violations -----------------------------------------------------------------------------
 
 void Engine::record_violation(std::string_view property, std::string_view message) {
+  catch_up();
   const ThreadId who = on_host() ? kNoThread : exec_.current;
   if (exec_.violation && !exec_.continue_after_violation) return;
   exec_.violations.push_back(Violation{std::string(property), std::string(message), who, now(), exec_.steps});

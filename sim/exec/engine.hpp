@@ -69,6 +69,11 @@ struct EngineLimits {
   // Property data_race: track happens-before and check plain accesses (race_detector.hpp).
   // Off unless a scenario asks for it, since it costs a map lookup per access.
   bool detect_races = false;
+  // Timed: a thread whose next access is a quiet hit (CostModel::quiet_hit) within the
+  // machine's lookahead of the earliest other thread runs it without a scheduling decision
+  // (docs/architecture.md, "Running ahead"). The results are the same either way; off, the
+  // engine queues every access (traced runs always do, so traces list them in time order).
+  bool run_ahead = true;
 };
 
 struct Violation {
@@ -94,6 +99,7 @@ struct ExecutionResult {
   std::uint64_t steps = 0;       // visible operations: memory, fences, pauses, park/unpark
   std::uint64_t memory_ops = 0;  // of those, loads, stores and read-modify-writes
   std::uint64_t virtual_time_ns = 0;
+  std::uint64_t ran_ahead = 0;  // timed: accesses run ahead of earlier threads (EngineLimits::run_ahead)
   Schedule schedule;
   // The oracle ended the execution early (Scheduler::kAbandon): no verdict, no final check.
   bool abandoned = false;
@@ -180,6 +186,7 @@ class Engine {
   // access; a store or read-modify-write in it is a design bug.
   template <class Condition>
   bool observe(Condition&& condition) {
+    catch_up();
     struct Observing {
       bool& flag;
       explicit Observing(bool& f) : flag(f) { flag = true; }
@@ -284,6 +291,9 @@ class Engine {
   // maybe_preempt, start_time and finish_step run at every operation: inline, in
   // engine_state.hpp, with their rare paths here.
   void maybe_preempt(SimThread& t);
+  bool runs_ahead(const SimThread& t, const PendingOp& op);
+  void catch_up();
+  std::uint64_t access_ns(const Access& access);
   void preempt(SimThread& t, SimCpu& cpu);
   std::uint64_t start_time() const;
   void finish_step(std::uint64_t latency_ns);
@@ -398,6 +408,10 @@ class Engine {
     std::uint64_t steps = 0;
     std::uint64_t memory_ops = 0;
     std::size_t spin_blocked = 0;
+    std::size_t waiting = 0;         // timed: threads ready for a CPU, parked or spinning
+    std::uint64_t lookahead_ns = 0;  // timed: how far a thread may run ahead (0: never)
+    std::uint64_t ran_ahead = 0;
+    std::uint64_t quiet_ns = CostModel::kNotQuiet;  // the latency of a quiet hit run ahead, until its access asks
     std::size_t buffered_stores = 0;
     IdleStats idle_stats;
     std::uint64_t migrations = 0;

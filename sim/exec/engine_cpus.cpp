@@ -48,6 +48,8 @@ void Engine::start_cpus() {
       cpu.queue.push_back(id);
     }
   }
+  exec_.waiting = static_cast<std::size_t>(
+      std::count_if(threads_.begin(), threads_.end(), [](const SimThread& t) { return waits(t.state); }));
   // ULE balances once at start-up (sched_setup_smp), then every interval or so.
   if (exec_.mode == EngineMode::timed && uses_topology(shape_.placement) && shape_.balance_interval_ns > 0)
     exec_.next_balance_ns = 0;
@@ -96,6 +98,7 @@ std::uint64_t Engine::now() const {
 }
 
 void Engine::set_state(SimThread& t, ThreadRunState state, std::uint64_t at_ns) {
+  exec_.waiting += static_cast<std::size_t>(waits(state)) - static_cast<std::size_t>(waits(t.state));
   t.state = state;
   if (exec_.trace != nullptr) exec_.trace->state(at_ns, static_cast<ThreadId>(&t - threads_.data()), state);
 }

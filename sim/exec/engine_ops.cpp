@@ -162,8 +162,8 @@ std::uint64_t Engine::load(const void* host, unsigned size, std::memory_order or
     latency = 1;  // [guess] forwarding costs about an L1 hit
     log_access(source->ordinal, 1, false, buffer_space(exec_.current));
   } else {
-    latency = costs_.access_ns(
-        Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+    latency =
+        access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
     if (exec_.trace != nullptr) detail = costs_.last_detail();  // before other threads run
     waited = await_line(start, latency);
     value = read_bits(host, size);
@@ -196,8 +196,8 @@ void Engine::store(void* host, unsigned size, std::uint64_t value, std::memory_o
   std::optional<AccessDetail> detail;  // a buffered store's entry is not the access the cache answers; its `drain` is
   bool waited = false;
   if (!buffered) {
-    latency = costs_.access_ns(
-        Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
+    latency =
+        access_ns(Access{kind, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
     if (exec_.trace != nullptr) detail = costs_.last_detail();
     wake_invalidated_spinners();
     waited = await_line(start, latency);
@@ -239,7 +239,7 @@ std::uint64_t Engine::rmw(void* host, unsigned size, RmwOp op, std::uint64_t ope
   }
   if (races_.enabled()) race_rmw(addr, order);
   const std::uint64_t start = start_time();
-  const std::uint64_t access = costs_.access_ns(
+  const std::uint64_t access = access_ns(
       Access{OpKind::rmw, t.cpu, addr, static_cast<std::uint8_t>(size), start, memory_.node_of_address(addr)});
   const std::uint64_t whole = prelude + access;
   const std::uint64_t latency = timed ? access : whole;
@@ -280,7 +280,7 @@ std::uint64_t Engine::touch(std::uint64_t addr, OpKind kind) {
   yield_for(PendingOp{.kind = kind, .size = 8, .order = std::memory_order_relaxed, .addr = addr});
   const SimThread& t = threads_[exec_.current];
   const std::uint64_t start = start_time();
-  const std::uint64_t latency = costs_.access_ns(Access{kind, t.cpu, addr, 8, start, memory_.node_of_address(addr)});
+  const std::uint64_t latency = access_ns(Access{kind, t.cpu, addr, 8, start, memory_.node_of_address(addr)});
   log_access(addr, 8, kind == OpKind::store);
   if (exec_.trace != nullptr) {
     const auto detail = costs_.last_detail();
@@ -309,6 +309,7 @@ void Engine::pause() {
   // see, so running others before or after it changes nothing; the thread's next access
   // yields at its later clock. In exploration it is where a spin loop may block.
   if (exec_.mode == EngineMode::explore) yield_for(PendingOp{OpKind::pause});
+  catch_up();  // may_block_spinning reads what other threads wrote
   SimThread& t = threads_[exec_.current];
   const std::uint64_t latency = costs_.pause_ns(t.cpu);
   if (exec_.trace != nullptr) exec_.trace->simple(start_time(), exec_.current, t.cpu, OpKind::pause, latency);
@@ -474,6 +475,7 @@ void Engine::unpark(ThreadId target) {
 }
 
 void* Engine::allocate(std::size_t bytes, std::size_t align, NodeId node) {
+  catch_up();  // the arena is shared: addresses go in the order threads ask
   return memory_.allocate(bytes, align, node);
 }
 

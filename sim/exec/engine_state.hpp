@@ -14,6 +14,12 @@
 
 namespace lockstep::sim {
 
+// Timed: a thread in one of these states waits for another thread's action (a CPU to free,
+// an unpark, a write) to become runnable.
+constexpr bool waits(ThreadRunState state) {
+  return state == ThreadRunState::ready || state == ThreadRunState::parked || state == ThreadRunState::spinning;
+}
+
 // A read made by the current spin-loop iteration, with the value it returned.
 struct SpinRead {
   std::uint64_t addr = 0;
@@ -49,6 +55,11 @@ struct Engine::SimThread {
   std::uint64_t clock_ns = 0;  // when its next operation can start (timed mode)
   // Timed: scheduling points so far, queued or run ahead: its next tie key's index.
   std::uint64_t scheduling_points = 0;
+  // Timed: its last access ran ahead of a thread not later than it, at this clock and
+  // scheduling point, and it has not been queued since (Engine::catch_up).
+  bool ahead = false;
+  std::uint64_t ahead_clock_ns = 0;
+  std::uint64_t ahead_point = 0;
   PendingOp pending;
   // Explore mode: what the current spin-loop iteration read, and whether it wrote.
   std::vector<SpinRead> spin_watch;
@@ -151,6 +162,27 @@ inline void Engine::maybe_preempt(SimThread& t) {
     return;
   }
   preempt(t, cpu);
+}
+
+// Timed: whether `t` runs its next operation now, before threads with earlier clocks, which
+// cannot change it (docs/architecture.md, "Running ahead"): a quiet hit within the lookahead
+// of the earliest of them, while no thread waits to be woken (a wake, a preemption or the
+// balancer would act between them), no store is buffered (drains run by the clock) and
+// neither its slice nor the balancer's next run is due.
+inline bool Engine::runs_ahead(const SimThread& t, const PendingOp& op) {
+  if (exec_.lookahead_ns == 0 || exec_.waiting != 0 || exec_.buffered_stores != 0) return false;
+  if (!ready_.empty() && t.clock_ns >= ready_.earliest_clock() + exec_.lookahead_ns) return false;
+  if (t.clock_ns >= cpus_[static_cast<std::size_t>(t.cpu)].slice_end_ns || t.clock_ns >= exec_.next_balance_ns)
+    return false;
+  if (op.kind != OpKind::load && op.kind != OpKind::plain_load) return false;  // why: quiet_hit_ns
+  exec_.quiet_ns = costs_.quiet_hit_ns(t.cpu, op.addr, op.kind, t.clock_ns);
+  return exec_.quiet_ns != CostModel::kNotQuiet;
+}
+
+// The access's latency: the quiet hit's that running ahead already made, or the model's.
+inline std::uint64_t Engine::access_ns(const Access& access) {
+  if (exec_.quiet_ns != CostModel::kNotQuiet) return std::exchange(exec_.quiet_ns, CostModel::kNotQuiet);
+  return costs_.access_ns(access);
 }
 
 }  // namespace lockstep::sim

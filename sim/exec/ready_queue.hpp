@@ -79,6 +79,8 @@ class ReadyQueue {
     place(slot, e);
   }
 
+  // The earliest entry's clock (the queue is not empty).
+  std::uint64_t earliest_clock() const { return nodes_[1].clock_ns(); }
   // Removes and returns the earliest thread.
   ThreadId pop() {
     const ThreadId top = nodes_[1].thread();

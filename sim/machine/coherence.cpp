@@ -8,6 +8,9 @@
 // tracked too, since a write must invalidate their copies as well, and dirty data left in
 // a last level must be written back when that cache evicts it.
 #include <bit>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "sim/machine/memory_system.hpp"
 
@@ -210,6 +213,11 @@ void MemorySystem::evict_from_caches(int core, std::uint64_t line_addr) {
 // invalidation that takes it arrives; until then it hits it (reads always, writes if it held
 // it E or M).
 void MemorySystem::depart(int core, std::uint64_t line_addr, double at, char state) {
+  if (at <= quiet_until_ns_[static_cast<std::size_t>(core)]) [[unlikely]]
+    throw std::logic_error(fmt::format(
+        "machine {}: core {} loses a copy at {} ns, not after its quiet hit at {} ns: the lookahead of {} ns "
+        "promised more than the model keeps (a simulator bug)",
+        config_.name, core, at, quiet_until_ns_[static_cast<std::size_t>(core)], lookahead_ns_));
   auto& list = departures_[static_cast<std::size_t>(core)];
   const double now = links_.now();
   std::erase_if(list, [&](const Departure& d) { return d.until_ns <= now || d.line == line_addr; });

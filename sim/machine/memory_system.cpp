@@ -87,6 +87,8 @@ MemorySystem::MemorySystem(const MachineConfig& config)
   open_row_.assign(static_cast<std::size_t>(topology_.nodes()) * config_.dram.banks, ~std::uint64_t{0});
   carry_ns_.assign(static_cast<std::size_t>(topology_.cpus()), 0);
   departures_.resize(static_cast<std::size_t>(topology_.cores()));
+  quiet_until_ns_.assign(static_cast<std::size_t>(topology_.cores()), -1);
+  lookahead_ns_ = least_reach_ns();
   source_counts_.assign(kSources, 0);
   bank_accesses_.assign(open_row_.size(), 0);
   probe_arrival_.assign(static_cast<std::size_t>(topology_.vertices()), 0);
@@ -102,6 +104,7 @@ void MemorySystem::reset() {
   std::fill(open_row_.begin(), open_row_.end(), ~std::uint64_t{0});
   std::fill(carry_ns_.begin(), carry_ns_.end(), 0);
   for (auto& list : departures_) list.clear();
+  std::fill(quiet_until_ns_.begin(), quiet_until_ns_.end(), -1);
   departure_hits_ = 0;
   std::fill(source_counts_.begin(), source_counts_.end(), 0);
   std::fill(bank_accesses_.begin(), bank_accesses_.end(), 0);
@@ -147,6 +150,60 @@ double MemorySystem::transfer_jitter() {
 
 std::uint64_t MemorySystem::locked_prelude_ns(CpuId cpu) {
   return config_.locked_before_line > 0 ? whole_ns(cpu, config_.locked_before_line * config_.locked_ns) : 0;
+}
+
+// The least time from any core's access to its first effect on another core's copy, each path
+// of latency(), miss() and invalidate_others() bounded below by its fixed parts (queues,
+// jitter and busy lines only add): a transfer within a package reaches the owner after its
+// request and forward legs; an invalidation there after half the local round trip; across
+// packages after the uncore and the shortest link; a line from memory takes the sharers'
+// copies halfway through its miss. 0 where some effect is immediate in the model: SMT
+// siblings share an L1, and an inclusive last level that evicts a line takes it from its
+// package's cores at once.
+std::uint64_t MemorySystem::least_reach_ns() const {
+  if (config_.threads_per_core > 1 || (config_.inclusive_llc && !l3_.empty())) return 0;
+  double c = config_.c2c_same_package_ns;
+  if (config_.c2c_clean_same_package_ns > 0) c = std::min(c, config_.c2c_clean_same_package_ns);
+  const double legs = config_.c2c_legs ? config_.c2c_legs->request + config_.c2c_legs->forward : 2.0 / 3;
+  double least = c * legs;
+  least = std::min(least, (l3_.empty() ? config_.c2c_same_package_ns : l3_.front().hit_ns()) / 2);
+  if (topology_.packages() > 1) {
+    double shortest_link = std::numeric_limits<double>::infinity();
+    for (const auto& channel : topology_.channels()) shortest_link = std::min(shortest_link, channel.latency_ns);
+    least = std::min(least, config_.uncore_ns + shortest_link);
+  }
+  least = std::min(least, (config_.uncore_ns + config_.dram.latency_ns - config_.dram.open_row_saving_ns) / 2);
+  return least >= 1 ? static_cast<std::uint64_t>(least) : 0;
+}
+
+// The hits latency() answers from the core's own L1 without changing the directory: a read
+// of a line the core holds (E, M, O, F or S), the line not busy with a transaction of its
+// own. Made as access_ns makes them: the L1's LRU, the source count, the CPU's carried
+// fraction. A read's answer cannot depend on another core's access that starts earlier:
+// whatever that does to the line reaches this core's copy a lookahead later at the
+// soonest, and the copy answers reads until then. A write's can: several reads of a
+// Modified line made before it leave the owner's departing copy Owned at once in the
+// model, so the write would pay an upgrade that the same write made first does not (and a
+// locked instruction's hold would delay an earlier request made after it). Writes queue.
+std::uint64_t MemorySystem::quiet_hit_ns(CpuId cpu, std::uint64_t addr, OpKind kind, std::uint64_t start) {
+  if (lookahead_ns_ == 0 || cpu < 0 || cpu >= topology_.cpus()) return kNotQuiet;
+  if (kind != OpKind::load && kind != OpKind::plain_load) return kNotQuiet;
+  const std::uint64_t line_addr = addr / kLineBytes;
+  Line* line = lines_.find(line_addr);
+  if (line == nullptr || line->busy_until_ns > static_cast<double>(start)) return kNotQuiet;
+  const int core = topology_.core_of(cpu);
+  const bool held = line->owner == core || line->shared_by(core);
+  Cache& l1 = l1_[static_cast<std::size_t>(core)];
+  if (!held || !l1.lookup(line_addr)) return kNotQuiet;  // a miss in L1 marks nothing
+  double& until = quiet_until_ns_[static_cast<std::size_t>(core)];
+  until = std::max(until, static_cast<double>(start));
+  last_in_flight_ = false;
+  last_departing_state_ = 0;
+  last_source_ = Source::l1;
+  source_counts_[static_cast<std::size_t>(Source::l1)]++;
+  last_line_ = line;
+  last_cpu_ = cpu;
+  return whole_ns(cpu, l1.hit_ns());
 }
 
 // Virtual time is whole nanoseconds; each CPU carries the fractions it has not yet paid, so

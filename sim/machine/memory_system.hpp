@@ -59,6 +59,8 @@ class MemorySystem final : public CostModel {
   const IdleCosts& idle_costs() const override { return config_.os.idle; }
   std::uint64_t path_ns(CpuId from, CpuId to) override;
   double copy_lost_at(CpuId cpu, std::uint64_t addr) const override;
+  std::uint64_t lookahead_ns() const override { return lookahead_ns_; }
+  std::uint64_t quiet_hit_ns(CpuId cpu, std::uint64_t addr, OpKind kind, std::uint64_t start) override;
   std::uint64_t context_switch_ns() override { return config_.os.context_switch_ns; }
   std::uint64_t time_slice_ns() override { return config_.os.time_slice_ns; }
   std::uint64_t work_ns(Work kind, std::uint32_t units) override {
@@ -118,6 +120,7 @@ class MemorySystem final : public CostModel {
   void drop_from_core(int core, std::uint64_t line_addr);
   void evict_from_caches(int core, std::uint64_t line_addr);
   static char state_letter(const Line& line, int core);
+  std::uint64_t least_reach_ns() const;  // lookahead_ns's value, from the machine's latencies
 
   // coherence.cpp: copies that are on their way out (coherence in time)
   void depart(int core, std::uint64_t line_addr, double at, char state);
@@ -163,6 +166,11 @@ class MemorySystem final : public CostModel {
     return static_cast<decltype(&list.front())>(nullptr);
   }
   std::uint64_t departure_hits_ = 0;
+  // Running ahead: the least reach (least_reach_ns), and per core the latest start of a
+  // quiet hit it was allowed; a copy of that core's leaving at or before it would mean the
+  // lookahead promised too much (depart() checks, in every build).
+  std::uint64_t lookahead_ns_ = 0;
+  std::vector<double> quiet_until_ns_;
   std::vector<std::uint64_t> source_counts_;
   std::vector<std::uint64_t> bank_accesses_;
   std::uint64_t writebacks_ = 0;
