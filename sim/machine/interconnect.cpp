@@ -78,23 +78,6 @@ void Interconnect::forget_past(Channel& channel) const {
   channel.trim_at = std::max(kTrimAfter, 2 * b.size());
 }
 
-// The first booking that ends after `ready` (some does). A binary search whose steps depend
-// only on the count, so no branch of it mispredicts: the walk back from the end it replaced
-// took 3 steps on average in sim-speed, but its exit mispredicted, and one booking in ten
-// walked back past nine intervals.
-[[gnu::always_inline]] inline std::size_t Interconnect::first_ending_after(const std::vector<Booking>& b,
-                                                                           double ready) {
-  const Booking* first = b.data();
-  std::size_t len = b.size();
-  while (len > 0) {
-    const std::size_t half = len / 2;
-    const bool ends_by = first[half].to_ns <= ready;
-    first = ends_by ? first + half + 1 : first;
-    len = ends_by ? len - half - 1 : half;
-  }
-  return static_cast<std::size_t>(first - b.data());
-}
-
 // Books the first gap of `length` at or after `ready` and returns where it starts. A link
 // holds about nine live bookings when one arrives and a DRAM miss books some twenty-four, so
 // this works on indices and moves elements by hand rather than through vector::insert's
@@ -107,7 +90,7 @@ void Interconnect::forget_past(Channel& channel) const {
   // (a probe answer ahead of a data reply booked earlier: half of all bookings land within
   // two intervals of the end), so the search walks back from the end.
   std::size_t lo = n;
-  if (n > 0 && b[n - 1].to_ns > ready) lo = first_ending_after(b, ready);
+  while (lo > 0 && b[lo - 1].to_ns > ready) --lo;
   double at = ready;
   std::size_t i = lo;
   for (; i < n && b[i].from_ns < at + length; ++i) at = b[i].to_ns;

@@ -76,7 +76,6 @@ class Interconnect {
     return static_cast<std::size_t>(from) * static_cast<std::size_t>(vertices_) + static_cast<std::size_t>(to);
   }
   Tree build_tree(const Topology& topology, int from) const;
-  static std::size_t first_ending_after(const std::vector<Booking>& b, double ready);
   double book(Channel& channel, double ready, double length);
   void forget_past(Channel& channel) const;
 
