@@ -244,18 +244,8 @@ void Engine::yield_for(PendingOp op) {
     if (t.state != ThreadRunState::running) {
       next = pick_next();
     } else if (!exec_.violation) {
-      if (runs_ahead(t, op)) {
-        // Where it would have been queued, kept for catch_up; a thread no later than every
-        // other is not ahead of anyone.
-        t.ahead = !ready_.empty() && t.clock_ns >= ready_.earliest_clock();
-        t.ahead_clock_ns = t.clock_ns;
-        t.ahead_point = t.scheduling_points++;
-        if (!ready_.empty() && t.clock_ns > ready_.earliest_clock()) ++exec_.ran_ahead;
-        next = exec_.current;
-      } else {
-        t.ahead = false;
-        next = ready_.exchange_top(ready_entry(exec_.current));  // often itself: no switch at all
-      }
+      // Often itself: no switch at all.
+      next = runs_ahead(t, op) ? exec_.current : ready_.exchange_top(ready_entry(exec_.current));
     }
   } else {
     next = pick_next();
@@ -346,15 +336,22 @@ void Engine::catch_up() {
   if (!t.ahead) return;
   t.ahead = false;
   if (exec_.violation) return;
-  const ReadyEntry where(t.ahead_clock_ns, Rng::key(exec_.tie_seed, exec_.current, t.ahead_point), exec_.current);
-  const ThreadId next = ready_.exchange_top(where);
+  // Its last read was its last scheduling point: any later one queued it (ready_entry), which
+  // clears `ahead`.
+  const ThreadId next = ready_.exchange_top(entry_at(exec_.current, t.ahead_clock_ns, t.scheduling_points - 1));
   if (next != exec_.current) switch_to(next);
 }
 
 // A thread's place in the queue, fixed when it is queued: its clock, then a seeded tie key.
 ReadyEntry Engine::ready_entry(ThreadId id) {
   SimThread& t = threads_[id];
-  return ReadyEntry(t.clock_ns, Rng::key(exec_.tie_seed, id, t.scheduling_points++), id);
+  t.ahead = false;  // queued: whatever ran before it now runs first
+  return entry_at(id, t.clock_ns, t.scheduling_points++);
+}
+
+// The entry `id` has at `clock_ns` for its scheduling point `point`.
+ReadyEntry Engine::entry_at(ThreadId id, std::uint64_t clock_ns, std::uint64_t point) const {
+  return ReadyEntry(clock_ns, Rng::key(exec_.tie_seed, id, point), id);
 }
 
 void Engine::enqueue(ThreadId id) { ready_.push(ready_entry(id)); }

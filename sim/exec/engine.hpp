@@ -69,7 +69,7 @@ struct EngineLimits {
   // Property data_race: track happens-before and check plain accesses (race_detector.hpp).
   // Off unless a scenario asks for it, since it costs a map lookup per access.
   bool detect_races = false;
-  // Timed: a thread whose next access is a quiet hit (CostModel::quiet_hit) within the
+  // Timed: a thread whose next access is a quiet read (CostModel::quiet_hit_ns) within the
   // machine's lookahead of the earliest other thread runs it without a scheduling decision
   // (docs/architecture.md, "Running ahead"). The results are the same either way; off, the
   // engine queues every access (traced runs always do, so traces list them in time order).
@@ -291,7 +291,7 @@ class Engine {
   // maybe_preempt, start_time and finish_step run at every operation: inline, in
   // engine_state.hpp, with their rare paths here.
   void maybe_preempt(SimThread& t);
-  bool runs_ahead(const SimThread& t, const PendingOp& op);
+  bool runs_ahead(SimThread& t, const PendingOp& op);
   void catch_up();
   std::uint64_t access_ns(const Access& access);
   void preempt(SimThread& t, SimCpu& cpu);
@@ -303,6 +303,7 @@ class Engine {
   void charge_cost(Work kind, std::uint32_t units);
   void enqueue(ThreadId id);
   ReadyEntry ready_entry(ThreadId id);
+  ReadyEntry entry_at(ThreadId id, std::uint64_t clock_ns, std::uint64_t point) const;
 
   // x86-TSO store buffers (engine_tso.cpp)
   bool tso() const { return limits_.store_buffer_entries > 0; }

@@ -55,11 +55,10 @@ struct Engine::SimThread {
   std::uint64_t clock_ns = 0;  // when its next operation can start (timed mode)
   // Timed: scheduling points so far, queued or run ahead: its next tie key's index.
   std::uint64_t scheduling_points = 0;
-  // Timed: its last access ran ahead of a thread not later than it, at this clock and
-  // scheduling point, and it has not been queued since (Engine::catch_up).
+  // Timed: its last access ran ahead of a thread not later than it, from this clock, and it
+  // has not been queued since (Engine::catch_up).
   bool ahead = false;
   std::uint64_t ahead_clock_ns = 0;
-  std::uint64_t ahead_point = 0;
   PendingOp pending;
   // Explore mode: what the current spin-loop iteration read, and whether it wrote.
   std::vector<SpinRead> spin_watch;
@@ -165,18 +164,27 @@ inline void Engine::maybe_preempt(SimThread& t) {
 }
 
 // Timed: whether `t` runs its next operation now, before threads with earlier clocks, which
-// cannot change it (docs/architecture.md, "Running ahead"): a quiet hit within the lookahead
-// of the earliest of them, while no thread waits to be woken (a wake, a preemption or the
-// balancer would act between them), no store is buffered (drains run by the clock) and
-// neither its slice nor the balancer's next run is due.
-inline bool Engine::runs_ahead(const SimThread& t, const PendingOp& op) {
-  if (exec_.lookahead_ns == 0 || exec_.waiting != 0 || exec_.buffered_stores != 0) return false;
-  if (!ready_.empty() && t.clock_ns >= ready_.earliest_clock() + exec_.lookahead_ns) return false;
+// cannot change it (docs/architecture.md, "Running ahead"): a quiet read within the
+// lookahead of the earliest of them, while no thread waits to be woken (a wake, a preemption
+// or the balancer would act between them), no store is buffered (drains run by the clock)
+// and neither its slice nor the balancer's next run is due. If so, it takes its scheduling
+// point without a queue entry, and notes where it would have been queued for catch_up.
+inline bool Engine::runs_ahead(SimThread& t, const PendingOp& op) {
+  // Reads only (quiet_hit_ns says why): the test that fails most often, and the cheapest.
+  if ((op.kind != OpKind::load && op.kind != OpKind::plain_load) || exec_.lookahead_ns == 0 || exec_.waiting != 0 ||
+      exec_.buffered_stores != 0)
+    return false;
+  const std::uint64_t earliest = ready_.empty() ? UINT64_MAX : ready_.earliest_clock();
+  if (earliest != UINT64_MAX && t.clock_ns >= earliest + exec_.lookahead_ns) return false;
   if (t.clock_ns >= cpus_[static_cast<std::size_t>(t.cpu)].slice_end_ns || t.clock_ns >= exec_.next_balance_ns)
     return false;
-  if (op.kind != OpKind::load && op.kind != OpKind::plain_load) return false;  // why: quiet_hit_ns
   exec_.quiet_ns = costs_.quiet_hit_ns(t.cpu, op.addr, op.kind, t.clock_ns);
-  return exec_.quiet_ns != CostModel::kNotQuiet;
+  if (exec_.quiet_ns == CostModel::kNotQuiet) return false;
+  ++t.scheduling_points;             // the key it would have been queued with, unused
+  t.ahead = t.clock_ns >= earliest;  // a thread no later than every other is not ahead
+  t.ahead_clock_ns = t.clock_ns;
+  if (t.clock_ns > earliest) ++exec_.ran_ahead;
+  return true;
 }
 
 // The access's latency: the quiet hit's that running ahead already made, or the model's.
