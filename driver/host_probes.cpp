@@ -38,6 +38,8 @@ std::string now_utc() {
 constexpr double kMemoryShare = 0.5;
 constexpr double kC2cShare = 0.2;
 constexpr double kFutexShare = 0.3;
+// ccbench's transfer is the least median of this many runs [guess: as the c2c probe's five parts].
+constexpr int kTransferRuns = 5;
 
 std::string huge_pages_of(const np::MemoryProbeResult& r) {
   std::uint64_t huge = 0;
@@ -102,9 +104,12 @@ HostProbes probe_host(double seconds, const std::function<bool()>& stop) {
   c2c_options.limits = {seconds * kC2cShare, stop};
   const np::C2cProbeResult c2c = memory.interrupted ? np::C2cProbeResult{} : np::c2c_probe(c2c_options);
   // One uncontended transfer between the c2c probe's first two CPUs: ccbench's load of a
-  // modified line, 200 fresh lines (well under a second).
+  // modified line, 200 fresh lines a run (well under a second). The run with the least
+  // median of kTransferRuns: a spell of disturbance on a VM raised one run's median from 82
+  // to 97 ns here, and every handover the model makes is priced by it (as the c2c probe
+  // takes the least median of its parts).
   np::CcbenchProbeResult ccbench;
-  if (!c2c.interrupted && c2c.cpus.size() >= 2) {
+  for (int run = 0; run < kTransferRuns && !c2c.interrupted && c2c.cpus.size() >= 2 && !stop(); ++run) {
     np::CcbenchProbeOptions o;
     o.limits = {0, stop};
     o.state = LineState::modified;
@@ -112,7 +117,10 @@ HostProbes probe_host(double seconds, const std::function<bool()>& stop) {
     o.holders = {c2c.cpus[0]};
     o.cpus = {c2c.cpus[1]};
     o.repetitions = 200;
-    ccbench = np::ccbench_probe(o);
+    np::CcbenchProbeResult r = np::ccbench_probe(o);
+    if (r.rows.size() != 1 || r.rows.front().latency.samples == 0) continue;
+    if (ccbench.rows.empty() || r.rows.front().latency.median_ns < ccbench.rows.front().latency.median_ns)
+      ccbench = std::move(r);
   }
   np::FutexProbeOptions futex_options;
   futex_options.limits = {seconds * kFutexShare, stop};

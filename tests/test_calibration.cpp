@@ -239,6 +239,31 @@ TEST_CASE("calibration: a last level larger than the latencies show is fitted wh
   CHECK(c.config.caches.at(2).hit_ns < 40);
 }
 
+// Past the last level a chase's mean keeps growing with the buffer as page walks grow, which
+// the model (no TLB) does not have: DRAM is priced where memory is reached with the fewest of
+// them, not at the largest buffer. The curve is this workplace's Intel guest's (2026-12-08).
+TEST_CASE("calibration: DRAM is priced before page walks grow, not at the largest buffer", "[calibration]") {
+  const fs::path dir = scratch("calibration-dram-plateau");
+  const auto host = fake_xeon();
+  driver::CalibrationMeasurements m = xeon_measurements();
+  m.memory = {{4096, 1.3},       {16384, 1.3},      {65536, 4.2},       {2u << 20, 13.1},
+              {16u << 20, 105},  {32u << 20, 157},  {64u << 20, 161},   {128u << 20, 163},
+              {256u << 20, 168}, {512u << 20, 182}, {1024u << 20, 197}, {2048u << 20, 226}};
+  const driver::Calibration c =
+      driver::fit_calibration(host, m, {"h", "c", 16}, "2026-12-08T01:00:00Z", (dir / "w").string());
+  // Memory is reached from 32 MiB (past half of 226 ns); from 128 MiB on the least is 163.
+  const std::string dram = source_of(c, "dram.latency_ns");
+  CHECK_THAT(dram, Catch::Contains("163.0 ns per access at 128 MiB") && Catch::Contains("226.0 ns at 2048 MiB") &&
+                       !Catch::Contains("NOT FITTED"));
+  REQUIRE(dram.find("simulated at 2048 MiB ") != std::string::npos);
+  CHECK(std::stod(dram.substr(dram.find("simulated at 2048 MiB ") + 22)) == Approx(163).epsilon(0.05));
+  // With too few sizes past where memory is reached, the largest buffer still prices it.
+  driver::CalibrationMeasurements short_sweep = xeon_measurements();
+  const driver::Calibration d =
+      driver::fit_calibration(host, short_sweep, {"h", "c", 16}, "2026-12-08T01:00:00Z", (dir / "v").string());
+  CHECK_THAT(source_of(d, "dram.latency_ns"), Catch::Contains("at 64 MiB") && Catch::Contains("the largest buffer"));
+}
+
 TEST_CASE("calibration: what was not measured keeps the base preset's number and says so", "[calibration]") {
   const fs::path dir = scratch("calibration-partial");
   const auto host = fake_xeon();
