@@ -135,10 +135,16 @@ std::uint64_t MemorySystem::access_ns(const Access& a) {
     line.busy_until_ns = std::max(line.busy_until_ns, static_cast<double>(a.start_ns) + exact);
     line.owner_busy = true;
   }
+  return answered(line, a.cpu, exact);
+}
+
+// What every answered access records (access_ns's and a quiet hit's): its source's count,
+// the line and CPU that last_detail() describes, and its cost in whole ns.
+std::uint64_t MemorySystem::answered(Line& line, CpuId cpu, double exact) {
   source_counts_[static_cast<std::size_t>(last_source_)]++;
   last_line_ = &line;
-  last_cpu_ = a.cpu;
-  return whole_ns(a.cpu, exact);
+  last_cpu_ = cpu;
+  return whole_ns(cpu, exact);
 }
 
 // Uniform in [0, transfer_jitter_ns), in steps of 1/4096 of it: integer draws, so every host
@@ -200,10 +206,7 @@ std::uint64_t MemorySystem::quiet_hit_ns(CpuId cpu, std::uint64_t addr, OpKind k
   last_in_flight_ = false;
   last_departing_state_ = 0;
   last_source_ = Source::l1;
-  source_counts_[static_cast<std::size_t>(Source::l1)]++;
-  last_line_ = line;
-  last_cpu_ = cpu;
-  return whole_ns(cpu, l1.hit_ns());
+  return answered(*line, cpu, l1.hit_ns());
 }
 
 // Virtual time is whole nanoseconds; each CPU carries the fractions it has not yet paid, so

@@ -121,6 +121,7 @@ class MemorySystem final : public CostModel {
   void evict_from_caches(int core, std::uint64_t line_addr);
   static char state_letter(const Line& line, int core);
   std::uint64_t least_reach_ns() const;  // lookahead_ns's value, from the machine's latencies
+  std::uint64_t answered(Line& line, CpuId cpu, double exact);
 
   // coherence.cpp: copies that are on their way out (coherence in time)
   void depart(int core, std::uint64_t line_addr, double at, char state);
